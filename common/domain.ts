@@ -1,0 +1,76 @@
+// Domain vocabulary shared by every runtime (see DESIGN.md). Pure data; no I/O.
+
+/** Severity buckets, ordered. Across the segments of a shell command the highest wins. */
+export const CLASSES = ['read', 'write', 'network', 'install', 'destructive'] as const;
+export type Class = (typeof CLASSES)[number];
+
+export function classRank(c: Class): number {
+  return CLASSES.indexOf(c);
+}
+export function maxClass(a: Class, b: Class): Class {
+  return classRank(a) >= classRank(b) ? a : b;
+}
+
+/** What a call can do. A shell command's effective rule is the strictest rule of every effect it can reach. */
+export const EFFECTS = [
+  'file_read',
+  'file_write',
+  'file_delete',
+  'command_exec',
+  'network',
+  'install',
+  'destructive',
+  'secret_read',
+  'desktop_open',
+  'mcp_call',
+  'capability_change',
+  'human_input',
+] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+/** Effects an unknown program, an interpreter or non-literal code can reach. */
+export const SHELL_REACHABLE_EFFECTS: readonly Effect[] = [
+  'file_read',
+  'file_write',
+  'file_delete',
+  'command_exec',
+  'network',
+  'install',
+  'destructive',
+];
+
+export const LEVELS = ['read-only', 'supervised', 'auto-edit', 'full'] as const;
+export type Level = (typeof LEVELS)[number];
+
+export const TIERS = ['read', 'write', 'exec'] as const;
+export type ToolTier = (typeof TIERS)[number];
+
+export const DECISIONS = ['allow', 'ask', 'deny'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+export function decisionRank(d: Decision): number {
+  return DECISIONS.indexOf(d);
+}
+export function strictest(a: Decision, b: Decision): Decision {
+  return decisionRank(a) >= decisionRank(b) ? a : b;
+}
+
+export const EFFECT_RULES = ['auto', 'ask', 'deny'] as const;
+export type EffectRule = (typeof EFFECT_RULES)[number];
+
+export const TOOL_RULES = ['allow', 'ask', 'deny'] as const;
+export type ToolRule = (typeof TOOL_RULES)[number];
+
+/** Classifier flags. Extended compatibly: consumers must ignore flags they do not know. */
+export const FLAGS = [
+  'parse_error',
+  'unknown_syntax',
+  'substitution',
+  'redirection',
+  'background',
+  'obfuscation',
+  'hardline',
+  'dynamic',
+  'non_posix',
+] as const;
+export type Flag = (typeof FLAGS)[number];

@@ -1,0 +1,49 @@
+// Lint: typescript-eslint's recommended rules, plus the import boundaries of DESIGN.md as errors.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeBuiltins = { group: ['node:*'], message: 'common/ and renderer/ run everywhere: no Node built-ins.' };
+const electronOnlyInGlue = { name: 'electron', message: "Only main/app/ and preload/ may import 'electron'." };
+const sqliteOnlyInStore = { name: 'better-sqlite3', message: 'Only main/store/ may import better-sqlite3.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bin/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': ['error', { paths: [electronOnlyInGlue, sqliteOnlyInStore] }],
+    },
+  },
+  {
+    files: ['main/app/**', 'preload/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [sqliteOnlyInStore] }] },
+  },
+  {
+    files: ['main/store/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [electronOnlyInGlue] }] },
+  },
+  {
+    files: ['common/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronOnlyInGlue, sqliteOnlyInStore], patterns: [nodeBuiltins] }],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnlyInGlue, sqliteOnlyInStore],
+          patterns: [nodeBuiltins, { group: ['**/main/**', '**/executor/**'], message: 'The renderer reaches the main process only through the preload API.' }],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,864 @@
+// Walks the bash syntax tree and turns every command that can run into a judged Segment. Anything it
+// does not recognise fails closed: an unknown node is at least write and flagged; an unknown program
+// can reach every effect; code computed at run time is dynamic.
+import type { Node } from 'web-tree-sitter';
+import { SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
+import {
+  containsCredentialLocation,
+  globCouldReachCredential,
+  isCredentialPath,
+  isHarmlessDevice,
+  isOutsideJailCodePath,
+  isProtectedWriteTarget,
+  isRawDevice,
+  resolvePath,
+  type PathContext,
+} from '../paths';
+import { parseShell } from './parser';
+import { lookupProgram, normaliseProgramName } from './programs';
+import type { Analysis, Classification, Invocation, Producer, RedirectInfo, Segment } from './types';
+import { findObfuscation, isSuspiciousName } from './unicode';
+import { collectSubstitutions, evaluateWord, expandBraces, type Word } from './words';
+
+const MAX_DEPTH = 8;
+
+/** Variables whose assignment changes which program or code runs. */
+const DANGEROUS_VARIABLE =
+  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|GIT_\w+|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|HISTFILE|TMPDIR|HOME|XDG_CONFIG_HOME|ZDOTDIR|INPUTRC|CDPATH|GLOBIGNORE|BROWSER|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CC|CXX|MAKEFLAGS|CARGO_\w+|RUSTC_WRAPPER|npm_config_\w+)$/;
+
+const STATEMENT_CONTAINERS = new Set(['program', 'list', 'compound_statement', 'do_group', 'else_clause', 'elif_clause']);
+const EXPRESSION_NODES = new Set([
+  'binary_expression', 'unary_expression', 'ternary_expression', 'postfix_expression', 'parenthesized_expression',
+  'number', 'variable_name', 'word', 'string', 'raw_string', 'simple_expansion', 'expansion', 'concatenation',
+  'arithmetic_expansion', 'test_operator', 'subscript', 'regex', 'extglob_pattern', 'ansi_c_string', 'special_variable_name',
+  'translated_string', 'brace_expression', 'command_substitution', 'process_substitution',
+]);
+
+export interface AnalyzeOptions {
+  ctx: PathContext;
+  /** Directory the command starts in; the workspace when not given. */
+  cwd?: string;
+}
+
+interface Scope {
+  cwd: string | null;
+  via: string[];
+  depth: number;
+}
+
+class Draft {
+  text: string;
+  argv: string[] = [];
+  program: string | null = null;
+  cls: Class = 'read';
+  effects = new Set<Effect>(['command_exec']);
+  reasons: string[] = [];
+  via: string[];
+  literal = true;
+  substitution = false;
+  dynamic = false;
+  redirects: RedirectInfo[] = [];
+  writes: string[] = [];
+  unknownWrites = false;
+  hardline = false;
+
+  constructor(text: string, via: string[]) {
+    this.text = text;
+    this.via = via;
+  }
+
+  raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
+    this.cls = maxClass(this.cls, cls);
+    for (const e of effects) this.effects.add(e);
+    if (reason && !this.reasons.includes(reason)) this.reasons.push(reason);
+  }
+
+  toSegment(): Segment {
+    return {
+      text: this.text,
+      argv: this.argv,
+      program: this.program,
+      class: this.cls,
+      effects: [...this.effects],
+      reasons: this.reasons,
+      via: this.via,
+      literal: this.literal,
+      substitution: this.substitution,
+      dynamic: this.dynamic,
+      redirects: this.redirects,
+      writes: this.writes,
+      unknownWrites: this.unknownWrites,
+      hardline: this.hardline,
+    };
+  }
+}
+
+export class ShellAnalyzer {
+  private readonly drafts: Draft[] = [];
+  private readonly flags = new Set<Flag>();
+  private readonly topReasons: string[] = [];
+  private readonly functions = new Set<string>();
+  private readonly ctx: PathContext;
+  /** What each substitution printed, by node id, for judging code built from it. */
+  private readonly substitutionOutputs = new Map<number, Producer>();
+
+  constructor(opts: AnalyzeOptions) {
+    this.ctx = opts.ctx;
+  }
+
+  static classify(source: string, opts: AnalyzeOptions): Classification {
+    const analyzer = new ShellAnalyzer(opts);
+    analyzer.analyzeSource(source, { cwd: opts.cwd ?? opts.ctx.workspace, via: [], depth: 0 }, null);
+    return analyzer.result();
+  }
+
+  private flag(flag: Flag, reason: string): void {
+    this.flags.add(flag);
+    if (reason && !this.topReasons.includes(reason)) this.topReasons.push(reason);
+  }
+
+  /** Parses and walks one piece of shell code (the whole command, or code carried by bash -c / eval). */
+  private analyzeSource(source: string, scope: Scope, carrier: Draft | null): Producer {
+    const obfuscation = findObfuscation(source);
+    for (const why of obfuscation) this.flag('obfuscation', `obfuscation: the command ${why}`);
+    if (scope.depth > MAX_DEPTH) {
+      const d = this.newDraft(source, scope);
+      this.reachEverything(d, 'code nested too deeply to analyse');
+      return { kind: 'unknown' };
+    }
+    if (source.trim() === '') return { kind: 'none' };
+    const tree = parseShell(source);
+    try {
+      const root = tree.rootNode;
+      if (root.hasError) {
+        this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
+        if (carrier) this.reachEverything(carrier, 'carries code that does not parse');
+      }
+      return this.walk(root, scope, { kind: 'none' });
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private newDraft(text: string, scope: Scope): Draft {
+    const d = new Draft(text, scope.via);
+    this.drafts.push(d);
+    return d;
+  }
+
+  private reachEverything(d: Draft, reason: string): void {
+    d.raise('write', reason, SHELL_REACHABLE_EFFECTS);
+  }
+
+  // ── statements ──────────────────────────────────────────────────────────────────────────────
+
+  /** Walks a statement; returns what it writes to standard output. `stdin` feeds its first command. */
+  private walk(node: Node, scope: Scope, stdin: Producer): Producer {
+    const type = node.type;
+    if (STATEMENT_CONTAINERS.has(type)) return this.walkSequence(node, scope, stdin);
+    switch (type) {
+      case 'command':
+        return this.walkCommand(node, scope, stdin, []);
+      case 'redirected_statement':
+        return this.walkRedirected(node, scope, stdin);
+      case 'pipeline':
+        return this.walkPipeline(node, scope, stdin);
+      case 'subshell':
+        return this.walkSequence(node, { ...scope }, stdin);
+      case 'negated_command':
+        return this.walkSequence(node, scope, stdin);
+      case 'function_definition':
+        this.walkFunction(node, scope);
+        return { kind: 'none' };
+      case 'if_statement':
+      case 'while_statement':
+      case 'for_statement':
+      case 'c_style_for_statement':
+      case 'case_statement':
+      case 'case_item':
+        return this.walkControl(node, scope);
+      case 'variable_assignment':
+      case 'variable_assignments':
+        this.walkAssignmentStatement(node, scope);
+        return { kind: 'none' };
+      case 'declaration_command':
+      case 'unset_command':
+        this.walkDeclaration(node, scope);
+        return { kind: 'none' };
+      case 'test_command':
+        this.walkTest(node, scope);
+        return { kind: 'none' };
+      case 'comment':
+        return { kind: 'none' };
+      case 'ERROR':
+        this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
+        return this.walkSequence(node, scope, stdin);
+      default:
+        if (EXPRESSION_NODES.has(type)) {
+          this.walkExpression(node, scope);
+          return { kind: 'unknown' };
+        }
+        return this.unknownNode(node, scope);
+    }
+  }
+
+  private unknownNode(node: Node, scope: Scope): Producer {
+    this.flag('unknown_syntax', `unknown syntax: "${node.type}" is not a construct the classifier knows`);
+    const d = this.newDraft(node.text, scope);
+    this.reachEverything(d, `contains ${node.type}, which the classifier does not know`);
+    return { kind: 'unknown' };
+  }
+
+  private walkSequence(node: Node, scope: Scope, stdin: Producer): Producer {
+    let out: Producer = { kind: 'none' };
+    let first = true;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      if (!child.isNamed) {
+        if (child.type === '&') this.flag('background', 'background: part of the command keeps running in the background');
+        if (child.isMissing) this.flag('parse_error', 'parse error: the command is incomplete');
+        continue;
+      }
+      if (child.isMissing) {
+        this.flag('parse_error', 'parse error: the command is incomplete');
+        continue;
+      }
+      const p = this.walk(child, scope, first ? stdin : { kind: 'none' });
+      first = false;
+      out = combineOutputs(out, p);
+    }
+    return out;
+  }
+
+  private walkPipeline(node: Node, scope: Scope, stdin: Producer): Producer {
+    let flowing: Producer = stdin;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      if (!child.isNamed) continue;
+      // Each stage of a pipeline runs in a subshell: cd inside one does not move the next.
+      flowing = this.walk(child, { ...scope }, flowing);
+    }
+    return flowing;
+  }
+
+  private walkRedirected(node: Node, scope: Scope, stdin: Producer): Producer {
+    const body = node.childForFieldName('body');
+    const redirects: Node[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const c = node.child(i)!;
+      if (c.isNamed && c !== body && c.id !== body?.id) redirects.push(c);
+    }
+    if (body?.type === 'command') return this.walkCommand(body, scope, stdin, redirects, node.text);
+    // Redirections on a compound statement: judge the targets in a segment of their own.
+    const out = body ? this.walk(body, scope, stdin) : { kind: 'none' as const };
+    const d = this.newDraft(node.text, scope);
+    d.program = null;
+    const fed = this.applyRedirects(d, redirects, scope);
+    if (d.reasons.length === 0) d.raise('read', 'redirects the output of a compound command');
+    return this.walkContinuations(fed.continuations, scope, out);
+  }
+
+  private walkFunction(node: Node, scope: Scope): void {
+    const name = node.childForFieldName('name')?.text ?? '';
+    this.functions.add(name);
+    const body = node.childForFieldName('body');
+    if (body && isForkBomb(name, body)) {
+      const d = this.newDraft(node.text, scope);
+      d.program = name;
+      d.raise('destructive', `fork bomb: function ${name} calls itself in a pipeline or in the background`);
+      d.hardline = true;
+      this.flag('hardline', '');
+    }
+    if (body) this.walk(body, { ...scope, via: [...scope.via, `function ${name}`] }, { kind: 'none' });
+  }
+
+  private walkControl(node: Node, scope: Scope): Producer {
+    let out: Producer = { kind: 'none' };
+    for (let i = 0; i < node.childCount; i++) {
+      const c = node.child(i)!;
+      if (!c.isNamed) {
+        if (c.type === '&') this.flag('background', 'background: part of the command keeps running in the background');
+        continue;
+      }
+      const field = fieldOf(node, i);
+      if (field === 'variable' || field === 'value' || c.type === 'word' || EXPRESSION_NODES.has(c.type)) {
+        if (c.type !== 'variable_name') this.walkExpression(c, scope);
+        continue;
+      }
+      out = combineOutputs(out, this.walk(c, scope, { kind: 'none' }));
+    }
+    return out;
+  }
+
+  /** Expressions (arithmetic, for-lists, case values, test operands) run only their substitutions. */
+  private walkExpression(node: Node, scope: Scope): void {
+    const holder = { substitutions: [] as Node[] };
+    if (node.type === 'command_substitution' || node.type === 'process_substitution') holder.substitutions.push(node);
+    else collectSubstitutions(node, holder);
+    for (const s of holder.substitutions) {
+      this.flag('substitution', 'substitution: part of the command runs another command to compute a value');
+      this.walkSubstitution(s, scope);
+    }
+    this.checkUnknownWordNodes(node);
+  }
+
+  private checkUnknownWordNodes(node: Node): void {
+    const stack: Node[] = [node];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'command_substitution' || n.type === 'process_substitution') continue;
+      if (n.type === 'ERROR' || n.isMissing) this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
+      for (const c of n.namedChildren) if (c) stack.push(c);
+    }
+  }
+
+  private walkSubstitution(node: Node, scope: Scope): Producer {
+    const via = node.type === 'process_substitution' ? (node.text.startsWith('>') ? '>(...)' : '<(...)') : '$(...)';
+    let out: Producer = { kind: 'none' };
+    const inner = { ...scope, via: [...scope.via, via] };
+    for (const c of node.namedChildren) if (c) out = combineOutputs(out, this.walk(c, inner, { kind: 'none' }));
+    return out;
+  }
+
+  private walkAssignmentStatement(node: Node, scope: Scope): void {
+    const d = this.newDraft(node.text, scope);
+    const assignments = node.type === 'variable_assignments' ? node.namedChildren.filter(Boolean) as Node[] : [node];
+    for (const a of assignments) this.judgeAssignment(d, a, scope, true);
+    if (d.reasons.length === 0) d.raise('read', 'sets a shell variable');
+  }
+
+  private walkDeclaration(node: Node, scope: Scope): void {
+    const d = this.newDraft(node.text, scope);
+    const keyword = node.child(0)?.text ?? 'declare';
+    d.program = keyword;
+    d.argv = [keyword];
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'variable_assignment') this.judgeAssignment(d, c, scope, true);
+      else {
+        const w = this.evalWord(c, d, scope);
+        d.argv.push(w.value);
+      }
+    }
+    if (d.reasons.length === 0) d.raise('read', `${keyword} declares shell variables`);
+  }
+
+  private walkTest(node: Node, scope: Scope): void {
+    const d = this.newDraft(node.text, scope);
+    d.program = '[[';
+    d.raise('read', 'tests a condition');
+    this.walkExpression(node, scope);
+    if (containsSubstitution(node)) d.substitution = true;
+  }
+
+  private judgeAssignment(d: Draft, node: Node, scope: Scope, standalone: boolean): void {
+    const name = node.childForFieldName('name')?.text ?? node.text.split('=')[0] ?? '';
+    const value = node.childForFieldName('value');
+    if (value) {
+      const w = this.evalWord(value, d, scope);
+      if (!w.literal) d.literal = false;
+    }
+    if (DANGEROUS_VARIABLE.test(name)) {
+      d.raise(
+        'write',
+        standalone
+          ? `assigns ${name}, which changes what later commands run`
+          : `runs with ${name} set, which changes which program or code runs`,
+        SHELL_REACHABLE_EFFECTS,
+      );
+    }
+  }
+
+  // ── words ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Evaluates a word; any substitution inside runs first, as commands of its own. */
+  private evalWord(node: Node, d: Draft, scope: Scope, producers?: Producer[]): Word {
+    const w = evaluateWord(node, { home: this.ctx.home });
+    if (w.unknown.length) {
+      for (const t of w.unknown) {
+        if (t === 'ERROR') this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
+        else this.flag('unknown_syntax', `unknown syntax: "${t}" is not a construct the classifier knows`);
+      }
+      this.reachEverything(d, `contains syntax the classifier does not know (${w.unknown.join(', ')})`);
+    }
+    if (w.substitutions.length) {
+      d.substitution = true;
+      this.flag('substitution', 'substitution: part of the command runs another command to compute a value');
+      for (const s of w.substitutions) {
+        const p = this.walkSubstitution(s, scope);
+        this.substitutionOutputs.set(s.id, p);
+        producers?.push(p);
+      }
+    }
+    return w;
+  }
+
+  // ── commands ────────────────────────────────────────────────────────────────────────────────
+
+  private walkCommand(node: Node, scope: Scope, stdin: Producer, outerRedirects: Node[], text?: string): Producer {
+    const d = this.newDraft(text ?? node.text, scope);
+    const redirects: Node[] = [];
+    const assignments: Node[] = [];
+    let nameNode: Node | null = null;
+    const argNodes: Node[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const c = node.child(i)!;
+      if (!c.isNamed) continue;
+      const field = fieldOf(node, i);
+      if (field === 'name') nameNode = c;
+      else if (field === 'redirect' || c.type.endsWith('_redirect')) redirects.push(c);
+      else if (c.type === 'variable_assignment' && !nameNode) assignments.push(c);
+      else if (field === 'argument' || nameNode) argNodes.push(c);
+      else if (c.type === 'subscript' || c.type === 'variable_assignment') assignments.push(c);
+      else argNodes.push(c);
+    }
+    for (const a of assignments) this.judgeAssignment(d, a, scope, false);
+
+    // Redirections decide what stdin is and what else the command writes.
+    const fed = this.applyRedirects(d, [...redirects, ...outerRedirects], scope);
+    const input = fed.stdin ?? stdin;
+
+    if (!nameNode) {
+      if (d.reasons.length === 0) d.raise('read', 'sets shell variables');
+      return this.walkContinuations(fed.continuations, scope, { kind: 'none' });
+    }
+    const nameProducers: Producer[] = [];
+    const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
+    const args: Word[] = [];
+    for (const n of argNodes) args.push(this.evalWord(n, d, scope));
+    d.argv = [nameWord.value, ...args.map((w) => w.value)];
+    if (!nameWord.literal || args.some((w) => !w.literal)) d.literal = false;
+
+    let out: Producer;
+    if (!nameWord.literal) {
+      this.markDynamicProgram(d, nameWord, nameProducers);
+      out = { kind: 'unknown' };
+    } else {
+      out = this.runInvocation(d, nameWord.value, args, scope, input);
+    }
+    return this.walkContinuations(fed.continuations, scope, out);
+  }
+
+  private markDynamicProgram(d: Draft, w: Word, producers: Producer[]): void {
+    d.dynamic = true;
+    this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+    if (producers.some((p) => p.kind === 'remote')) {
+      d.raise('destructive', 'runs a program named by content downloaded at run time', SHELL_REACHABLE_EFFECTS);
+    } else if (producers.some((p) => p.kind === 'decoded')) {
+      d.raise('destructive', 'runs a program named by a decoded payload', SHELL_REACHABLE_EFFECTS);
+    } else {
+      this.reachEverything(d, `the program "${w.source}" is computed at run time, so it can do anything`);
+    }
+  }
+
+  /** Applies a program rule (or the unknown-program default) to one invocation, into draft d. */
+  private runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer, carrier?: string): Producer {
+    if (d.program === null) d.program = normaliseProgramName(rawName).name;
+    const expanded = expandArgs(args);
+    const argv = expanded.map((w) => w.value);
+    if (isSuspiciousName(rawName)) {
+      this.flag('obfuscation', `obfuscation: the program name "${rawName}" contains characters that are not plain ASCII`);
+      this.reachEverything(d, `runs "${rawName}", whose name imitates a program`);
+      return { kind: 'unknown' };
+    }
+    const { name, trusted } = normaliseProgramName(rawName);
+    if (!trusted) {
+      this.reachEverything(d, `runs ${rawName}, a program outside the system's program directories`);
+      this.scanReads(d, expanded, argv, scope);
+      return { kind: 'unknown' };
+    }
+    if (this.functions.has(name)) {
+      d.raise('read', `calls the function ${name} defined in this command`);
+      return { kind: 'unknown' };
+    }
+    const rule = lookupProgram(name);
+    if (!rule) {
+      this.reachEverything(d, `${name} is not a program the classifier knows, so it is not provably read-only`);
+      this.scanReads(d, expanded, argv, scope);
+      return { kind: 'unknown' };
+    }
+    d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
+    if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope);
+    let produced: Producer = { kind: 'unknown' };
+    let producedSet = false;
+    const inv: Invocation = { name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
+    const analysis = this.analysisFor(d, scope, (p) => {
+      produced = p;
+      producedSet = true;
+    }, carrier);
+    rule.analyze?.(inv, analysis);
+    if (!producedSet && (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(name)) produced = stdin;
+    return produced;
+  }
+
+  /** Default read judgement: every operand that names a file is checked against credential locations. */
+  private scanReads(d: Draft, words: Word[], argv: string[], scope: Scope): void {
+    for (let i = 0; i < argv.length; i++) {
+      const w = words[i]!;
+      let v = argv[i]!;
+      if (!w.literal) continue;
+      if (v.startsWith('-')) {
+        const eq = v.indexOf('=');
+        if (eq === -1) continue;
+        v = v.slice(eq + 1);
+      }
+      const assignment = /^[A-Za-z_][\w.-]*=(.*)$/.exec(v);
+      if (assignment) v = assignment[1]!;
+      this.judgeRead(d, v, true, scope.cwd, false, w.glob);
+    }
+  }
+
+  private judgeRead(d: Draft, raw: string, literal: boolean, cwd: string | null, recursive: boolean, glob = false): void {
+    if (!literal || raw === '') return;
+    const abs = resolvePath(raw, cwd, this.ctx);
+    if (abs === null) return;
+    if (glob || /[*?[]/.test(raw)) {
+      if (globCouldReachCredential(abs, this.ctx)) d.raise('read', `reads ${raw}, which can match a credential location`, ['secret_read']);
+      return;
+    }
+    if (isCredentialPath(abs, this.ctx)) d.raise('read', `reads ${tildify(abs, this.ctx)}, a credential location`, ['secret_read', 'file_read']);
+    else if (recursive && containsCredentialLocation(abs, this.ctx))
+      d.raise('read', `reads ${tildify(abs, this.ctx)} recursively, which holds credential locations`, ['secret_read', 'file_read']);
+    else if (isRawDevice(abs)) d.raise('read', `reads the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);
+  }
+
+  private judgeWrite(d: Draft, raw: string, literal: boolean, cwd: string | null, what = 'writes'): void {
+    if (!literal) {
+      d.unknownWrites = true;
+      d.raise('write', `${what} a path computed at run time (${raw})`, ['file_write']);
+      return;
+    }
+    if (raw.startsWith('/dev/tcp/') || raw.startsWith('/dev/udp/')) {
+      d.raise('network', `opens a network connection through ${raw}`, ['network']);
+      return;
+    }
+    const abs = resolvePath(raw, cwd, this.ctx);
+    if (abs === null) {
+      d.unknownWrites = true;
+      d.raise('write', `${what} ${raw} relative to a directory known only at run time`, ['file_write']);
+      return;
+    }
+    if (isHarmlessDevice(abs)) return;
+    if (isRawDevice(abs)) {
+      d.raise('destructive', `${what} the raw device ${abs}, destroying what is on it`, ['file_write', 'destructive']);
+      d.hardline = true;
+      return;
+    }
+    if (isProtectedWriteTarget(abs, this.ctx)) {
+      d.raise('destructive', `${what} ${tildify(abs, this.ctx)}, a system, credential or start-up location`, ['file_write', 'destructive']);
+      d.writes.push(abs);
+      return;
+    }
+    if (isOutsideJailCodePath(abs, this.ctx)) {
+      d.raise('write', `${what} ${tildify(abs, this.ctx)}, whose code later runs outside the jail`, ['file_write', 'capability_change']);
+      d.writes.push(abs);
+      return;
+    }
+    d.raise('write', `${what} ${tildify(abs, this.ctx)}`, ['file_write']);
+    d.writes.push(abs);
+  }
+
+  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[] } {
+    let stdin: Producer | undefined;
+    const continuations: Node[] = [];
+    for (const r of nodes) {
+      if (r.type === 'file_redirect') this.applyFileRedirect(d, r, scope);
+      else if (r.type === 'herestring_redirect') {
+        const value = r.namedChildren.find((c) => c && c.type !== 'file_descriptor');
+        if (value) {
+          const w = this.evalWord(value, d, scope);
+          stdin = w.literal ? { kind: 'literal', text: w.value } : { kind: 'unknown' };
+          d.redirects.push({ op: '<<<', target: w.value, literal: w.literal });
+        }
+      } else if (r.type === 'heredoc_redirect') {
+        const result = this.applyHeredoc(d, r, scope);
+        stdin = result.stdin;
+        continuations.push(...result.continuations);
+      } else {
+        this.unknownNode(r, scope);
+      }
+    }
+    return { stdin, continuations };
+  }
+
+  private applyFileRedirect(d: Draft, r: Node, scope: Scope): void {
+    let op = '';
+    const dests: Node[] = [];
+    let fd: string | null = null;
+    for (let i = 0; i < r.childCount; i++) {
+      const c = r.child(i)!;
+      const field = fieldOf(r, i);
+      if (!c.isNamed) op = c.type;
+      else if (field === 'descriptor' || c.type === 'file_descriptor') fd = c.text;
+      else if (c.type === 'ERROR') this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
+      else dests.push(c);
+    }
+    for (const destNode of dests) {
+      const w = this.evalWord(destNode, d, scope);
+      const target = w.value;
+      // fd duplication and closing (2>&1, >&2, 2>&-) touch no file.
+      if ((op === '>&' || op === '<&' || op === '>&-' || op === '<&-') && /^(\d+|-)?$/.test(target)) continue;
+      if (op === '>&-' || op === '<&-') continue;
+      const abs = w.literal ? resolvePath(target, scope.cwd, this.ctx) : null;
+      d.redirects.push({ op, target: abs ?? target, literal: w.literal });
+      if (abs !== null && isHarmlessDevice(abs)) continue;
+      this.flag('redirection', 'redirection: the command reads or writes a file through a redirection');
+      if (op === '<' || op === '<&') {
+        if (target.startsWith('/dev/tcp/') || target.startsWith('/dev/udp/')) {
+          d.raise('network', `opens a network connection through ${target}`, ['network']);
+        } else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob);
+        continue;
+      }
+      void fd;
+      this.judgeWrite(d, target, w.literal, scope.cwd, 'redirects output to');
+    }
+  }
+
+  private applyHeredoc(d: Draft, r: Node, scope: Scope): { stdin: Producer; continuations: Node[] } {
+    let quoted = false;
+    let body: Node | null = null;
+    const nested: Node[] = [];
+    const continuations: Node[] = [];
+    for (const c of r.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'heredoc_start') quoted = /['"\\]/.test(c.text);
+      else if (c.type === 'heredoc_body') body = c;
+      else if (c.type === 'heredoc_end') continue;
+      else if (c.type.endsWith('_redirect')) nested.push(c);
+      else continuations.push(c);
+    }
+    let stdin: Producer = { kind: 'literal', text: body?.text ?? '' };
+    if (body && !quoted) {
+      // An unquoted here-document expands $(...) in the outer shell before the command reads it.
+      const holder = { substitutions: [] as Node[] };
+      collectSubstitutions(body, holder);
+      for (const s of holder.substitutions) {
+        d.substitution = true;
+        this.flag('substitution', 'substitution: part of the command runs another command to compute a value');
+        const p = this.walkSubstitution(s, scope);
+        if (p.kind === 'remote' || p.kind === 'decoded') stdin = p;
+      }
+      const expands = holder.substitutions.length > 0 || body.namedChildren.some((c) => c?.type === 'expansion' || c?.type === 'simple_expansion');
+      if (expands) d.literal = false;
+    }
+    d.redirects.push({ op: '<<', target: '(here-document)', literal: !quoted ? d.literal : true });
+    const inner = this.applyRedirects(d, nested, scope);
+    continuations.push(...inner.continuations);
+    return { stdin, continuations };
+  }
+
+  // ── the Analysis handed to program rules ──────────────────────────────────────────────────────
+
+  private analysisFor(d: Draft, scope: Scope, produce: (p: Producer) => void, carrier?: string): Analysis {
+    const self = this;
+    void carrier;
+    return {
+      ctx: this.ctx,
+      raise: (cls, reason, effects = []) => d.raise(cls, reason, effects),
+      addEffects: (effects) => {
+        for (const e of effects) d.effects.add(e);
+      },
+      markDynamic(reason) {
+        d.dynamic = true;
+        self.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+        self.reachEverything(d, reason);
+      },
+      markHardline(reason) {
+        d.raise('destructive', reason, ['destructive']);
+        d.hardline = true;
+      },
+      write: (raw, literal, cwd, what) => this.judgeWrite(d, raw, literal, cwd, what),
+      read: (raw, literal, cwd, recursive = false) => this.judgeRead(d, raw, literal, cwd, recursive),
+      runArgv(args, via, stdin) {
+        if (args.length === 0) return;
+        const inner = { ...scope, via: [...scope.via, via] };
+        const nameWord = args[0]!;
+        if (!nameWord.literal) {
+          self.markDynamicProgram(d, nameWord, []);
+          return;
+        }
+        const p = self.runInvocation(d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' }, via);
+        produce(p);
+      },
+      runCode(code, via) {
+        const inner: Scope = { cwd: scope.cwd, via: [...scope.via, via], depth: scope.depth + 1 };
+        if (typeof code === 'string') {
+          self.analyzeSource(code, inner, d);
+          return;
+        }
+        if (code.literal) {
+          self.analyzeSource(code.value, inner, d);
+          return;
+        }
+        self.runComputedCode(d, code, via);
+      },
+      runStdinAsShell(stdin, via) {
+        self.runStdin(d, stdin, via, scope, true);
+      },
+      runForeignCode(code, via, stdin) {
+        self.reachEverything(d, `${via} runs code the classifier cannot analyse`);
+        if (code !== null && mentionsCredential(code)) d.raise('read', `${via} code names a credential location`, ['secret_read']);
+        if (stdin) self.runStdin(d, stdin, via, scope, false);
+      },
+      setCwd(dir) {
+        scope.cwd = dir;
+      },
+      produce,
+    };
+  }
+
+  private runComputedCode(d: Draft, code: Word, via: string): void {
+    d.dynamic = true;
+    this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+    const producers = code.substitutions.map((s) => this.substitutionOutputs.get(s.id) ?? { kind: 'unknown' as const });
+    if (producers.some((p) => p.kind === 'remote')) {
+      d.raise('destructive', `${via} runs code downloaded at run time`, SHELL_REACHABLE_EFFECTS);
+    } else if (producers.some((p) => p.kind === 'decoded')) {
+      d.raise('destructive', `${via} runs a decoded payload`, SHELL_REACHABLE_EFFECTS);
+    } else {
+      this.reachEverything(d, `${via} runs code computed at run time (${code.source}), so it can do anything`);
+    }
+  }
+
+  private runStdin(d: Draft, stdin: Producer, via: string, scope: Scope, isShell: boolean): void {
+    switch (stdin.kind) {
+      case 'remote':
+        d.raise('destructive', `${via} runs content downloaded by an earlier command`, SHELL_REACHABLE_EFFECTS);
+        return;
+      case 'decoded':
+        d.raise('destructive', `${via} runs a decoded payload from an earlier command`, SHELL_REACHABLE_EFFECTS);
+        return;
+      case 'literal':
+        if (isShell) this.analyzeSource(stdin.text, { cwd: scope.cwd, via: [...scope.via, via], depth: scope.depth + 1 }, d);
+        else {
+          this.reachEverything(d, `${via} runs code the classifier cannot analyse`);
+          if (mentionsCredential(stdin.text)) d.raise('read', `${via} code names a credential location`, ['secret_read']);
+        }
+        return;
+      case 'unknown':
+        d.dynamic = true;
+        this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+        this.reachEverything(d, `${via} runs code from its input, which is only known at run time`);
+        return;
+      case 'none':
+        this.reachEverything(d, `${via} starts an interactive interpreter`);
+    }
+  }
+
+  // ── result ──────────────────────────────────────────────────────────────────────────────────
+
+  private result(): Classification {
+    const segments = this.drafts.map((d) => d.toSegment());
+    let cls: Class = 'read';
+    let hardline = false;
+    const effects = new Set<Effect>();
+    for (const s of segments) {
+      cls = maxClass(cls, s.class);
+      if (s.hardline) hardline = true;
+      for (const e of s.effects) effects.add(e);
+    }
+    if (hardline) this.flags.add('hardline');
+    const failClosed = ['parse_error', 'unknown_syntax', 'obfuscation'].filter((f) => this.flags.has(f as Flag));
+    if (failClosed.length && classRank(cls) < classRank('write')) cls = 'write';
+    if (failClosed.length) for (const e of SHELL_REACHABLE_EFFECTS) effects.add(e);
+    if (segments.length === 0) cls = failClosed.length ? 'write' : 'read';
+    const reasons: string[] = [];
+    const ordered = [...segments].sort((a, b) => classRank(b.class) - classRank(a.class));
+    for (const s of ordered) for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
+    for (const r of this.topReasons) if (!reasons.includes(r)) reasons.push(r);
+    return {
+      class: cls,
+      hardline,
+      flags: FLAG_ORDER.filter((f) => this.flags.has(f)),
+      segments,
+      reasons,
+      effects: [...effects],
+    };
+  }
+
+  /**
+   * `cat <<EOF | sh` parses with the rest of the line inside the heredoc node. A continuation that starts
+   * with | receives the output of the command the here-document fed; anything else runs after it.
+   */
+  private walkContinuations(nodes: Node[], scope: Scope, fed: Producer): Producer {
+    let out = fed;
+    for (const node of nodes) {
+      if (node.type === 'pipeline' && node.child(0)?.type.startsWith('|')) {
+        let flowing = fed;
+        for (let i = 0; i < node.childCount; i++) {
+          const c = node.child(i)!;
+          if (c.isNamed) flowing = this.walk(c, { ...scope }, flowing);
+        }
+        out = flowing;
+      } else out = this.walk(node, scope, { kind: 'none' });
+    }
+    return out;
+  }
+}
+
+/** Filters that pass their input through: a download piped through them is still a download. */
+const PASS_THROUGH = new Set(['cat', 'tee', 'head', 'tail', 'sed', 'tr', 'awk', 'grep', 'cut', 'sort', 'uniq', 'rev', 'tac', 'dd', 'pv', 'stdbuf']);
+
+function combineOutputs(a: Producer, b: Producer): Producer {
+  const rank = (p: Producer) => ({ none: 0, literal: 1, unknown: 2, decoded: 3, remote: 4 })[p.kind];
+  if (a.kind === 'literal' && b.kind === 'literal') return { kind: 'literal', text: a.text + b.text };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+function fieldOf(parent: Node, index: number): string | null {
+  return parent.fieldNameForChild(index);
+}
+
+function expandArgs(args: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const w of args) {
+    if (w.literal && w.value.includes('{') && /[,.]/.test(w.value) && w.source.includes('{') && !/^['"]/.test(w.source)) {
+      const values = expandBraces(w.value);
+      if (values.length > 1) {
+        for (const v of values) out.push({ ...w, value: v });
+        continue;
+      }
+    }
+    out.push(w);
+  }
+  return out;
+}
+
+function containsSubstitution(node: Node): boolean {
+  const holder = { substitutions: [] as Node[] };
+  collectSubstitutions(node, holder);
+  return holder.substitutions.length > 0;
+}
+
+function isForkBomb(name: string, body: Node): boolean {
+  const stack: Node[] = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'command' && n.childForFieldName('name')?.text === name) {
+      const parent = n.parent;
+      if (parent?.type === 'pipeline') return true;
+      let next = n.nextSibling;
+      while (next && !next.isNamed) {
+        if (next.type === '&') return true;
+        next = next.nextSibling;
+      }
+      if (parent) {
+        for (let i = 0; i < parent.childCount; i++) if (parent.child(i)?.type === '&') return true;
+      }
+    }
+    for (const c of n.namedChildren) if (c) stack.push(c);
+  }
+  return false;
+}
+
+const CREDENTIAL_MENTION = /(\.ssh\b|\.gnupg\b|\.aws\b|\.netrc\b|\.git-credentials|\.config\/gh\b|\.kube\/config|id_rsa|id_ed25519|id_ecdsa|\.env\b|\.pgpass|\.docker\/config\.json|\/etc\/shadow|Keychains|\.password-store)/;
+function mentionsCredential(code: string): boolean {
+  return CREDENTIAL_MENTION.test(code);
+}
+
+function tildify(abs: string, ctx: PathContext): string {
+  if (abs === ctx.home) return '~';
+  return abs.startsWith(ctx.home + '/') ? '~' + abs.slice(ctx.home.length) : abs;
+}
+
+const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];

@@ -1,0 +1,23 @@
+// The shell classifier: what a command can do, segment by segment, and why.
+import type { PathContext } from '../paths';
+import { ShellAnalyzer } from './analyze';
+import { initShellParser } from './parser';
+import type { Classification } from './types';
+
+export type { Classification, Segment, RedirectInfo } from './types';
+export { initShellParser } from './parser';
+
+export interface ClassifyOptions {
+  ctx: PathContext;
+  /** The directory the command runs in (the workspace when not given). */
+  cwd?: string;
+}
+
+/** Classifies a shell command. initClassifier() must have completed. Never throws on bad input. */
+export function classifyCommand(command: string, opts: ClassifyOptions): Classification {
+  return ShellAnalyzer.classify(command, opts);
+}
+
+export async function initClassifier(): Promise<void> {
+  await initShellParser();
+}

@@ -1,0 +1,32 @@
+// tree-sitter-bash through web-tree-sitter (WASM), initialised once per process.
+import { createRequire } from 'node:module';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+let parser: Parser | null = null;
+let initialising: Promise<void> | null = null;
+
+/** Loads the WASM runtime and the bash grammar. Safe to call many times; the work happens once. */
+export function initShellParser(): Promise<void> {
+  if (parser) return Promise.resolve();
+  initialising ??= (async () => {
+    const require = createRequire(import.meta.url);
+    await Parser.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
+    const bash = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const p = new Parser();
+    p.setLanguage(bash);
+    parser = p;
+  })();
+  return initialising;
+}
+
+export function isShellParserReady(): boolean {
+  return parser !== null;
+}
+
+/** Parses a command. Throws when initShellParser() has not completed: classification must never guess. */
+export function parseShell(source: string): Tree {
+  if (!parser) throw new Error('The shell parser is not initialised: await initShellParser() first.');
+  const tree = parser.parse(source);
+  if (!tree) throw new Error('The shell parser returned no tree.');
+  return tree;
+}

@@ -1,0 +1,318 @@
+// Carriers: programs whose arguments are another command (nice, timeout, env, xargs, ...). The carried
+// command is judged as if it ran directly, into the same segment.
+import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
+import { hasLong, hasShort, operands, optionValues } from '../args';
+import type { Analysis, Invocation } from '../types';
+import type { Word } from '../words';
+import { writeValue, type Rule } from './helpers';
+
+interface CarrierSpec {
+  names: string[];
+  /** Short option letters and long option names that take a value. */
+  short?: string;
+  long?: string[];
+  /** Positional arguments before the command (timeout's duration, chrt's priority, flock's lock file). */
+  skip?: number;
+  /** Options that mean there is no carried command (ionice -p, taskset -p). */
+  noCommand?: { short?: string; long?: string[] };
+  what: string;
+  extra?: (inv: Invocation, a: Analysis) => void;
+  network?: boolean;
+}
+
+function carried(inv: Invocation, spec: CarrierSpec): Word[] | null {
+  if (spec.noCommand && ((spec.noCommand.short && hasShort(inv.argv, spec.noCommand.short)) || (spec.noCommand.long && hasLong(inv.argv, spec.noCommand.long)))) return null;
+  // Options end at the first operand: after that, everything belongs to the carried command.
+  const argv = inv.argv;
+  const shortV = spec.short ?? '';
+  const longV = spec.long ?? [];
+  let i = 0;
+  while (i < argv.length) {
+    const x = argv[i]!;
+    if (x === '--') {
+      i++;
+      break;
+    }
+    if (x.startsWith('--') && x.length > 2) {
+      const key = x.slice(2).split('=')[0]!;
+      i += !x.includes('=') && longV.includes(key) ? 2 : 1;
+      continue;
+    }
+    if (x.length > 1 && x[0] === '-' && !/^-\d+$/.test(x)) {
+      let consumed = 1;
+      for (let j = 1; j < x.length; j++) {
+        if (shortV.includes(x[j]!)) {
+          if (j === x.length - 1) consumed = 2;
+          break;
+        }
+      }
+      i += consumed;
+      continue;
+    }
+    if (/^-\d+$/.test(x) && inv.name === 'nice') {
+      i++;
+      continue;
+    }
+    break;
+  }
+  i += spec.skip ?? 0;
+  return i < argv.length ? inv.args.slice(i) : [];
+}
+
+function carrierRule(spec: CarrierSpec, base: 'read' | 'write' | 'network' = 'read'): Rule {
+  return {
+    names: spec.names,
+    base: spec.network ? 'network' : base,
+    effects: spec.network ? ['network'] : [],
+    what: spec.what,
+    readsArgs: false,
+    analyze(inv, a) {
+      spec.extra?.(inv, a);
+      const cmd = carried(inv, spec);
+      if (cmd && cmd.length) a.runArgv(cmd, inv.name, inv.stdin);
+    },
+    match: [],
+    notMatch: [`${spec.names[0]} ${'x '.repeat(spec.skip ?? 0)}rm -rf /`.replace(/ +/g, ' ')],
+  };
+}
+
+const simpleCarriers: Rule[] = [
+  carrierRule({ names: ['nice'], short: 'n', long: ['adjustment'], what: 'runs a command at another priority' }),
+  carrierRule({ names: ['nohup'], what: 'runs a command immune to hangups' }),
+  carrierRule({ names: ['timeout', 'gtimeout'], short: 'sk', long: ['signal', 'kill-after'], skip: 1, what: 'runs a command with a time limit' }),
+  carrierRule({ names: ['stdbuf'], short: 'ioe', long: ['input', 'output', 'error'], what: 'runs a command with other buffering' }),
+  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, what: 'runs a command at another I/O priority' }),
+  carrierRule({ names: ['setsid'], what: 'runs a command in a new session' }),
+  carrierRule({ names: ['builtin'], what: 'runs a shell builtin' }),
+  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, what: 'runs a command on chosen CPUs' }),
+  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, what: 'runs a command with another scheduling policy' }),
+  carrierRule({ names: ['numactl'], short: 'CNmipP', long: ['physcpubind', 'cpunodebind', 'membind', 'interleave', 'preferred'], what: 'runs a command with a NUMA policy' }),
+  carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, what: 'runs a command with resource limits' }),
+  carrierRule({ names: ['caffeinate'], short: 'tw', what: 'runs a command while keeping the machine awake' }),
+  carrierRule({ names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'], short: 'nsef', what: 'runs a command' }),
+  carrierRule({ names: ['faketime'], short: 'f', skip: 1, what: 'runs a command with a fake clock' }),
+  carrierRule({ names: ['proxychains', 'proxychains4', 'torsocks', 'tsocks', 'torify'], short: 'f', network: true, what: 'runs a command through a network proxy' }),
+  carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),
+  carrierRule({ names: ['unshare'], short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd', 'map-user', 'map-group', 'propagation', 'setgroups', 'mount-proc', 'map-users', 'map-groups'], what: 'runs a command in new namespaces' }, 'write'),
+  carrierRule({ names: ['valgrind'], what: 'runs a command under a checker' }),
+  carrierRule({ names: ['coproc'], what: 'runs a command as a coprocess' }),
+  carrierRule({
+    names: ['strace', 'ltrace', 'ptrace'],
+    short: 'oepsSEbaIPUXu',
+    long: ['output', 'expr', 'attach', 'signal', 'user', 'env'],
+    noCommand: { short: 'p', long: ['attach'] },
+    what: 'traces a command',
+    extra(inv, a) {
+      for (const o of optionValues(inv.argv, 'o', ['output'])) writeValue(inv, a, o);
+      if (hasShort(inv.argv, 'p') || hasLong(inv.argv, ['attach'])) a.raise('write', `${inv.name} -p attaches to a running process and can read its memory`, ['command_exec', 'secret_read']);
+    },
+  }),
+  carrierRule({
+    names: ['time'],
+    short: 'fo',
+    long: ['format', 'output'],
+    what: 'times a command',
+    extra(inv, a) {
+      for (const o of optionValues(inv.argv, 'o', ['output'])) writeValue(inv, a, o);
+    },
+  }),
+  carrierRule({
+    names: ['perf'],
+    what: 'profiles a command',
+    extra(inv, a) {
+      const subIndex = inv.argv.findIndex((x) => !x.startsWith('-'));
+      if (subIndex === -1) return;
+      const rest = inv.args.slice(subIndex + 1);
+      const restArgv = rest.map((w) => w.value);
+      if (['record', 'stat', 'trace', 'c2c', 'mem', 'sched', 'lock', 'kvm'].includes(inv.argv[subIndex]!)) {
+        const ops = operands(restArgv, { short: 'eoFcCpItGjr', long: ['event', 'output', 'freq', 'count', 'cpu', 'pid', 'tid', 'cgroup', 'repeat'] });
+        if (ops.length) a.runArgv(rest.slice(ops[0]!), 'perf');
+      }
+    },
+  }),
+];
+
+const command: Rule = {
+  names: ['command', 'exec'],
+  base: 'read',
+  effects: [],
+  what: 'runs a command',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (inv.name === 'command' && hasShort(inv.argv, 'vV')) return;
+    const ops = operands(inv.argv, { short: 'a', long: [] });
+    if (ops.length) a.runArgv(inv.args.slice(ops[0]!), inv.name, inv.stdin);
+  },
+  match: ['command -v git', 'exec'],
+  notMatch: ['command rm -rf /', 'exec rm -rf /'],
+};
+
+const DANGEROUS_ENV = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PAGER|EDITOR|VISUAL|GIT_\w+|PROMPT_COMMAND|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|LESSOPEN|SHELLOPTS|BASHOPTS|PS4|BASH_FUNC_\w+.*|JAVA_TOOL_OPTIONS|HOME|ZDOTDIR)$/;
+
+const env: Rule = {
+  names: ['env', 'genv'],
+  base: 'read',
+  effects: [],
+  what: 'runs a command with a changed environment (or prints it)',
+  readsArgs: false,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    let i = 0;
+    while (i < argv.length) {
+      const x = argv[i]!;
+      if (x === '--') {
+        i++;
+        break;
+      }
+      if (x === '-S' || x === '--split-string' || x.startsWith('--split-string=') || (x.startsWith('-S') && x.length > 2)) {
+        // env -S 'cmd args' splits a string into a command line.
+        const value = x === '-S' || x === '--split-string' ? argv[i + 1] ?? '' : x.startsWith('-S') ? x.slice(2) : x.slice(15);
+        const literal = x === '-S' || x === '--split-string' ? inv.args[i + 1]?.literal ?? false : inv.args[i]!.literal;
+        const rest = argv.slice(i + (x === '-S' || x === '--split-string' ? 2 : 1)).join(' ');
+        if (literal) a.runCode(`${value} ${rest}`.trim(), 'env -S');
+        else a.markDynamic('env -S runs a command line computed at run time');
+        return;
+      }
+      if (x === '-u' || x === '--unset' || x === '-C' || x === '--chdir') {
+        if (x === '-C' || x === '--chdir') a.raise('read', 'env -C runs the command in another directory');
+        i += 2;
+        continue;
+      }
+      if (x.startsWith('-')) {
+        i++;
+        continue;
+      }
+      const assignment = /^([A-Za-z_][\w]*)=/.exec(x);
+      if (assignment) {
+        if (DANGEROUS_ENV.test(assignment[1]!)) a.raise('write', `env sets ${assignment[1]}, which changes which program or code runs`, SHELL_REACHABLE_EFFECTS);
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (i < argv.length) a.runArgv(inv.args.slice(i), 'env', inv.stdin);
+  },
+  match: ['env', 'env | sort', 'env FOO=1 ls'],
+  notMatch: ['env rm -rf /tmp/x', 'env LD_PRELOAD=/tmp/x.so ls', 'env -S "rm -rf /"'],
+};
+
+const xargs: Rule = {
+  names: ['xargs', 'gxargs'],
+  base: 'read',
+  effects: [],
+  what: 'runs a command with arguments read from its input',
+  readsArgs: false,
+  analyze(inv, a) {
+    const spec = { short: 'adEeIiLlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] };
+    const ops = operands(inv.argv, spec);
+    const replace = hasShort(inv.argv, 'Ii') || hasLong(inv.argv, ['replace']);
+    const replaceStr = optionValues(inv.argv, 'I', ['replace'])[0] ?? '{}';
+    const input: Word = { source: '(input)', value: '(input)', literal: false, glob: false, substitutions: [], unknown: [] };
+    let cmd: Word[];
+    if (ops.length === 0) cmd = [{ source: 'echo', value: 'echo', literal: true, glob: false, substitutions: [], unknown: [] }];
+    else {
+      cmd = inv.args.slice(ops[0]!);
+      if (replace) cmd = cmd.map((w) => (w.value.includes(replaceStr) ? { ...w, literal: false } : w));
+      else cmd = [...cmd, input];
+    }
+    a.raise('read', 'the arguments xargs adds come from its input, known only at run time');
+    a.runArgv(cmd, 'xargs');
+  },
+  match: ['xargs', 'xargs echo', 'xargs -0 wc -l'],
+  notMatch: ['xargs rm', 'xargs -I{} sh -c "echo {}"', 'xargs -n1 curl'],
+};
+
+const codeCarriers: Rule = {
+  names: ['watch', 'hyperfine', 'flock', 'script', 'entr', 'parallel', 'sem', 'nix-shell', 'direnv', 'trap', 'busybox', 'toybox', 'gdb', 'lldb', 'tmux', 'screen', 'byobu', 'expect', 'run-parts', 'chpst', 'daemonize', 'start-stop-daemon'],
+  base: 'read',
+  effects: [],
+  what: 'runs commands given as arguments',
+  readsArgs: false,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    switch (inv.name) {
+      case 'watch': {
+        const ops = operands(argv, { short: 'nqg', long: ['interval', 'equexit', 'chgexit'] });
+        if (!ops.length) return;
+        const words = inv.args.slice(ops[0]!);
+        if (hasShort(argv, 'x') || hasLong(argv, ['exec'])) a.runArgv(words, 'watch');
+        else if (words.every((w) => w.literal)) a.runCode(words.map((w) => w.value).join(' '), 'watch');
+        else a.markDynamic('watch runs a command line computed at run time');
+        return;
+      }
+      case 'hyperfine': {
+        for (const v of optionValues(argv, 'psc', ['prepare', 'setup', 'cleanup', 'conclude'])) a.runCode(v, 'hyperfine');
+        for (const i of operands(argv, { short: 'wmMrpscSnuL', long: ['warmup', 'min-runs', 'max-runs', 'runs', 'prepare', 'setup', 'cleanup', 'conclude', 'shell', 'command-name', 'export-json', 'export-csv', 'export-markdown', 'parameter-list', 'parameter-scan', 'time-unit', 'style', 'sort', 'output', 'input'] })) {
+          a.runCode(inv.args[i]!, 'hyperfine');
+        }
+        return;
+      }
+      case 'flock': {
+        const code = optionValues(argv, 'c', ['command']);
+        for (const c of code) a.runCode(c, 'flock -c');
+        const ops = operands(argv, { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'] });
+        if (!code.length && ops.length > 1) a.runArgv(inv.args.slice(ops[1]!), 'flock');
+        return;
+      }
+      case 'script': {
+        for (const c of optionValues(argv, 'c', ['command'])) a.runCode(c, 'script -c');
+        const ops = operands(argv, { short: 'cEIBOT', long: ['command', 'echo', 'log-in', 'log-io', 'log-out', 'log-timing', 'output-limit'] });
+        if (ops.length) a.write(argv[ops[0]!]!, inv.args[ops[0]!]!.literal, inv.cwd);
+        else a.write('typescript', true, inv.cwd);
+        if (!optionValues(argv, 'c', ['command']).length) a.raise('write', 'script starts an interactive shell', SHELL_REACHABLE_EFFECTS);
+        return;
+      }
+      case 'entr': {
+        const ops = operands(argv, {});
+        if (hasShort(argv, 's') && ops.length) a.runCode(inv.args[ops[0]!]!, 'entr -s');
+        else if (ops.length) a.runArgv(inv.args.slice(ops[0]!), 'entr');
+        return;
+      }
+      case 'nix-shell': {
+        for (const c of optionValues(argv, '', ['run', 'command'])) a.runCode(c, 'nix-shell --run');
+        a.raise('network', 'nix-shell may download packages', ['network']);
+        if (!optionValues(argv, '', ['run', 'command']).length) a.raise('write', 'nix-shell starts a shell', SHELL_REACHABLE_EFFECTS);
+        return;
+      }
+      case 'direnv': {
+        if (argv[0] === 'exec' && argv.length > 2) a.runArgv(inv.args.slice(2), 'direnv exec');
+        else if (argv[0] === 'allow' || argv[0] === 'permit' || argv[0] === 'grant') a.raise('write', 'direnv allow lets .envrc run code outside the jail whenever the folder is entered', ['capability_change']);
+        return;
+      }
+      case 'trap': {
+        if (argv.length === 0 || hasShort(argv, 'lp') || argv[0] === '-' || argv[0] === '') return;
+        a.raise('read', 'trap sets code to run on a signal or at exit');
+        a.runCode(inv.args[0]!, 'trap');
+        return;
+      }
+      case 'busybox':
+      case 'toybox': {
+        if (argv.length === 0 || argv[0] === '--list' || argv[0] === '--help') return;
+        a.runArgv(inv.args, inv.name, inv.stdin);
+        return;
+      }
+      case 'tmux':
+      case 'screen':
+      case 'byobu': {
+        const reading = ['ls', 'list-sessions', 'list-windows', 'list-panes', 'capture-pane', 'show-options', 'display-message', 'has-session', '-ls', '-list'];
+        if (argv.length && reading.includes(argv[0]!)) return;
+        a.raise('write', `${inv.name} starts shells or sends them keystrokes`, SHELL_REACHABLE_EFFECTS);
+        return;
+      }
+      case 'gdb':
+      case 'lldb': {
+        const argsAt = argv.indexOf('--args');
+        if (argsAt !== -1 && argv.length > argsAt + 1) a.runArgv(inv.args.slice(argsAt + 1), inv.name);
+        a.raise('write', `${inv.name} can run shell commands and change any process it attaches to`, SHELL_REACHABLE_EFFECTS);
+        return;
+      }
+      default:
+        a.raise('write', `${inv.name} runs commands`, SHELL_REACHABLE_EFFECTS);
+        if (['parallel', 'sem', 'expect', 'run-parts'].includes(inv.name)) a.markDynamic(`${inv.name} builds the commands it runs at run time`);
+    }
+  },
+  match: ['tmux ls', 'trap - INT', 'busybox --list'],
+  notMatch: ['watch -n 1 "rm -rf /tmp/x"', 'flock /tmp/l -c "rm -rf ~"', 'trap "rm -rf ~" EXIT', 'busybox rm -rf /', 'tmux new -d "sh"', 'hyperfine "curl x | sh"'],
+};
+
+export const carrierRules: Rule[] = [...simpleCarriers, command, env, xargs, codeCarriers];

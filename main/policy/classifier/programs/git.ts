@@ -1,0 +1,283 @@
+// git, by subcommand. Global options can carry code (-c alias.x=!cmd, -c core.pager=...), so they are
+// judged before the subcommand.
+import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
+import { hasLong, hasShort, operands, optionValues } from '../args';
+import type { Analysis, Invocation } from '../types';
+import { writeValue, type Rule } from './helpers';
+
+const READ = new Set([
+  'status', 'log', 'diff', 'show', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'cat-file', 'describe', 'shortlog',
+  'blame', 'annotate', 'whatchanged', 'name-rev', 'merge-base', 'show-ref', 'for-each-ref', 'count-objects', 'fsck',
+  'version', 'help', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-index', 'diff-files',
+  'cherry', 'range-diff', 'grep', 'verify-commit', 'verify-tag', 'show-branch', 'get-tar-commit-id', 'ls-remote-local',
+  'column', 'interpret-trailers', 'patch-id', 'mailinfo', 'request-pull', 'instaweb-status', 'bugreport-dry',
+]);
+const WRITE = new Set([
+  'add', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert', 'rm', 'mv',
+  'clean', 'init', 'apply', 'am', 'gc', 'prune', 'repack', 'pack-refs', 'update-index', 'update-ref', 'symbolic-ref',
+  'read-tree', 'write-tree', 'commit-tree', 'checkout-index', 'replace', 'sparse-checkout', 'mktag', 'mktree',
+  'hash-object', 'unpack-objects', 'prune-packed', 'multi-pack-index', 'commit-graph', 'fast-import', 'rerere',
+  'format-patch', 'merge-file', 'merge-tree', 'notes', 'stash', 'worktree', 'tag', 'branch', 'reflog', 'bundle',
+  'archive', 'mailsplit', 'fast-export', 'backfill', 'scalar',
+]);
+const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'send-email', 'svn', 'p4', 'cvsimport', 'remote-ext', 'fetch-pack', 'send-pack', 'http-fetch', 'http-push', 'submodule', 'lfs']);
+/** Subcommands that run programs the user configured or named. */
+const RUNS_TOOLS = new Set(['mergetool', 'difftool', 'bisect', 'filter-branch', 'filter-repo', 'daemon', 'instaweb', 'web--browse', 'credential', 'credential-store', 'credential-cache', 'maintenance', 'hook']);
+
+/** Config keys whose value is a command git runs (through the shell), or that point git at code. */
+const CODE_KEYS = /^(alias\..+|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|attributesfile|excludesfile)|diff\..+\.(command|textconv)|diff\.external|filter\..+\.(clean|smudge|process)|merge\..+\.driver|credential(\..+)?\.helper|gpg(\..+)?\.program|sequence\.editor|pager\..+|interactive\.difffilter|include\.path|includeif\..+|uploadpack\.packobjectshook|protocol\..+\.allow|remote\..+\.(uploadpack|receivepack|proxy)|http\.proxy|sendemail\..+|web\.browser|browser\..+\.cmd|man\..+\.cmd|gui\..+|guitool\..+|mergetool\..+\.cmd|difftool\..+\.cmd|ssh\.variant|fetch\.fsck.*|receive\.procreceiverefs|hook\..+)$/i;
+
+function judgeConfigPair(pair: string, literal: boolean, a: Analysis, via: string): void {
+  const eq = pair.indexOf('=');
+  const key = eq === -1 ? pair : pair.slice(0, eq);
+  const value = eq === -1 ? '' : pair.slice(eq + 1);
+  if (!CODE_KEYS.test(key)) return;
+  if (!literal) {
+    a.markDynamic(`${via} sets ${key} to a value computed at run time`);
+    return;
+  }
+  if (/^alias\./i.test(key)) {
+    if (value.startsWith('!')) {
+      a.raise('write', `${via} defines the alias ${key.slice(6)} as a shell command`, ['command_exec']);
+      a.runCode(value.slice(1), `git alias ${key.slice(6)}`);
+    }
+    return;
+  }
+  if (/^(core\.(hookspath|fsmonitor)|include\.path|includeif\.)/i.test(key)) {
+    a.raise('write', `${via} points git at code to run (${key})`, SHELL_REACHABLE_EFFECTS);
+    return;
+  }
+  if (/^protocol\..+\.allow$/i.test(key)) {
+    a.raise('write', `${via} enables the ${key} transport, which can run commands`, SHELL_REACHABLE_EFFECTS);
+    return;
+  }
+  a.raise('write', `${via} sets ${key}, a command git runs`, ['command_exec']);
+  if (value) a.runCode(value, `git ${key}`);
+}
+
+function analyzeGit(inv: Invocation, a: Analysis): void {
+  const argv = inv.argv;
+  let i = 0;
+  let cwd = inv.cwd;
+  // Global options.
+  while (i < argv.length && argv[i]!.startsWith('-')) {
+    const opt = argv[i]!;
+    if (opt === '-c') {
+      const pair = argv[i + 1] ?? '';
+      judgeConfigPair(pair, inv.args[i + 1]?.literal ?? false, a, 'git -c');
+      i += 2;
+      continue;
+    }
+    if (opt.startsWith('--config-env')) {
+      a.markDynamic('git --config-env takes configuration from the environment');
+      i += opt.includes('=') ? 1 : 2;
+      continue;
+    }
+    if (opt === '-C') {
+      const dir = argv[i + 1];
+      if (dir !== undefined && inv.args[i + 1]!.literal && cwd !== null) cwd = dir.startsWith('/') ? dir : `${cwd}/${dir}`;
+      else cwd = null;
+      i += 2;
+      continue;
+    }
+    if (/^--(exec-path|git-dir|work-tree|namespace|super-prefix|list-cmds|attr-source)=/.test(opt)) {
+      if (opt.startsWith('--exec-path=')) a.raise('write', 'git --exec-path runs git subcommands from another directory', SHELL_REACHABLE_EFFECTS);
+      i++;
+      continue;
+    }
+    if (['--git-dir', '--work-tree', '--namespace', '--exec-path'].includes(opt)) {
+      if (opt === '--exec-path' && argv[i + 1] && !argv[i + 1]!.startsWith('-')) a.raise('write', 'git --exec-path runs git subcommands from another directory', SHELL_REACHABLE_EFFECTS);
+      i += 2;
+      continue;
+    }
+    if (opt === '--version' || opt === '--help' || opt === '-h') return;
+    i++;
+  }
+  const sub = argv[i];
+  if (sub === undefined) return;
+  if (!inv.args[i]!.literal) {
+    a.markDynamic('the git subcommand is computed at run time');
+    return;
+  }
+  const rest = argv.slice(i + 1);
+  const restInv: Invocation = { ...inv, argv: rest, args: inv.args.slice(i + 1), cwd };
+  const classify = (cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []) =>
+    a.raise(cls, `git ${sub} ${why}`, effects as never);
+
+  switch (sub) {
+    case 'branch': {
+      const mutating = hasShort(rest, 'dDmMcCu') || hasLong(rest, ['delete', 'move', 'copy', 'set-upstream-to', 'unset-upstream', 'edit-description', 'force', 'track']);
+      const listing = hasShort(rest, 'alrv') || hasLong(rest, ['list', 'all', 'remotes', 'contains', 'merged', 'no-merged', 'points-at', 'show-current', 'format', 'sort', 'verbose']);
+      const names = operands(rest, { long: ['contains', 'merged', 'no-merged', 'points-at', 'format', 'sort', 'set-upstream-to'] });
+      if (mutating || (!listing && names.length > 0)) classify('write', 'changes branches', ['file_write']);
+      else classify('read', 'lists branches');
+      return;
+    }
+    case 'tag': {
+      const names = operands(rest, { short: 'mFun', long: ['message', 'file', 'contains', 'points-at', 'sort', 'format'] });
+      const listing = hasShort(rest, 'ln') || hasLong(rest, ['list', 'contains', 'points-at', 'verify']);
+      if (!listing && (names.length > 0 || hasShort(rest, 'daf'))) classify('write', 'creates or deletes tags', ['file_write']);
+      else classify('read', 'lists tags');
+      return;
+    }
+    case 'remote': {
+      const action = operands(rest)[0];
+      const verb = action === undefined ? undefined : rest[action];
+      if (verb === undefined || verb === 'get-url') classify('read', 'lists remotes');
+      else if (verb === 'show' || verb === 'update' || verb === 'prune') classify('network', 'contacts the remote', ['network']);
+      else classify('write', 'changes remote configuration', ['file_write']);
+      return;
+    }
+    case 'config': {
+      const reading = hasShort(rest, 'l') || hasLong(rest, ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'list', 'show-origin', 'show-scope', 'get-color', 'get-colorbool']) || rest[0] === 'get' || rest[0] === 'list';
+      const ops = operands(rest, { short: 'f', long: ['file', 'blob', 'type', 'default'] });
+      if (reading || ops.length <= 1) {
+        classify('read', 'reads configuration');
+        return;
+      }
+      const global = hasLong(rest, ['global', 'system']);
+      const key = rest[ops[0] === undefined ? 0 : rest[ops[0]!] === 'set' ? ops[1]! : ops[0]!] ?? '';
+      const valueIndex = ops[ops.length - 1]!;
+      if (global) classify('destructive', 'changes configuration outside the workspace (~/.gitconfig or /etc/gitconfig)', ['file_write', 'destructive']);
+      if (CODE_KEYS.test(key)) {
+        classify('write', `sets ${key}, configuration that runs code later outside the jail`, ['file_write', 'capability_change']);
+        if (/^alias\./i.test(key) && rest[valueIndex]?.startsWith('!')) a.runCode(rest[valueIndex]!.slice(1), `git alias ${key.slice(6)}`);
+      } else classify('write', 'changes configuration', ['file_write']);
+      for (const f of optionValues(rest, 'f', ['file'])) writeValue(restInv, a, f);
+      return;
+    }
+    case 'stash': {
+      const verb = rest[0];
+      if (verb === 'list' || verb === 'show') classify('read', 'lists stashes');
+      else classify('write', 'changes the stash and the working tree', ['file_write']);
+      return;
+    }
+    case 'worktree':
+    case 'notes':
+    case 'reflog':
+    case 'bundle': {
+      const verb = rest[0];
+      const readVerbs = sub === 'worktree' ? ['list'] : sub === 'notes' ? ['list', 'show', 'get-ref'] : sub === 'reflog' ? ['show', 'exists', undefined] : ['verify', 'list-heads'];
+      if (readVerbs.includes(verb) || (sub === 'reflog' && verb?.startsWith('-'))) classify('read', 'reads');
+      else classify('write', 'changes the repository', ['file_write']);
+      return;
+    }
+    case 'submodule': {
+      const verb = rest.find((x) => !x.startsWith('-'));
+      if (verb === undefined || verb === 'status' || verb === 'summary' || verb === 'foreach-dry') classify('read', 'lists submodules');
+      else if (verb === 'foreach') {
+        classify('write', 'runs a command in every submodule', ['command_exec']);
+        const codeIndex = rest.indexOf('foreach') + 1;
+        const code = restInv.args.slice(codeIndex).filter((w) => !w.value.startsWith('--'));
+        if (code.length === 1) a.runCode(code[0]!, 'git submodule foreach');
+        else if (code.length > 1) a.runCode(code.map((w) => w.value).join(' '), 'git submodule foreach');
+      } else classify('network', 'fetches submodules', ['network', 'file_write']);
+      return;
+    }
+    case 'archive': {
+      if (hasLong(rest, ['remote'])) classify('network', 'fetches an archive from a remote', ['network']);
+      const outs = optionValues(rest, 'o', ['output']);
+      if (outs.length) {
+        classify('write', 'writes an archive', ['file_write']);
+        for (const o of outs) writeValue(restInv, a, o);
+      } else classify('read', 'prints an archive');
+      if (hasLong(rest, ['exec'])) classify('write', 'runs a program on the remote side', SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    case 'format-patch':
+      if (hasLong(rest, ['stdout'])) classify('read', 'prints patches');
+      else classify('write', 'writes patch files', ['file_write']);
+      return;
+    case 'push': {
+      classify('network', 'sends commits to a remote', ['network']);
+      const force = hasShort(rest, 'fd') || hasLong(rest, ['force', 'force-with-lease', 'force-if-includes', 'mirror', 'delete', 'prune']);
+      const refspecs = operands(rest, { short: 'o', long: ['repo', 'receive-pack', 'exec', 'push-option', 'signed'] }).slice(1).map((k) => rest[k]!);
+      if (force || refspecs.some((r) => r.startsWith('+') || r.startsWith(':'))) {
+        classify('destructive', 'rewrites or deletes history on the remote (force, delete or mirror)', ['destructive']);
+      }
+      if (hasLong(rest, ['receive-pack', 'exec'])) classify('write', 'runs a program on the remote side', SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    case 'clone':
+    case 'fetch':
+    case 'pull':
+    case 'ls-remote': {
+      classify('network', 'contacts a remote', ['network', sub === 'ls-remote' ? 'file_read' : 'file_write']);
+      if (hasLong(rest, ['upload-pack', 'config', 'template', 'recurse-submodules']) || hasShort(rest, 'uc')) {
+        for (const v of optionValues(rest, 'c', ['config'])) judgeConfigPair(v, true, a, `git ${sub} --config`);
+        if (hasLong(rest, ['upload-pack']) || hasShort(rest, 'u')) classify('write', 'runs a program named in --upload-pack', SHELL_REACHABLE_EFFECTS);
+        if (hasLong(rest, ['template'])) classify('write', 'installs hooks from a template directory', ['capability_change']);
+      }
+      if (rest.some((r) => /^ext::/.test(r))) classify('destructive', 'uses the ext:: transport, which runs a shell command', SHELL_REACHABLE_EFFECTS);
+      if (sub === 'clone') {
+        const dests = operands(rest, { short: 'obcju', long: ['origin', 'branch', 'config', 'reference', 'depth', 'upload-pack', 'template', 'separate-git-dir', 'jobs', 'filter'] });
+        if (dests.length >= 2) a.write(rest[dests[1]!]!, restInv.args[dests[1]!]!.literal, cwd, 'clones into');
+      }
+      return;
+    }
+    case 'clean':
+      classify('write', 'deletes untracked files', ['file_write', 'file_delete']);
+      return;
+    case 'reset':
+    case 'checkout':
+    case 'restore':
+      classify('write', 'changes the working tree', ['file_write']);
+      return;
+    case 'diff':
+    case 'log':
+    case 'show':
+      if (hasLong(rest, ['output'])) {
+        classify('write', 'writes its output to a file', ['file_write']);
+        for (const o of optionValues(rest, '', ['output'])) writeValue(restInv, a, o);
+      } else if (hasLong(rest, ['ext-diff', 'textconv'])) classify('write', 'runs configured external diff programs', ['command_exec']);
+      else classify('read', 'reads history');
+      return;
+    case 'grep':
+      if (hasShort(rest, 'O') || hasLong(rest, ['open-files-in-pager'])) classify('write', 'opens results in a program', SHELL_REACHABLE_EFFECTS);
+      else classify('read', 'searches tracked files');
+      return;
+    case 'bisect':
+      if (rest[0] === 'run') {
+        classify('write', 'runs a command at every step', ['command_exec']);
+        a.runArgv(restInv.args.slice(1), 'git bisect run');
+      } else classify('write', 'moves the working tree between commits', ['file_write']);
+      return;
+    case 'rebase':
+      if (hasShort(rest, 'x') || hasLong(rest, ['exec'])) {
+        classify('write', 'runs a command after each commit', ['command_exec']);
+        for (const c of optionValues(rest, 'x', ['exec'])) a.runCode(c, 'git rebase --exec');
+      } else classify('write', 'rewrites commits', ['file_write']);
+      return;
+    case 'commit':
+      classify('write', 'records a commit', ['file_write']);
+      return;
+  }
+  if (READ.has(sub)) return classify('read', 'reads the repository');
+  if (WRITE.has(sub)) return classify('write', 'changes the repository', ['file_write']);
+  if (NETWORK.has(sub)) return classify('network', 'contacts a remote', ['network']);
+  if (RUNS_TOOLS.has(sub)) {
+    if (sub === 'maintenance' && ['start', 'register', 'schedule'].includes(rest[0] ?? '')) {
+      return classify('destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);
+    }
+    return classify('write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
+  }
+  // Could be an alias defined in configuration, which can run anything.
+  a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);
+}
+
+export const gitRules: Rule[] = [
+  {
+    names: ['git'],
+    base: 'read',
+    effects: ['file_read'],
+    what: 'works with a git repository',
+    readsArgs: false,
+    analyze: analyzeGit,
+    match: ['git status', 'git log --oneline -5', 'git diff HEAD~1', 'git show abc123', 'git branch', 'git branch -a', 'git tag -l', 'git remote -v', 'git config --get user.name', 'git stash list'],
+    notMatch: [
+      'git commit -m x', 'git add .', 'git push', 'git push --force', 'git fetch', 'git clone https://x/y', 'git clean -fdx',
+      'git -c alias.x="!rm -rf ~" x', 'git -c core.pager="sh -c id" log', 'git branch new-feature', 'git config core.hooksPath .hooks',
+      'git frobnicate', 'git push origin +main', 'git push origin :old',
+    ],
+  },
+];

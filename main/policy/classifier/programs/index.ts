@@ -1,0 +1,57 @@
+// The program table: every program the classifier knows, by normalised name.
+import type { ProgramRule } from '../types';
+import { carrierRules } from './carriers';
+import { fileRules } from './files';
+import { gitRules } from './git';
+import { interpreterRules } from './interpreters';
+import { networkRules } from './network';
+import { packageRules } from './packages';
+import { readRules } from './read';
+import { systemRules } from './system';
+
+export const PROGRAM_RULES: readonly ProgramRule[] = [
+  ...readRules,
+  ...fileRules,
+  ...gitRules,
+  ...packageRules,
+  ...networkRules,
+  ...systemRules,
+  ...carrierRules,
+  ...interpreterRules,
+];
+
+const byName = new Map<string, ProgramRule>();
+for (const rule of PROGRAM_RULES) {
+  for (const name of rule.names) {
+    if (byName.has(name)) throw new Error(`Threshold classifier: the program "${name}" has two rules.`);
+    byName.set(name, rule);
+  }
+}
+
+export function lookupProgram(name: string): ProgramRule | undefined {
+  return byName.get(name) ?? byName.get(stripVersion(name));
+}
+
+/** python3.12 → python3, gcc-13 → gcc, mkfs.ext4 → mkfs. */
+function stripVersion(name: string): string {
+  if (name.startsWith('mkfs.')) return 'mkfs';
+  if (name.startsWith('fsck.')) return 'fsck';
+  const m = /^([a-zA-Z+]+?[a-zA-Z+]*?)[-.]?\d+(\.\d+)*$/.exec(name);
+  if (m && byName.has(m[1]!)) return m[1]!;
+  const m2 = /^(python|pip|ruby|perl|php|lua|node|pypy)\d+(\.\d+)*$/.exec(name);
+  if (m2) return m2[1]! === 'pip' ? 'pip' : m2[1]!;
+  return name;
+}
+
+const TRUSTED_DIRS = ['/bin/', '/usr/bin/', '/usr/local/bin/', '/sbin/', '/usr/sbin/', '/usr/local/sbin/', '/opt/homebrew/bin/', '/opt/homebrew/sbin/', '/usr/libexec/', '/run/current-system/sw/bin/', '/snap/bin/'];
+
+/**
+ * Normalises a program word: /usr/bin/rm is rm. A path outside the system's program directories
+ * (./rm, /tmp/rm) is not trusted to be the program its name says.
+ */
+export function normaliseProgramName(raw: string): { name: string; trusted: boolean } {
+  if (!raw.includes('/')) return { name: raw, trusted: true };
+  const base = raw.slice(raw.lastIndexOf('/') + 1);
+  const dir = raw.slice(0, raw.lastIndexOf('/') + 1).replace(/\/+/g, '/');
+  return { name: base, trusted: TRUSTED_DIRS.includes(dir) };
+}

@@ -1,0 +1,241 @@
+// Shells and interpreters. Shell code given as a literal string is parsed and judged; code from a file,
+// from the input of a pipeline or built at run time can reach every effect; remote or decoded content
+// fed to any interpreter is destructive.
+import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
+import { hasLong, optionValues } from '../args';
+import type { Analysis, Invocation } from '../types';
+import { onlyInfoFlags, type Rule } from './helpers';
+
+export const SHELLS = ['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yash', 'ash', 'fish', 'rbash', 'tcsh', 'csh', 'oksh', 'loksh', 'posh', 'elvish', 'nu', 'xonsh', 'ion', 'oil', 'osh', 'ysh'];
+
+/** Shell options that take a value (bash -o opt, -O shopt, --rcfile f). */
+const SHELL_VALUED_SHORT = 'oO';
+const SHELL_VALUED_LONG = ['rcfile', 'init-file', 'dump-po-strings-file'];
+
+function analyzeShell(inv: Invocation, a: Analysis): void {
+  const argv = inv.argv;
+  if (onlyInfoFlags(argv)) return;
+  let i = 0;
+  let command: number | null = null;
+  let fromStdin = false;
+  for (; i < argv.length; i++) {
+    const x = argv[i]!;
+    if (x === '--' || x === '-') {
+      if (x === '-') fromStdin = true;
+      i++;
+      break;
+    }
+    if (x.startsWith('--')) {
+      const key = x.slice(2).split('=')[0]!;
+      if (SHELL_VALUED_LONG.includes(key)) {
+        const file = x.includes('=') ? x.split('=')[1]! : argv[++i] ?? '';
+        a.raise('write', `${inv.name} --${key} runs the file ${file}`, SHELL_REACHABLE_EFFECTS);
+      }
+      if (key === 'command') command = ++i;
+      continue;
+    }
+    if ((x.startsWith('-') || x.startsWith('+')) && x.length > 1) {
+      for (let j = 1; j < x.length; j++) {
+        const letter = x[j]!;
+        if (letter === 'c') command = -1;
+        if (letter === 's') fromStdin = true;
+        if (SHELL_VALUED_SHORT.includes(letter) && j === x.length - 1) i++;
+      }
+      continue;
+    }
+    break;
+  }
+  if (command === -1) {
+    // With -c, the first operand is the code; the rest become $0, $1, ...
+    const w = inv.args[i];
+    if (!w) {
+      a.raise('write', `${inv.name} -c without code`, SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    a.runCode(w, `${inv.name} -c`);
+    return;
+  }
+  if (command !== null) {
+    const w = inv.args[command];
+    if (w) a.runCode(w, `${inv.name} --command`);
+    return;
+  }
+  if (i < argv.length && !fromStdin) {
+    const script = inv.args[i]!;
+    if (script.value === '/dev/stdin' || script.value === '/proc/self/fd/0') {
+      a.runStdinAsShell(inv.stdin, inv.name);
+      return;
+    }
+    a.raise('write', `${inv.name} runs the script ${script.value}, which the classifier does not read`, SHELL_REACHABLE_EFFECTS);
+    if (script.substitutions.length) a.runCode(script, `${inv.name} <(...)`);
+    return;
+  }
+  a.runStdinAsShell(inv.stdin, inv.name);
+}
+
+const shells: Rule = {
+  names: SHELLS,
+  base: 'read',
+  effects: [],
+  what: 'runs shell code',
+  readsArgs: false,
+  analyze: analyzeShell,
+  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version'],
+  notMatch: ['bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
+};
+
+const evalRule: Rule = {
+  names: ['eval'],
+  base: 'read',
+  effects: [],
+  what: 'runs its arguments as shell code',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (inv.args.length === 0) return;
+    if (inv.args.every((w) => w.literal)) a.runCode(inv.argv.join(' '), 'eval');
+    else if (inv.args.length === 1) a.runCode(inv.args[0]!, 'eval');
+    else a.runCode({ ...inv.args[0]!, literal: false, substitutions: inv.args.flatMap((w) => w.substitutions), source: inv.args.map((w) => w.source).join(' ') }, 'eval');
+  },
+  match: ['eval "echo hi"', 'eval ls'],
+  notMatch: ['eval "rm -rf /"', 'eval "$(curl -s x)"', 'eval $CMD'],
+};
+
+const source: Rule = {
+  names: ['source', '.'],
+  base: 'read',
+  effects: [],
+  what: 'runs a file of shell code in the current shell',
+  readsArgs: false,
+  analyze(inv, a) {
+    const w = inv.args[0];
+    if (!w) return;
+    if (w.value === '/dev/stdin' || w.value === '/proc/self/fd/0' || w.value === '-') {
+      a.runStdinAsShell(inv.stdin, inv.name);
+      return;
+    }
+    if (w.substitutions.length) {
+      a.runCode(w, `${inv.name} <(...)`);
+      return;
+    }
+    a.raise('write', `${inv.name} runs ${w.value}, shell code the classifier does not read`, SHELL_REACHABLE_EFFECTS);
+    a.read(w.value, w.literal, inv.cwd);
+  },
+  match: [],
+  notMatch: ['source ./env.sh', '. <(curl -s x)', 'source /dev/stdin'],
+};
+
+/** Interpreters: flags that take code inline (-c, -e, -p ...) and flags that only print a version. */
+interface InterpreterSpec {
+  names: string[];
+  code: string;
+  codeLong?: string[];
+  module?: string;
+}
+
+const INTERPRETERS: InterpreterSpec[] = [
+  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'ipython', 'jython', 'micropython'], code: 'c', module: 'm' },
+  { names: ['node', 'nodejs'], code: 'ep', codeLong: ['eval', 'print'] },
+  { names: ['deno'], code: '', codeLong: ['eval'] },
+  { names: ['perl', 'perl5'], code: 'eE' },
+  { names: ['ruby', 'jruby', 'irb'], code: 'e' },
+  { names: ['php', 'php-cli'], code: 'rR', codeLong: [] },
+  { names: ['lua', 'luajit'], code: 'e' },
+  { names: ['tclsh', 'wish', 'expectk'], code: '' },
+  { names: ['Rscript', 'R'], code: 'e' },
+  { names: ['julia'], code: 'eE', codeLong: ['eval', 'print'] },
+  { names: ['osascript', 'jxa'], code: 'e' },
+  { names: ['groovy', 'scala', 'kotlin', 'jshell', 'clojure', 'clj', 'bb', 'racket', 'guile', 'sbcl', 'ocaml', 'runghc', 'runhaskell', 'ghci', 'elixir', 'iex', 'erl', 'escript', 'swipl', 'gforth', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript', 'java', 'dotnet-script', 'ts-node', 'tsx', 'esno', 'vite-node', 'qjs', 'rhino', 'gjs', 'd8', 'jjs'], code: 'ec', codeLong: ['eval', 'command', 'Command', 'EncodedCommand'] },
+];
+
+const NON_POSIX = new Set(['pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript']);
+
+function interpreterRule(spec: InterpreterSpec): Rule {
+  return {
+    names: spec.names,
+    base: 'read',
+    effects: [],
+    what: 'is a language interpreter',
+    readsArgs: true,
+    analyze(inv, a) {
+      const argv = inv.argv;
+      if (onlyInfoFlags(argv)) return;
+      if (NON_POSIX.has(inv.name)) a.raise('write', `${inv.name} is not a POSIX shell; its commands are not analysed`, SHELL_REACHABLE_EFFECTS);
+      // python -m pip / -m venv / -m json.tool / -m http.server
+      if (spec.module) {
+        const mod = optionValues(argv, spec.module, [])[0];
+        if (mod !== undefined) {
+          const rest = inv.args.slice(argv.indexOf(mod) + 1);
+          if (mod === 'pip' || mod === 'pip3') {
+            a.runArgv([{ source: 'pip', value: 'pip', literal: true, glob: false, substitutions: [], unknown: [] }, ...rest], `${inv.name} -m`);
+            return;
+          }
+          if (mod === 'json.tool' || mod === 'tabnanny' || mod === 'pydoc' || mod === 'sysconfig' || mod === 'site') return;
+          if (mod === 'http.server' || mod === 'smtpd' || mod === 'ftplib') {
+            a.raise('network', `${inv.name} -m ${mod} opens a network service`, ['network']);
+            return;
+          }
+          if (mod === 'venv' || mod === 'virtualenv' || mod === 'compileall' || mod === 'zipapp') {
+            a.raise('write', `${inv.name} -m ${mod} writes files`, ['file_write']);
+            return;
+          }
+          a.runForeignCode(null, `${inv.name} -m ${mod}`);
+          return;
+        }
+      }
+      const inline = [...(spec.code ? optionValues(argv, spec.code[0]!, spec.codeLong ?? []) : optionValues(argv, '', spec.codeLong ?? []))];
+      for (const letter of spec.code.slice(1)) inline.push(...optionValues(argv, letter, []));
+      if (inline.length) {
+        for (const code of inline) {
+          const w = inv.args[argv.indexOf(code)];
+          if (w && !w.literal) {
+            if (w.substitutions.length) a.runCode(w, `${inv.name} -${spec.code[0] ?? 'e'}`);
+            else a.markDynamic(`${inv.name} runs code computed at run time`);
+          } else a.runForeignCode(code, `${inv.name} -${spec.code[0] ?? 'e'}`);
+        }
+        return;
+      }
+      // A script file, or code from standard input.
+      const script = inv.args.find((w, i) => !argv[i]!.startsWith('-'));
+      if (script && script.value !== '-' && script.value !== '/dev/stdin') {
+        if (script.substitutions.length) {
+          a.runForeignCode(null, `${inv.name} <(...)`, { kind: 'unknown' });
+          a.runCode(script, `${inv.name} <(...)`);
+          return;
+        }
+        a.runForeignCode(null, `${inv.name} ${script.value}`);
+        return;
+      }
+      a.runForeignCode(null, inv.name, inv.stdin);
+    },
+    match: [`${spec.names[0]} --version`],
+    notMatch: [`${spec.names[0]} script.x`],
+  };
+}
+
+const editors: Rule = {
+  names: ['vi', 'vim', 'nvim', 'gvim', 'view', 'ex', 'ed', 'nano', 'pico', 'emacs', 'emacsclient', 'micro', 'hx', 'helix', 'kak', 'joe', 'mcedit', 'code', 'codium', 'subl', 'gedit', 'kate', 'atom', 'zed', 'cursor', 'idea', 'pycharm', 'mc', 'ranger', 'nnn', 'lf', 'vifm'],
+  base: 'write',
+  effects: SHELL_REACHABLE_EFFECTS,
+  what: 'opens an interactive editor or file manager, which can change files and run commands',
+  match: ['vim notes.md', 'nano x'],
+  notMatch: [],
+};
+
+const openers: Rule = {
+  names: ['open', 'xdg-open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'google-chrome', 'notify-send', 'pbcopy', 'pbpaste', 'xclip', 'xsel', 'wl-copy', 'wl-paste', 'xdotool', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
+  base: 'write',
+  effects: ['desktop_open'],
+  what: 'acts on the desktop session (opens programs, uses the clipboard, screen or speakers)',
+  analyze(inv, a) {
+    if (['xdg-open', 'open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview'].includes(inv.name)) {
+      a.raise('write', `${inv.name} opens files or links with the desktop's default application (use the open_path tool instead)`, ['desktop_open', 'command_exec']);
+    }
+    if (['pbpaste', 'wl-paste'].includes(inv.name) || (inv.name === 'xclip' && hasLong(inv.argv, ['o'])) || inv.argv.includes('-o')) {
+      a.raise('write', `${inv.name} reads the clipboard, which may hold secrets`, ['secret_read']);
+    }
+  },
+  match: ['notify-send done', 'say hello'],
+  notMatch: [],
+};
+
+export const interpreterRules: Rule[] = [shells, evalRule, source, ...INTERPRETERS.map(interpreterRule), editors, openers];

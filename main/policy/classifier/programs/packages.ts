@@ -1,0 +1,304 @@
+// Package managers and build tools. Local installs reach the network; global and OS-level installs
+// and removals change the machine (install class); running project scripts can do anything.
+import { SHELL_REACHABLE_EFFECTS, type Class, type Effect } from '../../../../common/domain';
+import { hasLong, hasShort, operands } from '../args';
+import type { Analysis, Invocation } from '../types';
+import { onlyInfoFlags, type Rule } from './helpers';
+
+function sub(inv: Invocation, withValue: { short?: string; long?: readonly string[] } = {}): { name: string | undefined; index: number; rest: string[] } {
+  const ops = operands(inv.argv, withValue);
+  const index = ops.length ? ops[0]! : -1;
+  return { name: index === -1 ? undefined : inv.argv[index], index, rest: index === -1 ? [] : inv.argv.slice(index + 1) };
+}
+
+function say(a: Analysis, cls: Class, why: string, effects: readonly Effect[] = []): void {
+  a.raise(cls, why, effects);
+}
+
+const NODE_INSTALL = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'dedupe', 'ddp', 'prune', 'link', 'ln', 'rebuild', 'rb', 'install-test', 'it', 'install-ci-test', 'cit', 'audit', 'outdated', 'import']);
+const NODE_READ = new Set(['ls', 'list', 'll', 'la', 'explain', 'why', 'fund', 'root', 'prefix', 'bin', 'help', 'help-search', 'config-get', 'version-dry', 'query', 'sbom', 'licenses']);
+const NODE_NETWORK_READ = new Set(['view', 'info', 'show', 'v', 'search', 's', 'se', 'find', 'outdated', 'ping', 'whoami', 'doctor', 'access', 'owner', 'team', 'org', 'dist-tag', 'hook', 'profile', 'token', 'star', 'stars', 'unstar', 'repo', 'docs', 'bugs', 'home']);
+const NODE_SCRIPTS = new Set(['run', 'run-script', 'rum', 'urn', 'test', 't', 'tst', 'start', 'stop', 'restart', 'exec', 'x', 'dlx', 'create', 'init', 'innit', 'version', 'pack', 'publish-dry', 'why-dry']);
+
+const nodePackageManagers: Rule = {
+  names: ['npm', 'pnpm', 'yarn', 'bun', 'corepack'],
+  base: 'read',
+  effects: [],
+  what: 'manages JavaScript packages',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    const { name, rest } = sub(inv, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' });
+    const global = hasShort(inv.argv, 'g') || hasLong(inv.argv, ['global', 'location']) && inv.argv.some((x) => x === '--location=global' || x === 'global') || (inv.name === 'yarn' && name === 'global') || (inv.name === 'pnpm' && hasShort(inv.argv, 'g'));
+    if (name === undefined) {
+      if (inv.name === 'yarn' || inv.name === 'bun') say(a, 'network', `${inv.name} with no command installs dependencies`, ['network', 'file_write']);
+      return;
+    }
+    if (name === 'publish' || name === 'unpublish' || name === 'deprecate') {
+      say(a, 'destructive', `${inv.name} ${name} changes a package on the public registry, which cannot be undone`, ['network', 'destructive']);
+      return;
+    }
+    if (name === 'config' || name === 'c' || name === 'set' || name === 'get') {
+      const verb = name === 'set' ? 'set' : rest[0];
+      if (verb === 'set' || verb === 'delete' || verb === 'edit' || verb === 'fix') {
+        say(a, 'destructive', `${inv.name} config ${verb} changes ~/.npmrc, which holds registry credentials`, ['file_write', 'destructive']);
+      } else say(a, 'read', `${inv.name} config reads settings`);
+      return;
+    }
+    if (name === 'login' || name === 'adduser' || name === 'logout') {
+      say(a, 'network', `${inv.name} ${name} changes registry credentials`, ['network', 'secret_read', 'file_write']);
+      return;
+    }
+    if (NODE_INSTALL.has(name) || (inv.name === 'yarn' && name === 'global')) {
+      if (global) say(a, 'install', `${inv.name} ${name} -g changes globally installed packages`, ['network', 'install', 'file_write']);
+      else if (name === 'link' && rest.filter((x) => !x.startsWith('-')).length === 0) say(a, 'install', `${inv.name} link without a package links this package globally`, ['install', 'file_write']);
+      else say(a, 'network', `${inv.name} ${name} downloads packages into the project (and runs their install scripts)`, ['network', 'file_write', 'command_exec']);
+      if (!hasLong(inv.argv, ['ignore-scripts']) && ['install', 'i', 'add', 'ci', 'rebuild', 'rb', 'update', 'up', 'upgrade'].includes(name)) {
+        a.addEffects(SHELL_REACHABLE_EFFECTS);
+      }
+      return;
+    }
+    if (NODE_READ.has(name)) return say(a, 'read', `${inv.name} ${name} reads package information`, ['file_read']);
+    if (NODE_NETWORK_READ.has(name)) return say(a, 'network', `${inv.name} ${name} queries the registry`, ['network']);
+    if (name === 'exec' || name === 'x' || name === 'dlx' || name === 'create' || (name === 'init' && rest.some((x) => !x.startsWith('-')))) {
+      say(a, 'network', `${inv.name} ${name} may download a package and runs it`, ['network']);
+      a.addEffects(SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    if (name === 'cache') return say(a, 'write', `${inv.name} cache changes the package cache`, ['file_write']);
+    if (NODE_SCRIPTS.has(name)) {
+      say(a, 'write', `${inv.name} ${name} runs project scripts, which can do anything`, SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    // yarn <script> / bun <file> / pnpm <script>: runs a project script.
+    say(a, 'write', `${inv.name} ${name} runs a project script or command, which can do anything`, SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['npm --version', 'npm ls', 'npm explain react', 'pnpm why zod'],
+  notMatch: ['npm install', 'npm i -g typescript', 'npm run build', 'npm test', 'yarn', 'npm publish', 'npx cowsay', 'pnpm add zod', 'npm config set registry x', 'yarn global add x'],
+};
+
+const npx: Rule = {
+  names: ['npx', 'bunx', 'pnpx', 'uvx', 'pipx'],
+  base: 'network',
+  effects: ['network'],
+  what: 'downloads a package and runs it',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    if (inv.name === 'pipx') {
+      const verb = inv.argv[0];
+      if (verb === 'list') return;
+      if (verb === 'install' || verb === 'uninstall' || verb === 'upgrade' || verb === 'inject' || verb === 'ensurepath') {
+        say(a, 'install', `pipx ${verb} changes user-wide installed tools`, ['install', 'network', 'file_write']);
+        return;
+      }
+    }
+    a.addEffects(SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['npx prettier --check .', 'uvx ruff check'],
+  notMatch: ['pipx install black'],
+};
+
+function inVirtualEnv(inv: Invocation, rawProgram: string): boolean {
+  return /(^|\/)(\.?venv|env|\.tox|\.nox|virtualenv)\//.test(rawProgram) || hasLong(inv.argv, ['target', 'prefix', 'root']) || hasShort(inv.argv, 't');
+}
+
+const pip: Rule = {
+  names: ['pip', 'pip3'],
+  base: 'read',
+  effects: [],
+  what: 'manages Python packages',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    const { name } = sub(inv, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] });
+    if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) return;
+    if (name === 'config') {
+      if (['set', 'unset', 'edit'].includes(inv.argv[1] ?? '')) say(a, 'write', 'pip config changes pip settings', ['file_write']);
+      return;
+    }
+    if (name === 'download' || name === 'wheel' || name === 'search' || name === 'index') {
+      say(a, 'network', `pip ${name} downloads packages`, ['network', 'file_write']);
+      return;
+    }
+    if (name === 'install' || name === 'uninstall') {
+      const user = hasLong(inv.argv, ['user', 'break-system-packages']);
+      if (!user && inVirtualEnv(inv, inv.rawName)) {
+        say(a, 'network', `pip ${name} into a virtual environment or a local directory`, ['network', 'file_write']);
+      } else {
+        say(a, 'install', `pip ${name} outside a virtual environment changes the user's or the system's Python packages`, ['install', 'network', 'file_write']);
+      }
+      if (name === 'install') a.addEffects(SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    say(a, 'write', `pip ${name} is not a pip command the classifier knows`, SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['pip list', 'pip show requests', 'pip --version', 'pip freeze'],
+  notMatch: ['pip install requests', 'pip install --user black', 'pip uninstall -y x', 'pip download x'],
+};
+
+const pythonTools: Rule = {
+  names: ['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'conda', 'mamba', 'micromamba'],
+  base: 'read',
+  effects: [],
+  what: 'manages Python environments',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    const { name, rest } = sub(inv, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] });
+    if (name === undefined) return;
+    if (['list', 'show', 'info', 'env-list', 'tree', 'check', 'search', 'config-list', 'help', 'version', '--version'].includes(name) && !(name === 'version' && rest.length)) {
+      if (name === 'search') say(a, 'network', `${inv.name} search queries the package index`, ['network']);
+      return;
+    }
+    if (name === 'tool' && ['install', 'uninstall', 'upgrade'].includes(rest[0] ?? '')) {
+      say(a, 'install', `${inv.name} tool ${rest[0]} changes user-wide installed tools`, ['install', 'network', 'file_write']);
+      return;
+    }
+    if (name === 'pip') {
+      say(a, 'network', `${inv.name} pip manages packages of the project's environment`, ['network', 'file_write']);
+      if (rest[0] === 'install') a.addEffects(SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    if ((inv.name === 'conda' || inv.name.endsWith('mamba')) && ['install', 'remove', 'uninstall', 'update', 'upgrade'].includes(name)) {
+      const targetsEnv = hasShort(inv.argv, 'np') || hasLong(inv.argv, ['name', 'prefix']);
+      if (!targetsEnv) say(a, 'install', `${inv.name} ${name} changes the active (often base) environment`, ['install', 'network', 'file_write']);
+      else say(a, 'network', `${inv.name} ${name} changes a named environment`, ['network', 'file_write']);
+      return;
+    }
+    if (['run', 'exec', 'shell', 'script'].includes(name)) {
+      say(a, 'network', `${inv.name} ${name} runs a command in the project environment (and may install it first)`, ['network']);
+      a.addEffects(SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    if (name === 'publish' || name === 'upload') {
+      say(a, 'destructive', `${inv.name} ${name} publishes to a package index, which cannot be undone`, ['network', 'destructive']);
+      return;
+    }
+    say(a, 'network', `${inv.name} ${name} resolves and installs project dependencies`, ['network', 'file_write', 'command_exec']);
+  },
+  match: ['uv --version', 'poetry show', 'conda list'],
+  notMatch: ['uv add requests', 'poetry install', 'conda install numpy', 'uv tool install ruff', 'uv run pytest'],
+};
+
+const cargo: Rule = {
+  names: ['cargo'],
+  base: 'read',
+  effects: [],
+  what: 'builds Rust projects',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    const { name } = sub(inv, { short: 'Z', long: ['config', 'color', 'manifest-path'] });
+    if (name === undefined || ['version', 'help', 'metadata-dry', 'locate-project', 'pkgid', 'read-manifest', 'verify-project', 'search-dry'].includes(name)) return;
+    if (hasLong(inv.argv, ['config'])) say(a, 'write', 'cargo --config can set programs cargo runs', SHELL_REACHABLE_EFFECTS);
+    if (name === 'install' || name === 'uninstall') return say(a, 'install', `cargo ${name} changes user-wide installed programs`, ['install', 'network', 'file_write']);
+    if (name === 'publish' || name === 'yank' || name === 'owner') return say(a, 'destructive', `cargo ${name} changes a crate on the public registry`, ['network', 'destructive']);
+    if (['new', 'init', 'clean', 'fmt'].includes(name)) return say(a, 'write', `cargo ${name} writes files in the project`, ['file_write']);
+    if (['search', 'tree', 'metadata', 'fetch', 'add', 'remove', 'update', 'generate-lockfile', 'vendor', 'login', 'logout'].includes(name)) {
+      return say(a, 'network', `cargo ${name} contacts the registry`, ['network', 'file_write']);
+    }
+    // build, check, test, run, bench, doc, clippy, and plugins: build scripts and the program can do anything.
+    say(a, 'network', `cargo ${name} may download crates and runs build scripts or the program`, ['network']);
+    a.addEffects(SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['cargo --version', 'cargo version'],
+  notMatch: ['cargo build', 'cargo install ripgrep', 'cargo add serde', 'cargo publish', 'cargo fmt'],
+};
+
+const goTool: Rule = {
+  names: ['go'],
+  base: 'read',
+  effects: [],
+  what: 'builds Go projects',
+  readsArgs: false,
+  analyze(inv, a) {
+    const name = inv.argv[0];
+    if (name === undefined || ['version', 'env', 'help', 'doc', 'list-dry'].includes(name)) {
+      if (name === 'env' && hasShort(inv.argv, 'w')) say(a, 'write', 'go env -w changes Go settings', ['file_write']);
+      return;
+    }
+    if (name === 'install') return say(a, 'install', 'go install puts programs into GOBIN, which is on PATH', ['install', 'network', 'file_write']);
+    if (name === 'fmt' || name === 'fix') return say(a, 'write', `go ${name} rewrites source files`, ['file_write']);
+    if (name === 'get' || name === 'mod' || name === 'list' || name === 'work') return say(a, 'network', `go ${name} may download modules`, ['network', 'file_write']);
+    say(a, 'network', `go ${name} may download modules and runs code (generators, tests, the program)`, ['network']);
+    a.addEffects(SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['go version', 'go env GOPATH'],
+  notMatch: ['go build ./...', 'go test ./...', 'go install x@latest', 'go get x', 'go fmt ./...'],
+};
+
+const osPackages: Rule = {
+  names: ['apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'pacman', 'yay', 'paru', 'apk', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'emerge', 'xbps-install', 'xbps-remove', 'pkg', 'pkg_add', 'choco', 'winget', 'scoop', 'mas', 'softwareupdate', 'dpkg', 'rpm', 'gem', 'composer', 'cpan', 'cpanm', 'luarocks', 'opam', 'stack', 'cabal', 'nimble', 'rustup', 'nvm', 'fnm', 'volta', 'asdf', 'mise', 'sdk', 'pyenv', 'rbenv', 'tlmgr'],
+  base: 'read',
+  effects: [],
+  what: 'manages installed software',
+  readsArgs: false,
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    const argv = inv.argv;
+    const n = inv.name;
+    const first = argv.find((x) => !x.startsWith('-')) ?? '';
+    if (n === 'pacman' || n === 'yay' || n === 'paru') {
+      const op = argv.find((x) => /^-[A-Z]/.test(x)) ?? (n === 'pacman' ? '' : '-S');
+      const query = op.startsWith('-Q') || /^-S[^y]*[si]/.test(op) && !/[uy]/.test(op.slice(2)) || op.startsWith('-F') || op === '-T';
+      if (query) return;
+      return say(a, 'install', `${n} ${op} installs, upgrades or removes system packages`, ['install', 'network', 'file_write']);
+    }
+    if (n === 'dpkg' || n === 'rpm') {
+      const reading = hasShort(argv, n === 'dpkg' ? 'lLsSp' : 'qV') || hasLong(argv, ['list', 'listfiles', 'status', 'search', 'print-avail', 'query', 'verify', 'get-selections', 'print-architecture', 'compare-versions']);
+      if (reading && !hasShort(argv, n === 'dpkg' ? 'irP' : 'ieU')) return;
+      return say(a, 'install', `${n} installs or removes system packages`, ['install', 'file_write']);
+    }
+    const readVerbs = ['list', 'search', 'show', 'info', 'policy', 'madison', 'depends', 'rdepends', 'showpkg', 'changelog', 'outdated', 'deps', 'uses', 'leaves', 'doctor', 'config', 'home', 'desc', 'cat', 'log', 'repoquery', 'provides', 'whatprovides', 'history', 'check-update', 'list-installed', 'versions', 'current', 'which', 'ls', 'ls-remote', 'query', 'contents', 'environment', 'env', 'where', 'ping', 'version', '--prefix', '--cellar', '--repository', '--cache', '-q', 'query-installed'];
+    if (readVerbs.includes(first)) {
+      if (['search', 'info', 'outdated', 'ls-remote', 'changelog', 'check-update'].includes(first) && ['brew', 'gem', 'snap', 'flatpak', 'npm', 'nvm', 'pyenv'].includes(n)) {
+        say(a, 'network', `${n} ${first} queries a package index`, ['network']);
+      }
+      return;
+    }
+    if (n === 'gem' && first === 'install' && hasLong(argv, ['install-dir'])) return say(a, 'network', 'gem install into a local directory', ['network', 'file_write']);
+    if (n === 'composer' && first !== 'global') {
+      say(a, 'network', `composer ${first} resolves project dependencies (and runs their scripts)`, ['network', 'file_write']);
+      a.addEffects(SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    if (['nvm', 'fnm', 'volta', 'asdf', 'mise', 'sdk', 'pyenv', 'rbenv', 'rustup'].includes(n) && ['use', 'local', 'shell'].includes(first)) {
+      return say(a, 'write', `${n} ${first} switches the tool version for this shell or project`, ['file_write']);
+    }
+    say(a, 'install', `${n} ${first} installs, upgrades or removes software for the user or the system`, ['install', 'network', 'file_write']);
+    if (['install', 'upgrade', 'update', 'add', 'reinstall'].includes(first)) a.addEffects(SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['apt list --installed', 'apt-cache policy x', 'brew list', 'dpkg -l', 'rpm -qa', 'pacman -Qi bash', 'gem list'],
+  notMatch: ['apt install vim', 'apt-get remove -y x', 'brew install jq', 'pacman -S x', 'dpkg -i x.deb', 'gem install rails', 'apt update'],
+};
+
+const aptCache: Rule = {
+  names: ['apt-cache', 'apt-file', 'apt-mark-showmanual', 'dnf-repoquery'],
+  base: 'read',
+  effects: [],
+  what: 'queries the package database',
+  readsArgs: false,
+  match: ['apt-cache show bash'],
+  notMatch: [],
+};
+
+const buildTools: Rule = {
+  names: ['make', 'gmake', 'cmake', 'ninja', 'meson', 'scons', 'bazel', 'bazelisk', 'buck', 'just', 'task', 'rake', 'ant', 'mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'mix', 'rebar3', 'dotnet', 'msbuild', 'xcodebuild', 'swift', 'turbo', 'nx', 'lerna', 'tox', 'nox', 'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'karma', 'cypress', 'playwright', 'rspec', 'phpunit', 'ctest', 'tsc', 'esbuild', 'vite', 'webpack', 'rollup', 'parcel', 'swc', 'babel', 'eslint', 'tslint', 'stylelint', 'ruff', 'black', 'isort', 'flake8', 'pylint', 'mypy', 'pyright', 'rubocop', 'golangci-lint', 'prettier', 'biome', 'rustfmt', 'clang-format', 'gofmt', 'terraform-fmt', 'pre-commit', 'husky', 'lefthook', 'autoreconf', 'configure', 'bundle', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'rustc', 'javac', 'kotlinc', 'ghc', 'ld', 'as', 'ar', 'strip', 'objcopy', 'nasm', 'zig', 'nim', 'crystal', 'elm', 'hugo', 'jekyll', 'mkdocs', 'sphinx-build', 'latexmk', 'pdflatex', 'xelatex', 'lualatex', 'typst', 'asciidoctor', 'docker-compose-build'],
+  base: 'read',
+  effects: [],
+  what: 'is a build, test or formatting tool',
+  analyze(inv, a) {
+    if (onlyInfoFlags(inv.argv)) return;
+    a.raise('write', `${inv.name} runs project code and plugins, which can do anything`, SHELL_REACHABLE_EFFECTS);
+    {
+    if (['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'bazel', 'bazelisk', 'dotnet', 'swift', 'bundle', 'deno', 'mix'].includes(inv.name)) {
+      a.raise('network', `${inv.name} downloads dependencies`, ['network']);
+    }
+    }
+  },
+  match: ['make --version', 'gcc --version'],
+  notMatch: ['make', 'make test', 'pytest -q', 'tsc -p .', 'gcc -o app main.c', 'prettier --write .', 'mvn package', 'gradle build'],
+};
+
+export const packageRules: Rule[] = [nodePackageManagers, npx, pip, pythonTools, cargo, goTool, osPackages, aptCache, buildTools];

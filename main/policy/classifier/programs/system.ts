@@ -1,0 +1,143 @@
+// Programs that change the machine itself: disks, users, services, power, the kernel, privileges.
+import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
+import { hasLong, hasShort, operands } from '../args';
+import { resolvePath } from '../../paths';
+import type { Rule } from './helpers';
+
+const disks: Rule = {
+  names: ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'newfs', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'cgdisk', 'blkdiscard', 'hdparm', 'sdparm', 'nvme', 'badblocks', 'e2fsck', 'fsck', 'tune2fs', 'resize2fs', 'xfs_repair', 'btrfs', 'zpool', 'zfs', 'lvremove', 'vgremove', 'pvremove', 'lvcreate', 'vgcreate', 'pvcreate', 'lvextend', 'lvreduce', 'mdadm', 'cryptsetup', 'losetup', 'kpartx', 'diskutil', 'gpart', 'flashrom', 'dmsetup'],
+  base: 'destructive',
+  effects: ['destructive', 'file_write'],
+  what: 'changes disks, partitions or filesystems',
+  readsArgs: false,
+  analyze(inv, a) {
+    const mkfs = /^(mkfs|mke2fs|mkdosfs|mkntfs|newfs|mkswap)$/.test(inv.name);
+    const wipes = mkfs || inv.name === 'wipefs' || inv.name === 'blkdiscard';
+    if (!wipes) return;
+    for (const i of operands(inv.argv, { short: 'tLbcCEgGIjJlmMNoOrTUBF', long: ['type', 'label'] })) {
+      const abs = resolvePath(inv.argv[i]!, inv.cwd, a.ctx);
+      if (abs !== null && abs.startsWith('/dev/')) a.markHardline(`${inv.name} ${inv.argv[i]} erases the disk or partition`);
+    }
+  },
+  match: ['mkfs.ext4 disk.img', 'fdisk -l'],
+  notMatch: ['mkfs.ext4 /dev/sda1', 'wipefs -a /dev/nvme0n1'],
+};
+
+const power: Rule = {
+  names: ['shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'kexec', 'pm-suspend', 'pm-hibernate', 'systemd-run', 'chroot', 'nsenter', 'pivot_root', 'switch_root', 'modprobe', 'insmod', 'rmmod', 'depmod', 'setcap', 'capsh', 'mount', 'umount', 'swapon', 'swapoff', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'passwd', 'chpasswd', 'chsh', 'chfn', 'chage', 'visudo', 'vipw', 'vigr', 'newgrp', 'pwck', 'grpck', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'ipfw', 'update-grub', 'grub-install', 'grub-mkconfig', 'efibootmgr', 'update-initramfs', 'dracut', 'mkinitcpio', 'ldconfig', 'update-alternatives', 'update-rc.d', 'chkconfig', 'rc-update', 'service', 'launchctl', 'csrutil', 'spctl', 'nvram', 'pmset', 'bless', 'kextload', 'kextunload', 'tccutil', 'dscl', 'sysadminctl', 'fdesetup', 'killall5', 'auditctl', 'setenforce', 'aa-disable', 'apparmor_parser', 'at', 'batch', 'atrm', 'anacron', 'wall', 'write'],
+  base: 'destructive',
+  effects: ['destructive'],
+  what: 'changes the system itself (power, users, services, kernel, firewall or scheduled jobs)',
+  readsArgs: false,
+  analyze(inv, a) {
+    // A few of these only report unless given an action.
+    if (['mount', 'swapon', 'iptables', 'ip6tables', 'nft', 'ufw', 'service', 'launchctl'].includes(inv.name)) {
+      const listing = inv.argv.length === 0 || hasShort(inv.argv, 'lLSs') && ['iptables', 'ip6tables', 'swapon'].includes(inv.name) || ['status', 'list', 'show', 'print'].includes(inv.argv[0] ?? '') || (inv.name === 'nft' && inv.argv[0] === 'list');
+      if (listing) a.raise('destructive', `${inv.name} needs privileges even to read; the classifier keeps it at destructive`);
+    }
+    if (inv.name === 'chroot' || inv.name === 'nsenter' || inv.name === 'systemd-run') {
+      const ops = operands(inv.argv, { short: inv.name === 'nsenter' ? 'tSGw' : 'pEu', long: ['target', 'unit', 'property', 'description', 'setenv', 'uid', 'gid', 'working-directory', 'userspec', 'groups'] });
+      const start = inv.name === 'chroot' ? 1 : 0;
+      if (ops.length > start) a.runArgv(inv.args.slice(ops[start]!), inv.name);
+    }
+  },
+  match: ['reboot', 'useradd bob'],
+  notMatch: [],
+};
+
+const systemctl: Rule = {
+  names: ['systemctl', 'journalctl', 'loginctl', 'sysctl', 'ip', 'ifconfig', 'route', 'arp', 'crontab', 'kill', 'pkill', 'killall', 'renice'],
+  base: 'read',
+  effects: [],
+  what: 'inspects or controls the system',
+  readsArgs: false,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    const first = argv.find((x) => !x.startsWith('-')) ?? '';
+    switch (inv.name) {
+      case 'systemctl': {
+        const reading = ['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help', 'show-environment'];
+        if (!reading.includes(first)) a.raise('destructive', `systemctl ${first} changes services or the system state`, ['destructive']);
+        if (hasLong(argv, ['user']) && ['enable', 'link', 'edit', 'set-environment', 'import-environment'].includes(first)) a.addEffects(['capability_change']);
+        return;
+      }
+      case 'journalctl':
+        if (hasLong(argv, ['vacuum-size', 'vacuum-time', 'vacuum-files', 'rotate', 'flush', 'relinquish-var', 'setup-keys'])) a.raise('destructive', 'journalctl deletes or rotates system logs', ['destructive']);
+        else a.raise('read', 'journalctl reads system logs', ['file_read']);
+        return;
+      case 'loginctl':
+        if (!['', 'list-sessions', 'list-users', 'list-seats', 'session-status', 'show-session', 'user-status', 'show-user', 'seat-status', 'show-seat'].includes(first)) a.raise('destructive', `loginctl ${first} changes user sessions`, ['destructive']);
+        return;
+      case 'sysctl':
+        if (hasShort(argv, 'wp') || hasLong(argv, ['write', 'load', 'system']) || argv.some((x) => /^[\w.]+=/.test(x))) a.raise('destructive', 'sysctl changes kernel settings', ['destructive']);
+        return;
+      case 'ip': {
+        const changing = argv.some((x) => ['add', 'del', 'delete', 'change', 'replace', 'set', 'flush', 'append', 'prepend', 'exec'].includes(x));
+        if (changing) a.raise('destructive', 'ip changes network configuration', ['destructive', 'network']);
+        if (argv.includes('exec')) a.runArgv(inv.args.slice(argv.indexOf('exec') + 2), 'ip netns exec');
+        return;
+      }
+      case 'ifconfig':
+      case 'route':
+      case 'arp':
+        if (argv.filter((x) => !x.startsWith('-')).length > (inv.name === 'ifconfig' ? 1 : 0)) a.raise('destructive', `${inv.name} changes network configuration`, ['destructive', 'network']);
+        return;
+      case 'crontab':
+        if (hasShort(argv, 'l')) return a.raise('read', 'crontab -l lists scheduled jobs', ['file_read']);
+        if (hasShort(argv, 'r')) return a.raise('destructive', 'crontab -r deletes every scheduled job', ['destructive', 'file_delete']);
+        return a.raise('destructive', 'crontab installs scheduled jobs that run outside the jail', ['destructive', 'capability_change']);
+      case 'kill': {
+        if (hasShort(argv, 'l') && argv.length <= 2) return;
+        const targets = argv.filter((x) => /^-?\d+$/.test(x) && !/^-\d+$/.test(x) || x === '-1');
+        const everything = argv.includes('-1') && argv.indexOf('-1') > 0 || targets.includes('1') || argv.slice(-1)[0] === '-1' && argv.length >= 2;
+        if (everything) return a.raise('destructive', 'kill -1 (or PID 1) signals every process the user owns, or init', ['destructive']);
+        return a.raise('write', 'kill signals processes', ['command_exec']);
+      }
+      case 'pkill':
+      case 'killall':
+        return a.raise('write', `${inv.name} signals processes by name`, ['command_exec']);
+      case 'renice':
+        return a.raise('write', 'renice changes process priorities', ['command_exec']);
+    }
+  },
+  match: ['systemctl status nginx', 'journalctl -u x', 'ip addr', 'crontab -l', 'sysctl -a'],
+  notMatch: ['systemctl restart nginx', 'crontab -r', 'kill -9 -1', 'ip link set eth0 down', 'sysctl -w x=1', 'kill 1234', 'crontab job.txt'],
+};
+
+/** Privilege escalation: destructive whatever it runs, and what it runs is judged too. */
+const privileged: Rule = {
+  names: ['sudo', 'doas', 'su', 'pkexec', 'runuser', 'run0', 'sudoedit', 'gosu', 'su-exec', 'setpriv', 'sg', 'calife', 'ksu'],
+  base: 'destructive',
+  effects: ['destructive'],
+  what: 'runs a command with other privileges',
+  readsArgs: false,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    if (inv.name === 'su' || inv.name === 'runuser' || inv.name === 'sg') {
+      const code: string[] = [];
+      for (let i = 0; i < argv.length; i++) {
+        if (argv[i] === '-c' || argv[i] === '--command' || argv[i] === '--session-command') {
+          const w = inv.args[i + 1];
+          if (w) {
+            a.runCode(w, `${inv.name} -c`);
+            code.push(w.value);
+          }
+        } else if (argv[i]!.startsWith('--command=')) a.runCode(argv[i]!.slice(10), `${inv.name} -c`);
+      }
+      const dd = argv.indexOf('--');
+      if (inv.name === 'runuser' && dd !== -1) a.runArgv(inv.args.slice(dd + 1), 'runuser');
+      if (inv.name === 'sg' && code.length === 0 && argv.length >= 2) a.runCode(argv.slice(1).join(' '), 'sg');
+      if (code.length === 0 && inv.name === 'su') a.raise('destructive', 'su starts a shell as another user', SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    if (inv.name === 'sudoedit') return;
+    const valued = inv.name === 'doas' ? 'uC' : inv.name === 'setpriv' ? '' : 'ughpCDrtUTRc';
+    const ops = operands(argv, { short: valued, long: ['user', 'group', 'host', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'chroot', 'reuid', 'regid', 'groups', 'inh-caps', 'ambient-caps', 'bounding-set', 'securebits', 'selinux-label', 'apparmor-profile'] });
+    if (ops.length) a.runArgv(inv.args.slice(ops[0]!), inv.name);
+    else if (hasShort(argv, 'isE') || hasLong(argv, ['login', 'shell'])) a.raise('destructive', `${inv.name} starts a root shell`, SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['sudo ls', 'sudo -l', 'doas true'],
+  notMatch: [],
+};
+
+export const systemRules: Rule[] = [disks, power, systemctl, privileged];

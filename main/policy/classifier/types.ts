@@ -1,0 +1,116 @@
+// Shapes of the classifier's output and of the program rules it applies.
+import type { Class, Effect, Flag } from '../../../common/domain';
+import type { PathContext } from '../paths';
+import type { Word } from './words';
+
+export interface RedirectInfo {
+  /** The operator as written: >, >>, <, &>, >|, <<, <<< ... */
+  op: string;
+  /** The target's value (resolved to an absolute path when it is a literal path). */
+  target: string;
+  /** True when the target was written literally (no expansion). */
+  literal: boolean;
+}
+
+export interface Segment {
+  /** The command as written. */
+  text: string;
+  /** Its arguments after quote removal (non-literal words keep their source text). */
+  argv: string[];
+  /** The program, normalised (/usr/bin/rm is rm); null when computed at run time. */
+  program: string | null;
+  class: Class;
+  effects: Effect[];
+  reasons: string[];
+  /** The carriers this segment runs under, outermost first: "sudo", "bash -c", "$(...)". */
+  via: string[];
+  /** True when every word is known before it runs. */
+  literal: boolean;
+  /** True when a word of this segment holds a $(...), `...`, <(...) or >(...). */
+  substitution: boolean;
+  /** True when its code or program is computed at run time. */
+  dynamic: boolean;
+  redirects: RedirectInfo[];
+  /** Absolute paths it writes, when known. */
+  writes: string[];
+  /** True when it writes somewhere that is not known statically. */
+  unknownWrites: boolean;
+  hardline: boolean;
+}
+
+export interface Classification {
+  class: Class;
+  hardline: boolean;
+  flags: Flag[];
+  segments: Segment[];
+  reasons: string[];
+  /** Every effect any segment can reach. */
+  effects: Effect[];
+}
+
+/** What a command sends to its standard output, for judging what a shell in a pipeline executes. */
+export type Producer =
+  | { kind: 'none' }
+  | { kind: 'literal'; text: string }
+  | { kind: 'remote' }
+  | { kind: 'decoded' }
+  | { kind: 'unknown' };
+
+/** One program invocation, after carriers were peeled off. */
+export interface Invocation {
+  /** Normalised program name. */
+  name: string;
+  /** The program as written (/usr/bin/rm, .venv/bin/pip). */
+  rawName: string;
+  /** The words after the program name. */
+  args: Word[];
+  /** Literal values of args (source text where not literal), brace-expanded. */
+  argv: string[];
+  /** Current directory (null when unknown, e.g. after cd "$X"). */
+  cwd: string | null;
+  /** What feeds its standard input. */
+  stdin: Producer;
+}
+
+export interface Analysis {
+  raise(cls: Class, reason: string, effects?: readonly Effect[]): void;
+  addEffects(effects: readonly Effect[]): void;
+  /** Marks the segment as running code or a program that is only known at run time. */
+  markDynamic(reason: string): void;
+  markHardline(reason: string): void;
+  /** Records a path the command writes (literal value or raw word) and judges it. */
+  write(raw: string, literal: boolean, cwd: string | null, what?: string): void;
+  /** Records a path the command reads (literal value or raw word) and judges it. */
+  read(raw: string, literal: boolean, cwd: string | null, recursive?: boolean): void;
+  /** Analyses another invocation (a carrier's command) into this same segment. */
+  runArgv(args: Word[], carrier: string, stdin?: Producer): void;
+  /** Parses and analyses shell code carried as a string (bash -c, eval, su -c). */
+  runCode(code: Word | string, carrier: string): void;
+  /** A shell reads its code from standard input. */
+  runStdinAsShell(stdin: Producer, carrier: string): void;
+  /** A non-shell interpreter runs code we cannot analyse. */
+  runForeignCode(code: string | null, carrier: string, stdin?: Producer): void;
+  /** Sets the current directory for the segments that follow (cd). */
+  setCwd(dir: string | null): void;
+  /** Sets what this invocation writes to stdout, for the next stage of a pipeline. */
+  produce(p: Producer): void;
+  ctx: PathContext;
+}
+
+export interface ProgramRule {
+  /** Program names this rule covers (normalised basenames). */
+  names: readonly string[];
+  /** Class when none of the rule's escalations apply. */
+  base: Class;
+  /** Effects at the base class (command_exec is always added). */
+  effects: readonly Effect[];
+  /** What the program does, as it appears in reasons: "lists files". */
+  what: string;
+  /** Whether its plain arguments may be files it reads (scanned for credential locations). */
+  readsArgs?: boolean;
+  analyze?: (inv: Invocation, a: Analysis) => void;
+  /** Commands this rule leaves at `base` (checked at load and in tests). */
+  match: readonly string[];
+  /** Commands this rule raises above `base`. */
+  notMatch: readonly string[];
+}

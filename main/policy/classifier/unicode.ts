@@ -1,0 +1,42 @@
+// Characters that make a command read differently to a person than to bash: invisible characters,
+// bidirectional overrides, unusual line separators and look-alike letters. Any of them flags the
+// command as obfuscated, which makes it at least write and always asks.
+
+const INVISIBLE = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0]/;
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u061C\u200E\u200F]/;
+const ODD_SEPARATORS = /[\r\v\f\u0085\u2028\u2029]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0E-\x1F\x7F]/;
+const ODD_SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/;
+const CONFUSABLE_SCRIPTS = /[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u13A0-\u13FF\u10A0-\u10FF\uA640-\uA69F]/;
+const TOKEN = /[^\s'"`;|&<>()]+/g;
+
+/** Returns one reason per kind of obfuscation found; empty when the text is plain. */
+export function findObfuscation(text: string): string[] {
+  const reasons: string[] = [];
+  if (INVISIBLE.test(text)) reasons.push('contains invisible (zero-width) characters');
+  if (BIDI.test(text)) reasons.push('contains bidirectional text controls that reorder what is displayed');
+  if (ODD_SEPARATORS.test(text)) reasons.push('contains an unusual line separator (CR, form feed, U+2028/2029)');
+  if (CONTROL.test(text)) reasons.push('contains control characters');
+  if (ODD_SPACES.test(text)) reasons.push('contains non-ASCII spaces that look like ordinary spaces');
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7F]/.test(text)) {
+    let lookalike = false;
+    let compat = false;
+    for (const token of text.match(TOKEN) ?? []) {
+      // eslint-disable-next-line no-control-regex
+      if (!/[^\x00-\x7F]/.test(token)) continue;
+      if (/[A-Za-z]/.test(token) && CONFUSABLE_SCRIPTS.test(token)) lookalike = true;
+      if (token.normalize('NFKC') !== token) compat = true;
+    }
+    if (lookalike) reasons.push('mixes Latin letters with look-alike letters of another script');
+    if (compat) reasons.push('contains compatibility characters (full-width or styled letters) that imitate ASCII');
+  }
+  return reasons;
+}
+
+/** True when a program name is not plain ASCII: it cannot be a program we know. */
+export function isSuspiciousName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[^\x21-\x7E]/.test(name);
+}

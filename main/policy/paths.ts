@@ -1,0 +1,223 @@
+// Where a path points, judged lexically (pure: no filesystem access). Used by the shell classifier and
+// by the evaluation of file tools, so one list decides what a credential or a system location is.
+import { posix } from 'node:path';
+
+export interface PathContext {
+  /** The user's home directory, absolute. */
+  home: string;
+  /** The workspace the agent works in, absolute. */
+  workspace: string;
+  /** Threshold's own config and data directories: never readable or writable by the agent. */
+  appDirs: readonly string[];
+}
+
+/** Expands ~ and ~user, makes the path absolute against cwd and removes . and .. lexically. */
+export function resolvePath(raw: string, cwd: string | null, ctx: PathContext): string | null {
+  let p = raw;
+  if (p === '~' || p.startsWith('~/')) p = ctx.home + p.slice(1);
+  else if (p.startsWith('~')) {
+    const slash = p.indexOf('/');
+    const user = slash === -1 ? p.slice(1) : p.slice(1, slash);
+    const rest = slash === -1 ? '' : p.slice(slash);
+    p = (user === 'root' ? '/root' : `/home/${user}`) + rest;
+  }
+  if (!p.startsWith('/')) {
+    if (cwd === null) return null;
+    p = posix.join(cwd, p);
+  }
+  const normalized = posix.normalize(p);
+  return normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
+}
+
+export function isInside(path: string, dir: string): boolean {
+  if (dir === '/') return path.startsWith('/');
+  return path === dir || path.startsWith(dir + '/');
+}
+
+function homeRelative(path: string, ctx: PathContext): string | null {
+  if (path === ctx.home) return '';
+  return path.startsWith(ctx.home + '/') ? path.slice(ctx.home.length + 1) : null;
+}
+
+/** Home-relative directories and files that hold credentials. */
+export const CREDENTIAL_HOME_PATHS: readonly string[] = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gh',
+  '.config/gcloud',
+  '.config/hub',
+  '.config/git/credentials',
+  '.git-credentials',
+  '.netrc',
+  '.pgpass',
+  '.my.cnf',
+  '.npmrc',
+  '.pypirc',
+  '.docker/config.json',
+  '.kube',
+  '.password-store',
+  '.local/share/keyrings',
+  '.mozilla',
+  '.thunderbird',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  '.config/vivaldi',
+  '.config/opera',
+  'snap/firefox',
+  'snap/chromium',
+  'Library/Keychains',
+  'Library/Cookies',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Firefox',
+  'Library/Application Support/BraveSoftware',
+  'Library/Application Support/Microsoft Edge',
+  'Library/Safari',
+  '.config/threshold',
+  '.local/share/threshold',
+];
+
+/** Absolute system files that hold credentials. */
+const CREDENTIAL_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/root/.ssh', '/var/lib/sss'];
+
+const ENV_FILE = /^\.env(\..+)?$/;
+const ENV_FILE_EXAMPLES = /^\.env\.(example|sample|template|dist|defaults)$/;
+const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account.*\.json)$/;
+
+/** True when the path is, or is inside, a credential location. */
+export function isCredentialPath(path: string, ctx: PathContext): boolean {
+  const rel = homeRelative(path, ctx);
+  if (rel !== null && rel !== '' && CREDENTIAL_HOME_PATHS.some((c) => rel === c || rel.startsWith(c + '/'))) return true;
+  if (CREDENTIAL_SYSTEM_PATHS.some((c) => isInside(path, c))) return true;
+  if (ctx.appDirs.some((d) => isInside(path, d))) return true;
+  for (const part of path.split('/')) {
+    if (ENV_FILE.test(part) && !ENV_FILE_EXAMPLES.test(part)) return true;
+    if (KEY_FILE.test(part) && !part.endsWith('.pub')) return true;
+  }
+  return false;
+}
+
+/** True when a recursive read of this directory would take credential locations with it. */
+export function containsCredentialLocation(path: string, ctx: PathContext): boolean {
+  if (isInside(ctx.home, path)) return true;
+  if (path === '/etc' || path === '/root' || path === '/home' || path === '/var') return true;
+  return ctx.appDirs.some((d) => isInside(d, path));
+}
+
+/** Top-level system directories: deleting or rewriting them breaks the machine. */
+export const SYSTEM_DIRS: readonly string[] = [
+  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/opt', '/var', '/sys',
+  '/proc', '/dev', '/root', '/home', '/srv', '/snap', '/System', '/Library', '/Applications', '/private',
+];
+
+export function isSystemPath(path: string): boolean {
+  if (isHarmlessDevice(path) || isInside(path, '/tmp') || isInside(path, '/var/tmp') || isInside(path, '/dev/shm')) return false;
+  if (path.startsWith('/home/') || path.startsWith('/Users/')) return false;
+  return SYSTEM_DIRS.some((d) => isInside(path, d));
+}
+
+const HARMLESS_DEVICES = new Set([
+  '/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty',
+]);
+export function isHarmlessDevice(path: string): boolean {
+  return HARMLESS_DEVICES.has(path) || path.startsWith('/dev/fd/') || path.startsWith('/dev/pts/');
+}
+
+const RAW_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|mem$|kmem$|port$)/;
+export function isRawDevice(path: string): boolean {
+  return RAW_DEVICE.test(path);
+}
+
+const SHELL_RC = new Set([
+  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin',
+  '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc', '.xprofile', '.xinitrc', '.xsessionrc', '.pam_environment',
+  '.gitconfig', '.config/git/config', '.ssh/rc', '.config/fish', '.config/environment.d',
+]);
+/** Home-relative places from which code runs later, outside any jail (logins, autostart, PATH). */
+const PERSISTENCE_HOME_DIRS = [
+  '.config/autostart', '.config/systemd', '.local/share/systemd', '.local/bin', 'bin', 'Library/LaunchAgents',
+  '.config/fish', '.config/environment.d', '.ssh',
+];
+
+/** Writing here is treated as destructive: system files, credentials, shell start-up files, autostart, PATH dirs. */
+export function isProtectedWriteTarget(path: string, ctx: PathContext): boolean {
+  if (isSystemPath(path) || isRawDevice(path) || isCredentialPath(path, ctx)) return true;
+  const rel = homeRelative(path, ctx);
+  if (rel === null) return false;
+  if (rel === '') return true;
+  if (SHELL_RC.has(rel)) return true;
+  return PERSISTENCE_HOME_DIRS.some((d) => rel === d || rel.startsWith(d + '/'));
+}
+
+/**
+ * Workspace files whose content later runs OUTSIDE the jail (git hooks and config, direnv, editor tasks).
+ * Writing one is a capability change: it can plant code the user runs unconfined.
+ */
+const OUTSIDE_JAIL_CODE = [
+  '.git/hooks', '.git/config', '.git/info', '.git/modules', '.envrc', '.vscode', '.idea', '.husky', '.devcontainer',
+  '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', '.gitmodules',
+];
+export const OUTSIDE_JAIL_CODE_PATHS: readonly string[] = OUTSIDE_JAIL_CODE;
+
+export function isOutsideJailCodePath(path: string, ctx: PathContext): boolean {
+  if (!isInside(path, ctx.workspace) || path === ctx.workspace) return false;
+  const rel = path.slice(ctx.workspace.length + 1);
+  return OUTSIDE_JAIL_CODE.some((p) => rel === p || rel.startsWith(p + '/'));
+}
+
+/** The targets whose deletion or recursive change is catastrophic: /, /*, ~, ~/*. */
+export function isRootOrHome(path: string, ctx: PathContext): boolean {
+  return path === '/' || path === ctx.home;
+}
+
+/** Glob support for path words: could this glob name something inside a credential location? */
+export function globCouldReachCredential(globAbs: string, ctx: PathContext): boolean {
+  const parts = globAbs.split('/').filter(Boolean);
+  const candidates = [
+    ...CREDENTIAL_HOME_PATHS.map((c) => `${ctx.home}/${c}`),
+    ...CREDENTIAL_SYSTEM_PATHS,
+    ...ctx.appDirs,
+  ];
+  for (const candidate of candidates) {
+    const cparts = candidate.split('/').filter(Boolean);
+    const n = Math.min(parts.length, cparts.length);
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) ok = globPartMatches(parts[i]!, cparts[i]!);
+    if (ok && (parts.length >= cparts.length || parts.slice(n).length === 0)) return true;
+    // A shorter glob that matches a prefix of a credential path only lists it; deeper reads need more parts.
+    if (ok && parts.length < cparts.length && parts.length > 0 && parts[parts.length - 1] === '**') return true;
+  }
+  // .env files and key files by name, at any depth.
+  const last = parts[parts.length - 1] ?? '';
+  return /[*?[]/.test(last) && ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem'].some((n) => globPartMatches(last, n));
+}
+
+const globCache = new Map<string, RegExp>();
+export function globPartMatches(glob: string, name: string): boolean {
+  if (!/[*?[]/.test(glob)) return glob === name;
+  // Leading dots are not matched by wildcards (bash without dotglob).
+  if (name.startsWith('.') && !glob.startsWith('.')) return false;
+  let re = globCache.get(glob);
+  if (!re) {
+    let src = '^';
+    for (let i = 0; i < glob.length; i++) {
+      const ch = glob[i]!;
+      if (ch === '*') src += '.*';
+      else if (ch === '?') src += '.';
+      else if (ch === '[') {
+        const end = glob.indexOf(']', i + 1);
+        if (end === -1) src += '\\[';
+        else {
+          src += '[' + glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+          i = end;
+        }
+      } else src += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+    }
+    re = new RegExp(src + '$');
+    globCache.set(glob, re);
+  }
+  return re.test(name);
+}

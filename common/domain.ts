@@ -74,3 +74,31 @@ export const FLAGS = [
   'non_posix',
 ] as const;
 export type Flag = (typeof FLAGS)[number];
+
+/** What a grant covers: an argv prefix (run_command), a path glob (file tools), a URL prefix (web_fetch), or any call of one tool. */
+export type GrantPattern =
+  | { kind: 'argv'; argv: string[]; redirects?: string[] }
+  | { kind: 'path'; glob: string }
+  | { kind: 'url'; prefix: string }
+  | { kind: 'tool' };
+
+export const GRANT_SCOPES = ['session', 'until', 'always'] as const;
+export type GrantScope = (typeof GRANT_SCOPES)[number];
+
+/** An argument-scoped allow rule the user made. Grants never lower a floor. */
+export interface Grant {
+  id: string;
+  tool: string;
+  pattern: GrantPattern;
+  scope: GrantScope;
+  /** The session a `session` grant belongs to. */
+  sessionId?: string | null;
+  /** Epoch ms after which an `until` grant no longer applies. */
+  expiresAt?: number | null;
+  /** Where it came from: the config file, or the session and call whose approval created it. */
+  provenance: { source: 'config' | 'approval' | 'user'; sessionId?: string | null; callId?: string | null };
+  createdAt: number;
+  lastUsedAt?: number | null;
+  useCount?: number;
+  note?: string | null;
+}

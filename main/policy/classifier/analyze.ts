@@ -452,7 +452,7 @@ export class ShellAnalyzer {
   }
 
   /** Applies a program rule (or the unknown-program default) to one invocation, into draft d. */
-  private runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer, carrier?: string): Producer {
+  private runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
     if (d.program === null) d.program = normaliseProgramName(rawName).name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
@@ -485,7 +485,7 @@ export class ShellAnalyzer {
     const analysis = this.analysisFor(d, scope, (p) => {
       produced = p;
       producedSet = true;
-    }, carrier);
+    });
     rule.analyze?.(inv, analysis);
     if (!producedSet && (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(name)) produced = stdin;
     return produced;
@@ -649,58 +649,56 @@ export class ShellAnalyzer {
 
   // ── the Analysis handed to program rules ──────────────────────────────────────────────────────
 
-  private analysisFor(d: Draft, scope: Scope, produce: (p: Producer) => void, carrier?: string): Analysis {
-    const self = this;
-    void carrier;
+  private analysisFor(d: Draft, scope: Scope, produce: (p: Producer) => void): Analysis {
     return {
       ctx: this.ctx,
       raise: (cls, reason, effects = []) => d.raise(cls, reason, effects),
       addEffects: (effects) => {
         for (const e of effects) d.effects.add(e);
       },
-      markDynamic(reason) {
+      markDynamic: (reason) => {
         d.dynamic = true;
-        self.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
-        self.reachEverything(d, reason);
+        this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+        this.reachEverything(d, reason);
       },
-      markHardline(reason) {
+      markHardline: (reason) => {
         d.raise('destructive', reason, ['destructive']);
         d.hardline = true;
       },
       write: (raw, literal, cwd, what) => this.judgeWrite(d, raw, literal, cwd, what),
       read: (raw, literal, cwd, recursive = false) => this.judgeRead(d, raw, literal, cwd, recursive),
-      runArgv(args, via, stdin) {
+      runArgv: (args, via, stdin) => {
         if (args.length === 0) return;
         const inner = { ...scope, via: [...scope.via, via] };
         const nameWord = args[0]!;
         if (!nameWord.literal) {
-          self.markDynamicProgram(d, nameWord, []);
+          this.markDynamicProgram(d, nameWord, []);
           return;
         }
-        const p = self.runInvocation(d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' }, via);
+        const p = this.runInvocation(d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
         produce(p);
       },
-      runCode(code, via) {
+      runCode: (code, via) => {
         const inner: Scope = { cwd: scope.cwd, via: [...scope.via, via], depth: scope.depth + 1 };
         if (typeof code === 'string') {
-          self.analyzeSource(code, inner, d);
+          this.analyzeSource(code, inner, d);
           return;
         }
         if (code.literal) {
-          self.analyzeSource(code.value, inner, d);
+          this.analyzeSource(code.value, inner, d);
           return;
         }
-        self.runComputedCode(d, code, via);
+        this.runComputedCode(d, code, via);
       },
-      runStdinAsShell(stdin, via) {
-        self.runStdin(d, stdin, via, scope, true);
+      runStdinAsShell: (stdin, via) => {
+        this.runStdin(d, stdin, via, scope, true);
       },
-      runForeignCode(code, via, stdin) {
-        self.reachEverything(d, `${via} runs code the classifier cannot analyse`);
+      runForeignCode: (code, via, stdin) => {
+        this.reachEverything(d, `${via} runs code the classifier cannot analyse`);
         if (code !== null && mentionsCredential(code)) d.raise('read', `${via} code names a credential location`, ['secret_read']);
-        if (stdin) self.runStdin(d, stdin, via, scope, false);
+        if (stdin) this.runStdin(d, stdin, via, scope, false);
       },
-      setCwd(dir) {
+      setCwd: (dir) => {
         scope.cwd = dir;
       },
       produce,

@@ -2,7 +2,7 @@
 // bidirectional overrides, unusual line separators and look-alike letters. Any of them flags the
 // command as obfuscated, which makes it at least write and always asks.
 
-const INVISIBLE = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0]/;
+const INVISIBLE = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u00AD\u115F\u1160\u3164\uFFA0]|\u034F/;
 const BIDI = /[\u202A-\u202E\u2066-\u2069\u061C\u200E\u200F]/;
 const ODD_SEPARATORS = /[\r\v\f\u0085\u2028\u2029]/;
 // eslint-disable-next-line no-control-regex
@@ -37,6 +37,5 @@ export function findObfuscation(text: string): string[] {
 
 /** True when a program name is not plain ASCII: it cannot be a program we know. */
 export function isSuspiciousName(name: string): boolean {
-  // eslint-disable-next-line no-control-regex
   return /[^\x21-\x7E]/.test(name);
 }

@@ -1,0 +1,41 @@
+// `threshold evaluate --jsonl`: the gate's decision for tool calls, one JSON object a line.
+import { parseArgs } from 'node:util';
+import { LEVELS, type Level } from '../../common/domain';
+import { observeCall } from '../gate/observe';
+import { initClassifier } from '../policy/classifier';
+import { evaluate, type PolicyContext } from '../policy/evaluate';
+import { resolvePath } from '../policy/paths';
+import { loadCliConfig, pathContextFor, realDir, UsageError, type CliIo } from './context';
+import { mapJsonLines } from './jsonl';
+
+export async function evaluateCli(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { jsonl: { type: 'boolean' }, level: { type: 'string' }, config: { type: 'string' }, workspace: { type: 'string' } },
+    allowPositionals: true,
+  });
+  if (!values.jsonl || positionals.length) throw new UsageError('usage: threshold evaluate --jsonl [--level L] [--config FILE] [--workspace DIR] < calls.jsonl');
+  if (values.level !== undefined && !(LEVELS as readonly string[]).includes(values.level)) {
+    throw new UsageError(`--level must be one of ${LEVELS.join(', ')} (got "${values.level}").`);
+  }
+  const workspace = realDir(values.workspace ?? io.cwd);
+  const paths = pathContextFor(workspace, io.env);
+  const config = await loadCliConfig(values.config, io.env, paths);
+  await initClassifier();
+  const ctx: PolicyContext = {
+    level: (values.level as Level | undefined) ?? config.level,
+    rules: config.rules,
+    grants: config.grants,
+    paths,
+    now: Date.now(),
+    sessionId: null,
+  };
+  await mapJsonLines(io.stdin, io.stdout, (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected an object {"tool": "...", "args": {...}}' };
+    const { tool, args, cwd } = v as { tool?: unknown; args?: unknown; cwd?: unknown };
+    if (typeof tool !== 'string' || tool === '') return { error: 'expected a string field "tool"' };
+    const dir = typeof cwd === 'string' && cwd ? (resolvePath(cwd, workspace, paths) ?? workspace) : workspace;
+    return evaluate({ tool, args: args ?? {}, cwd: dir, observed: observeCall(tool, args, dir, paths) }, { ...ctx, now: Date.now() });
+  });
+  return 0;
+}

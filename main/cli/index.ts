@@ -1,0 +1,59 @@
+// The `threshold` command line. Each command lives in its own module; this file only dispatches.
+import { ConfigError } from '../config/load';
+import { classifyCli } from './classify';
+import { UsageError, type CliIo } from './context';
+import { evaluateCli } from './evaluate';
+
+const HELP = `threshold: a desktop assistant that asks before it acts
+
+usage: threshold <command> [options]
+
+commands:
+  classify "<command>"       explain what a shell command can do
+  classify --jsonl           classify {"cmd": "..."} lines from stdin, one JSON result a line
+  evaluate --jsonl           the gate's decision for {"tool": "...", "args": {...}} lines from stdin
+                             [--level L] [--config FILE] [--workspace DIR]
+  help                       this text
+`;
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  classify: classifyCli,
+  evaluate: evaluateCli,
+};
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout.write(HELP);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`threshold: unknown command "${name}". Run "threshold help" for the list.\n`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`threshold ${name}: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr.write(`threshold: ${err.message}\n`);
+      return 1;
+    }
+    if (err instanceof TypeError && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      io.stderr.write(`threshold ${name}: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`threshold ${name}: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+function processIo(): CliIo {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}

@@ -1,0 +1,152 @@
+// Loads and validates the TOML config. Invalid values, unknown keys and controls that would do
+// nothing are startup errors that name the key and the file.
+import { readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import type { Grant, Level } from '../../common/domain';
+import { classifyCommand, initClassifier } from '../policy/classifier';
+import type { PolicyRules } from '../policy/evaluate';
+import type { PathContext } from '../policy/paths';
+import { BUILTIN_TOOL_NAMES } from '../policy/tools';
+import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
+
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly key: string,
+    readonly problem: string,
+  ) {
+    super(`Config error in ${file}: ${key ? key + ': ' : ''}${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ThresholdConfig {
+  /** The file it came from, or null for the built-in defaults. */
+  file: string | null;
+  level: Level;
+  rules: PolicyRules;
+  grants: Grant[];
+  workspace: string | null;
+  approvalTtlSeconds: number;
+}
+
+export const DEFAULT_CONFIG: ThresholdConfig = {
+  file: null,
+  level: 'supervised',
+  rules: { effects: {}, tools: {} },
+  grants: [],
+  workspace: null,
+  approvalTtlSeconds: 600,
+};
+
+/** Reads a config file. `required` false: a missing file means the defaults. */
+export async function loadConfigFile(file: string, opts: { required: boolean; paths?: PathContext }): Promise<ThresholdConfig> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !opts.required) return { ...DEFAULT_CONFIG };
+    throw new ConfigError(file, '', code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${code ?? String(err)})`);
+  }
+  return parseConfig(text, file, opts.paths);
+}
+
+export async function parseConfig(text: string, file: string, paths?: PathContext): Promise<ThresholdConfig> {
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (err) {
+    const e = err as { line?: number; column?: number; message?: string };
+    throw new ConfigError(file, '', `not valid TOML${e.line ? ` (line ${e.line}, column ${e.column})` : ''}: ${(e.message ?? String(err)).split('\n')[0]}`);
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path.join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const keys = (issue as { keys: string[] }).keys;
+      throw new ConfigError(file, [key, keys[0]].filter(Boolean).join('.'), `unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`);
+    }
+    throw new ConfigError(file, key, issue.message);
+  }
+  const cfg = parsed.data;
+  await checkControlsDoSomething(cfg, file);
+  return {
+    file,
+    level: cfg.autonomy.level,
+    rules: { effects: cfg.rules.effects, tools: cfg.rules.tools },
+    grants: cfg.grants.map((g, i) => grantFromEntry(g, i)),
+    workspace: cfg.workspace.path ? expandHome(cfg.workspace.path, paths) : null,
+    approvalTtlSeconds: cfg.approvals.ttl_seconds,
+  };
+}
+
+function expandHome(p: string, paths?: PathContext): string {
+  return p === '~' || p.startsWith('~/') ? (paths?.home ?? process.env['HOME'] ?? '') + p.slice(1) : p;
+}
+
+const FLOOR_EFFECTS = new Set(['secret_read', 'capability_change', 'human_input', 'destructive']);
+const PATH_TOOLS = new Set(['read_file', 'list_dir', 'search_files', 'write_file', 'edit_file', 'open_path']);
+
+function isKnownTool(name: string): boolean {
+  return (BUILTIN_TOOL_NAMES as string[]).includes(name);
+}
+
+async function checkControlsDoSomething(cfg: ParsedConfig, file: string): Promise<void> {
+  for (const [effect, rule] of Object.entries(cfg.rules.effects)) {
+    if (rule === 'auto' && FLOOR_EFFECTS.has(effect)) {
+      throw new ConfigError(file, `rules.effects.${effect}`, `"auto" would do nothing: ${effect} is a floor that always needs a human decision`);
+    }
+  }
+  for (const [tool, rule] of Object.entries(cfg.rules.tools)) {
+    if (tool.startsWith('mcp.')) throw new ConfigError(file, `rules.tools.${tool}`, `no MCP server named "${tool.split('.')[1] ?? ''}" is configured`);
+    if (!isKnownTool(tool)) throw new ConfigError(file, `rules.tools.${tool}`, `there is no tool named "${tool}"`);
+    if (tool === 'ask_user' && rule === 'allow') throw new ConfigError(file, `rules.tools.${tool}`, '"allow" would do nothing: questions always go to you');
+    if (tool === 'notify_user' && rule === 'allow') throw new ConfigError(file, `rules.tools.${tool}`, '"allow" would do nothing: notifications never ask');
+  }
+  if (cfg.grants.some((g) => g.argv)) await initClassifier();
+  cfg.grants.forEach((g, i) => {
+    const key = `grants[${i}]`;
+    if (g.tool.startsWith('mcp.')) throw new ConfigError(file, `${key}.tool`, `no MCP server named "${g.tool.split('.')[1] ?? ''}" is configured`);
+    if (!isKnownTool(g.tool)) throw new ConfigError(file, `${key}.tool`, `there is no tool named "${g.tool}"`);
+    const kinds = [g.argv && 'argv', g.path && 'path', g.url && 'url', g.any && 'any'].filter(Boolean);
+    if (kinds.length !== 1) throw new ConfigError(file, key, 'a grant needs exactly one of argv, path, url or any = true');
+    if (g.redirects && !g.argv) throw new ConfigError(file, `${key}.redirects`, 'redirects only apply to an argv grant');
+    if (g.argv && g.tool !== 'run_command') throw new ConfigError(file, `${key}.argv`, 'argv grants are for run_command');
+    if (g.path && !PATH_TOOLS.has(g.tool)) throw new ConfigError(file, `${key}.path`, `path grants are for ${[...PATH_TOOLS].join(', ')}`);
+    if (g.url && g.tool !== 'web_fetch') throw new ConfigError(file, `${key}.url`, 'url grants are for web_fetch');
+    if (g.any && (g.tool === 'ask_user' || g.tool === 'notify_user')) throw new ConfigError(file, key, `a grant would do nothing for ${g.tool}`);
+    if (g.argv) {
+      const c = classifyCommand(g.argv.map(quoteWord).join(' '), {
+        ctx: { home: '/nonexistent-home', workspace: '/nonexistent-workspace', appDirs: [] },
+      });
+      if (c.hardline || c.class === 'destructive') {
+        throw new ConfigError(file, `${key}.argv`, `would do nothing: "${g.argv.join(' ')}" is destructive, and grants never lower a floor`);
+      }
+    }
+  });
+}
+
+function quoteWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+function grantFromEntry(g: GrantEntry, index: number): Grant {
+  const pattern: Grant['pattern'] = g.argv
+    ? { kind: 'argv', argv: g.argv, ...(g.redirects ? { redirects: g.redirects } : {}) }
+    : g.path
+      ? { kind: 'path', glob: g.path }
+      : g.url
+        ? { kind: 'url', prefix: g.url }
+        : { kind: 'tool' };
+  return {
+    id: `config-${index + 1}`,
+    tool: g.tool,
+    pattern,
+    scope: 'always',
+    provenance: { source: 'config' },
+    createdAt: 0,
+    note: g.note ?? null,
+  };
+}

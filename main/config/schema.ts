@@ -1,0 +1,45 @@
+// The config file's shape. Every key is declared; an unknown key is an error, never ignored.
+import { z } from 'zod';
+import { EFFECTS, EFFECT_RULES, LEVELS, TOOL_RULES } from '../../common/domain';
+
+const effectRules = z.object(Object.fromEntries(EFFECTS.map((e) => [e, z.enum(EFFECT_RULES).optional()]))).strict();
+
+const grantEntry = z
+  .object({
+    tool: z.string().min(1),
+    argv: z.array(z.string().min(1)).min(1).optional(),
+    redirects: z.array(z.string().min(1)).optional(),
+    path: z.string().min(1).optional(),
+    url: z.string().min(1).optional(),
+    any: z.literal(true).optional(),
+    note: z.string().optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    autonomy: z.object({ level: z.enum(LEVELS).default('supervised') }).strict().default({ level: 'supervised' }),
+    rules: z
+      .object({
+        effects: effectRules.default({}),
+        tools: z.record(z.string(), z.enum(TOOL_RULES)).default({}),
+      })
+      .strict()
+      .default({ effects: {}, tools: {} }),
+    grants: z.array(grantEntry).default([]),
+    workspace: z
+      .object({ path: z.string().min(1).optional() })
+      .strict()
+      .default({}),
+    approvals: z
+      .object({
+        ttl_seconds: z.number().int().min(0).max(7 * 24 * 3600).default(600),
+      })
+      .strict()
+      .default({ ttl_seconds: 600 }),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type ParsedConfig = z.output<typeof configSchema>;
+export type GrantEntry = z.output<typeof grantEntry>;

@@ -1,0 +1,270 @@
+// evaluate(call, context) → Evaluation: the one decision of the approval gate. Pure: no I/O, no clock
+// (the caller passes `now`). Strictest wins; only explicit user allow rules and grants may loosen, and
+// never past a floor. Every Evaluation explains itself in one sentence.
+import {
+  decisionRank,
+  type Class,
+  type Decision,
+  type Effect,
+  type EffectRule,
+  type Flag,
+  type Grant,
+  type Level,
+  type ToolRule,
+  type ToolTier,
+} from '../../common/domain';
+import { coverCall } from './grants';
+import type { PathContext } from './paths';
+import { describeCall, type CallFacts, type McpToolDeclaration, type ObservedFacts } from './tools';
+
+export interface PolicyRules {
+  /** Per effect category: auto (allow without asking, above read-only), ask, deny. Unset: the level decides. */
+  effects: Readonly<Partial<Record<Effect, EffectRule>>>;
+  /** Per tool: allow, ask, deny. Honoured at every level. */
+  tools: Readonly<Record<string, ToolRule>>;
+}
+
+export interface PolicyContext {
+  level: Level;
+  rules: PolicyRules;
+  grants: readonly Grant[];
+  paths: PathContext;
+  /** Epoch ms, for grant expiry. */
+  now: number;
+  sessionId?: string | null;
+  mcpTools?: Readonly<Record<string, McpToolDeclaration>>;
+}
+
+export interface ToolCallInput {
+  tool: string;
+  args: unknown;
+  /** Directory the call runs in (the workspace when not given). */
+  cwd?: string;
+  observed?: ObservedFacts;
+}
+
+export const FLOORS = ['hardline', 'destructive', 'secret_read', 'capability_change', 'human_input'] as const;
+export type Floor = (typeof FLOORS)[number];
+
+export interface Evaluation {
+  decision: Decision;
+  tool: string;
+  tier: ToolTier | null;
+  class: Class;
+  effects: Effect[];
+  flags: Flag[];
+  hardline: boolean;
+  /** Every reason the classification found, most severe first. */
+  reasons: string[];
+  /** What decided: floor:<name>, safety:<flag>, rule:tool:<tool>=<rule>, rule:effect:<effect>=<rule>, rule:effects=auto, grant:<id>, level:<level>, tool:invalid_args, tool:unknown_tool, tool:refused. */
+  decidedBy: string;
+  /** The segment (shell commands) that drove the decision. */
+  segment: { index: number; text: string } | null;
+  /** One sentence a user can read. */
+  explanation: string;
+  /** The floor that applies, if any: no grant, rule or reviewer may answer for the user. */
+  floor: Floor | null;
+  /** Grants that covered the call (when decidedBy is a grant). */
+  grants: string[];
+  /** True when an ask may be answered by a reviewer model (not a floor, not a forced prompt). */
+  reviewable: boolean;
+}
+
+const SAFETY_FLAGS: Flag[] = ['parse_error', 'unknown_syntax', 'obfuscation'];
+const SAFETY_WORDS: Record<string, string> = {
+  parse_error: 'it is not valid bash, so what it would run cannot be known',
+  unknown_syntax: 'it uses syntax the classifier does not know',
+  obfuscation: 'it contains characters that make it read differently than it runs',
+};
+
+export function evaluate(call: ToolCallInput, ctx: PolicyContext): Evaluation {
+  const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: call.observed });
+  if (!described.ok) {
+    return {
+      decision: 'deny',
+      tool: call.tool,
+      tier: null,
+      class: 'write',
+      effects: [],
+      flags: [],
+      hardline: false,
+      reasons: [described.message],
+      decidedBy: `tool:${described.code}`,
+      segment: null,
+      explanation: `Denied: ${described.message}`,
+      floor: null,
+      grants: [],
+      reviewable: false,
+    };
+  }
+  return decide(described.facts, ctx);
+}
+
+/** The resolution order, documented in docs/policy.md. */
+export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
+  const out = (decision: Decision, decidedBy: string, explanation: string, extra: Partial<Evaluation> = {}): Evaluation => ({
+    decision,
+    tool: f.tool,
+    tier: f.tier,
+    class: f.class,
+    effects: f.effects,
+    flags: f.flags,
+    hardline: f.hardline,
+    reasons: f.reasons,
+    decidedBy,
+    segment: extra.segment ?? null,
+    explanation,
+    floor: extra.floor ?? null,
+    grants: extra.grants ?? [],
+    reviewable: decision === 'ask' && !extra.floor && !decidedBy.startsWith('safety:'),
+  });
+  const what = describeTarget(f);
+  const why = (seg: { index: number; text: string } | null) => mainReason(f, seg);
+
+  // 1. Hardline: never runs, at any level.
+  if (f.hardline) {
+    const seg = segmentWhere(f, (s) => s.hardline);
+    return out('deny', 'floor:hardline', `Denied: ${what} is on the hardline list (${why(seg)}); it never runs, at any level.`, { segment: seg, floor: 'hardline' });
+  }
+  // 2. The tool itself refuses.
+  if (f.refusal) return out('deny', 'tool:refused', `Denied: ${f.refusal}.`);
+  // 3. Explicit deny rules, checked before the level.
+  const toolRule = ctx.rules.tools[f.tool];
+  if (toolRule === 'deny') return out('deny', `rule:tool:${f.tool}=deny`, `Denied: your rule ${f.tool} = "deny" refuses this tool at every level.`);
+  for (const e of f.effects) {
+    if (ctx.rules.effects[e] === 'deny') {
+      const seg = segmentWhere(f, (s) => s.effects.includes(e));
+      return out('deny', `rule:effect:${e}=deny`, `Denied: your rule ${e} = "deny" covers this call, which can reach ${e.replace('_', ' ')}${seg ? ` (${truncate(seg.text)})` : ''}.`, { segment: seg });
+    }
+  }
+  // 4. Read-only is a ceiling: nothing but reads, whatever grants or rules say.
+  if (ctx.level === 'read-only' && f.class !== 'read') {
+    const seg = segmentWhere(f, (s) => s.class === f.class);
+    return out('deny', 'level:read-only', `Denied: the level is read-only and ${what} is ${article(f.class)} ${f.class} call (${why(seg)}).`, { segment: seg });
+  }
+  // 5. Floors: a human decides each one; no grant, rule, level or reviewer can.
+  const floor = floorOf(f);
+  if (floor) {
+    const seg = floor === 'destructive' ? segmentWhere(f, (s) => s.class === 'destructive') : segmentWhere(f, (s) => s.effects.includes(floor as Effect));
+    return out('ask', `floor:${floor}`, `Asks: ${FLOOR_WORDS[floor]} always need your decision (${why(seg)}).`, { segment: seg, floor });
+  }
+  // 6. Safety: what cannot be analysed, or what a tool insists on showing, is asked.
+  const unsafe = SAFETY_FLAGS.find((flag) => f.flags.includes(flag));
+  if (unsafe) return out('ask', `safety:${unsafe}`, `Asks: ${what} cannot be judged safely: ${SAFETY_WORDS[unsafe]}.`);
+  if (f.override) return out('ask', 'safety:override', `Asks: ${f.override}.`);
+  if (f.flags.includes('non_posix')) return out('ask', 'safety:non_posix', `Asks: ${what} is not a POSIX shell command and is not analysed.`);
+
+  // 7. Grants: argument-scoped allow rules. They cover the call only when they cover every part of it.
+  const coverage = coverCall(f, ctx.grants, ctx.paths, { now: ctx.now, sessionId: ctx.sessionId });
+  if (coverage.covered) {
+    const names = coverage.grants.map(describeGrant).join(', ');
+    return out('allow', `grant:${coverage.grants.map((g) => g.id).join(',')}`, `Allowed: your grant${coverage.grants.length > 1 ? 's' : ''} ${names} cover${coverage.grants.length > 1 ? '' : 's'} every part of ${what}.`, { grants: coverage.grants.map((g) => g.id) });
+  }
+
+  // 8. Explicit ask rules.
+  if (toolRule === 'ask') return out('ask', `rule:tool:${f.tool}=ask`, `Asks: your rule ${f.tool} = "ask".`);
+  const asked = f.effects.find((e) => ctx.rules.effects[e] === 'ask');
+  if (asked) {
+    const seg = segmentWhere(f, (s) => s.effects.includes(asked));
+    return out('ask', `rule:effect:${asked}=ask`, `Asks: your rule ${asked} = "ask" covers this call, which can reach ${asked.replace('_', ' ')}.`, { segment: seg });
+  }
+
+  // 9. Explicit allow rules (never past the floors above).
+  if (toolRule === 'allow') return out('allow', `rule:tool:${f.tool}=allow`, `Allowed: your rule ${f.tool} = "allow".`);
+  if (f.effects.length > 0 && f.effects.every((e) => ctx.rules.effects[e] === 'auto')) {
+    return out('allow', 'rule:effects=auto', `Allowed: your rules set every effect this call can reach (${f.effects.join(', ')}) to "auto".`);
+  }
+
+  // 10. The level.
+  return byLevel(f, ctx.level, out, what, why);
+}
+
+type Out = (decision: Decision, decidedBy: string, explanation: string, extra?: Partial<Evaluation>) => Evaluation;
+
+function byLevel(f: CallFacts, level: Level, out: Out, what: string, why: (seg: { index: number; text: string } | null) => string): Evaluation {
+  const seg = segmentWhere(f, (s) => s.class === f.class);
+  if (f.class === 'read') {
+    const last = f.reasons[f.reasons.length - 1];
+    return out('allow', `level:${level}`, `Allowed: ${what} only reads, and reads run at every level${last ? ` (${truncate(last, 80)})` : ''}.`);
+  }
+  switch (level) {
+    case 'read-only':
+      return out('deny', 'level:read-only', `Denied: the level is read-only and ${what} is ${article(f.class)} ${f.class} call.`, { segment: seg });
+    case 'supervised':
+      return out('ask', 'level:supervised', `Asks: at the supervised level every ${f.class} call needs your approval (${why(seg)}).`, { segment: seg });
+    case 'auto-edit': {
+      const confined = f.class === 'write' && !f.outsideWorkspace && !f.flags.includes('dynamic') && (f.workspaceFileEdit || f.tool === 'run_command');
+      if (confined) {
+        const how = f.tool === 'run_command' ? 'it runs jailed to the workspace without network, after a checkpoint' : 'a checkpoint is taken first';
+        return out('allow', 'level:auto-edit', `Allowed at auto-edit: ${what} only writes inside the workspace; ${how}, so it can be undone.`);
+      }
+      const reason = f.outsideWorkspace
+        ? 'it writes outside the workspace'
+        : f.flags.includes('dynamic')
+          ? 'what it runs is only known at run time'
+          : f.class === 'write'
+            ? `${f.tool} is not a workspace file edit or a shell command`
+            : `it is ${article(f.class)} ${f.class} call`;
+      return out('ask', 'level:auto-edit', `Asks: auto-edit only allows writes confined to the workspace, and ${reason} (${why(seg)}).`, { segment: seg });
+    }
+    case 'full':
+      return out('allow', 'level:full', `Allowed: the level is full, which runs everything outside the floors (${why(seg)}).`);
+  }
+}
+
+const FLOOR_WORDS: Record<Floor, string> = {
+  hardline: 'hardline calls',
+  destructive: 'destructive calls',
+  secret_read: 'reads of credential locations',
+  capability_change: 'changes to what the agent can do (configuration, hooks, new tools or servers)',
+  human_input: 'questions for you',
+};
+
+function floorOf(f: CallFacts): Floor | null {
+  if (f.class === 'destructive') return 'destructive';
+  if (f.effects.includes('secret_read')) return 'secret_read';
+  if (f.effects.includes('capability_change')) return 'capability_change';
+  if (f.effects.includes('human_input')) return 'human_input';
+  return null;
+}
+
+function segmentWhere(f: CallFacts, test: (s: CallFacts['segments'][number]) => boolean): { index: number; text: string } | null {
+  const index = f.segments.findIndex(test);
+  return index === -1 ? null : { index, text: f.segments[index]!.text };
+}
+
+function mainReason(f: CallFacts, seg: { index: number; text: string } | null): string {
+  if (seg) {
+    const reasons = f.segments[seg.index]!.reasons;
+    return reasons[reasons.length - 1] ?? truncate(seg.text);
+  }
+  return f.reasons[f.reasons.length - 1] ?? f.tool;
+}
+
+function describeTarget(f: CallFacts): string {
+  if (f.tool === 'run_command') {
+    const text = f.segments.map((s) => s.text).join('; ');
+    return text ? `\`${truncate(f.segments.length === 1 ? text : text)}\`` : 'this command';
+  }
+  return `this ${f.tool} call`;
+}
+
+function describeGrant(g: Grant): string {
+  const p = g.pattern;
+  const pattern = p.kind === 'argv' ? `\`${p.argv.join(' ')}\`` : p.kind === 'path' ? `${g.tool} ${p.glob}` : p.kind === 'url' ? `${g.tool} ${p.prefix}` : g.tool;
+  return `${pattern} (${g.scope === 'until' ? 'until ' + new Date(g.expiresAt ?? 0).toISOString() : g.scope})`;
+}
+
+function article(c: Class): string {
+  return c === 'install' ? 'an' : 'a';
+}
+
+function truncate(s: string, n = 60): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}
+
+/** Strictest of two decisions (for composing evaluations of several calls). */
+export function stricter(a: Decision, b: Decision): Decision {
+  return decisionRank(a) >= decisionRank(b) ? a : b;
+}

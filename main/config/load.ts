@@ -63,7 +63,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const key = issue.path.join('.');
+    const key = formatKey(issue.path);
     if (issue.code === 'unrecognized_keys') {
       const keys = (issue as { keys: string[] }).keys;
       throw new ConfigError(file, [key, keys[0]].filter(Boolean).join('.'), `unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`);
@@ -80,6 +80,11 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
     workspace: cfg.workspace.path ? expandHome(cfg.workspace.path, paths) : null,
     approvalTtlSeconds: cfg.approvals.ttl_seconds,
   };
+}
+
+/** grants[0].argv, rules.effects.network: the key as a user would write it. */
+function formatKey(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
 }
 
 function expandHome(p: string, paths?: PathContext): string {

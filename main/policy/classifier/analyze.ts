@@ -471,23 +471,24 @@ export class ShellAnalyzer {
       d.raise('read', `calls the function ${name} defined in this command`);
       return { kind: 'unknown' };
     }
-    const rule = lookupProgram(name);
-    if (!rule) {
+    const found = lookupProgram(name);
+    if (!found) {
       this.reachEverything(d, `${name} is not a program the classifier knows, so it is not provably read-only`);
       this.scanReads(d, expanded, argv, scope);
       return { kind: 'unknown' };
     }
+    const rule = found.rule;
     d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope);
     let produced: Producer = { kind: 'unknown' };
     let producedSet = false;
-    const inv: Invocation = { name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
+    const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
     const analysis = this.analysisFor(d, scope, (p) => {
       produced = p;
       producedSet = true;
     });
     rule.analyze?.(inv, analysis);
-    if (!producedSet && (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(name)) produced = stdin;
+    if (!producedSet && (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(found.name)) produced = stdin;
     return produced;
   }
 

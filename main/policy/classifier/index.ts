@@ -3,6 +3,7 @@ import type { PathContext } from '../paths';
 import { ShellAnalyzer } from './analyze';
 import { initShellParser } from './parser';
 import type { Classification } from './types';
+import { verifyRuleExamples } from './verify';
 
 export type { Classification, Segment, RedirectInfo } from './types';
 export { initShellParser } from './parser';
@@ -18,6 +19,13 @@ export function classifyCommand(command: string, opts: ClassifyOptions): Classif
   return ShellAnalyzer.classify(command, opts);
 }
 
+let verified = false;
+
+/** Loads the parser and checks every built-in rule's examples (once per process). */
 export async function initClassifier(): Promise<void> {
   await initShellParser();
+  if (!verified) {
+    verifyRuleExamples();
+    verified = true;
+  }
 }

@@ -28,8 +28,13 @@ for (const rule of PROGRAM_RULES) {
   }
 }
 
-export function lookupProgram(name: string): ProgramRule | undefined {
-  return byName.get(name) ?? byName.get(stripVersion(name));
+/** The rule for a program, and the name it is known by (python3.12 is python). */
+export function lookupProgram(name: string): { rule: ProgramRule; name: string } | undefined {
+  const exact = byName.get(name);
+  if (exact) return { rule: exact, name };
+  const stripped = stripVersion(name);
+  const rule = byName.get(stripped);
+  return rule ? { rule, name: stripped } : undefined;
 }
 
 /** python3.12 → python3, gcc-13 → gcc, mkfs.ext4 → mkfs. */

@@ -55,8 +55,11 @@ const remoteShells: Rule = {
     for (const k of optionValues(argv, 'i', [])) a.read(k, true, inv.cwd);
     for (const f of optionValues(argv, 'F', [])) a.read(f, true, inv.cwd);
     const opts = optionValues(argv, 'o', []);
-    if (opts.some((o) => /^(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match\s+exec)/i.test(o))) {
-      a.raise('network', `${inv.name} -o sets a command to run on this machine`, SHELL_REACHABLE_EFFECTS);
+    for (const o of opts) {
+      const m = /^(ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+exec)[=\s]+(.*)$/i.exec(o);
+      if (!m) continue;
+      a.raise('network', `${inv.name} -o ${m[1]} runs a command on this machine`, ['command_exec']);
+      a.runCode(m[2]!, `${inv.name} ${m[1]}`);
     }
     const ops = operands(argv, { short: 'bcDEeFIiJLlmOopQRSWw', long: [] });
     if (inv.name === 'ssh' && ops.length > 1) {
@@ -69,7 +72,7 @@ const remoteShells: Rule = {
     }
   },
   match: ['ssh host', 'ssh -p 2222 user@host'],
-  notMatch: ['ssh host "rm -rf /"', 'ssh -o ProxyCommand="sh -c id" host'],
+  notMatch: ['ssh host "rm -rf /"', 'ssh -o ProxyCommand="rm -rf ~" host'],
 };
 
 const copyRemote: Rule = {

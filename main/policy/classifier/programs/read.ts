@@ -328,9 +328,7 @@ const tee: Rule = {
   what: 'copies its input to files',
   readsArgs: false,
   analyze(inv, a) {
-    const ops = operands(inv.argv, { long: ['output-error'] });
-    if (ops.length) a.raise('write', 'tee writes its input to files', ['file_write']);
-    writeOperands(inv, a, ops);
+    writeOperands(inv, a, operands(inv.argv, { long: ['output-error'] }));
     if (inv.stdin.kind === 'remote' || inv.stdin.kind === 'decoded' || inv.stdin.kind === 'literal') a.produce(inv.stdin);
   },
   match: ['tee', 'tee /dev/null'],
@@ -385,7 +383,7 @@ const find: Rule = {
     if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd);
   },
   match: ['find . -name "*.ts"', 'find src -type f -newer x', 'find . -maxdepth 2 -print'],
-  notMatch: ['find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "echo hi" \\;'],
+  notMatch: ['find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;'],
 };
 
 const awk: Rule = {

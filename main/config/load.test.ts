@@ -1,0 +1,81 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfigFile, parseConfig } from './load';
+
+const FILE = '/etc/threshold/threshold.toml';
+
+async function problem(toml: string): Promise<{ key: string; problem: string } | null> {
+  try {
+    await parseConfig(toml, FILE);
+    return null;
+  } catch (err) {
+    if (err instanceof ConfigError) return { key: err.key, problem: err.problem };
+    throw err;
+  }
+}
+
+describe('config: invalid input is a startup error naming the key', () => {
+  it.each([
+    { name: 'a file that is not TOML', toml: 'level = ', key: '' },
+    { name: 'an unknown top-level key', toml: 'colour = "blue"', key: 'colour' },
+    { name: 'an unknown key inside a section', toml: '[autonomy]\nlevl = "full"', key: 'autonomy.levl' },
+    { name: 'an unknown level', toml: '[autonomy]\nlevel = "yolo"', key: 'autonomy.level' },
+    { name: 'an unknown effect category', toml: '[rules.effects]\nnetwrk = "ask"', key: 'rules.effects.netwrk' },
+    { name: 'an invalid effect rule', toml: '[rules.effects]\nnetwork = "allow"', key: 'rules.effects.network' },
+    { name: 'an invalid tool rule', toml: '[rules.tools]\nrun_command = "auto"', key: 'rules.tools.run_command' },
+    { name: 'a rule for a tool that does not exist', toml: '[rules.tools]\nrm_rf = "allow"', key: 'rules.tools.rm_rf' },
+    { name: 'a rule for an MCP server that is not configured', toml: '[rules.tools]\n"mcp.github.create_issue" = "deny"', key: 'rules.tools.mcp.github.create_issue' },
+    { name: 'auto for a floor effect, which would do nothing', toml: '[rules.effects]\nsecret_read = "auto"', key: 'rules.effects.secret_read' },
+    { name: 'allow for ask_user, which would do nothing', toml: '[rules.tools]\nask_user = "allow"', key: 'rules.tools.ask_user' },
+    { name: 'a negative TTL', toml: '[approvals]\nttl_seconds = -1', key: 'approvals.ttl_seconds' },
+    { name: 'a TTL that is not a whole number', toml: '[approvals]\nttl_seconds = 1.5', key: 'approvals.ttl_seconds' },
+    { name: 'a grant for an unknown tool', toml: '[[grants]]\ntool = "nope"\nargv = ["x"]', key: 'grants[0].tool' },
+    { name: 'a grant with no pattern', toml: '[[grants]]\ntool = "run_command"', key: 'grants[0]' },
+    { name: 'a grant with two patterns', toml: '[[grants]]\ntool = "run_command"\nargv = ["ls"]\npath = "x"', key: 'grants[0]' },
+    { name: 'an argv grant for a file tool', toml: '[[grants]]\ntool = "write_file"\nargv = ["x"]', key: 'grants[0].argv' },
+    { name: 'a path grant for run_command', toml: '[[grants]]\ntool = "run_command"\npath = "src/**"', key: 'grants[0].path' },
+    { name: 'a grant for a destructive command, which would do nothing', toml: '[[grants]]\ntool = "run_command"\nargv = ["git", "push", "--force"]', key: 'grants[0].argv' },
+    { name: 'a grant for a hardline command', toml: '[[grants]]\ntool = "run_command"\nargv = ["rm", "-rf", "/"]', key: 'grants[0].argv' },
+    { name: 'an empty argv', toml: '[[grants]]\ntool = "run_command"\nargv = []', key: 'grants[0].argv' },
+    { name: 'a wrong type', toml: 'autonomy = "full"', key: 'autonomy' },
+  ])('$name', async ({ toml, key }) => {
+    const p = await problem(toml);
+    expect(p?.key).toEqual(key);
+    expect(p?.problem).toMatch(/\S/);
+  });
+
+  it('names the file in the message', async () => {
+    await expect(parseConfig('[autonomy]\nlevel = 3', FILE)).rejects.toThrow(/^Config error in \/etc\/threshold\/threshold\.toml: autonomy\.level: /);
+  });
+});
+
+describe('config: valid files', () => {
+  it('fills the defaults for an empty file', async () => {
+    const c = await parseConfig('', FILE);
+    expect({ level: c.level, rules: c.rules, grants: c.grants, ttl: c.approvalTtlSeconds }).toEqual({ level: 'supervised', rules: { effects: {}, tools: {} }, grants: [], ttl: 600 });
+  });
+  it('reads levels, rules and grants', async () => {
+    const c = await parseConfig(
+      `[autonomy]\nlevel = "auto-edit"\n[rules.effects]\nnetwork = "ask"\n[rules.tools]\nweb_fetch = "deny"\n[[grants]]\ntool = "run_command"\nargv = ["git", "status"]\n[[grants]]\ntool = "write_file"\npath = "docs/**"\n[approvals]\nttl_seconds = 0\n`,
+      FILE,
+    );
+    expect({ level: c.level, rules: c.rules, ttl: c.approvalTtlSeconds, patterns: c.grants.map((g) => [g.id, g.tool, g.pattern, g.scope]) }).toEqual({
+      level: 'auto-edit',
+      rules: { effects: { network: 'ask' }, tools: { web_fetch: 'deny' } },
+      ttl: 0,
+      patterns: [
+        ['config-1', 'run_command', { kind: 'argv', argv: ['git', 'status'] }, 'always'],
+        ['config-2', 'write_file', { kind: 'path', glob: 'docs/**' }, 'always'],
+      ],
+    });
+  });
+  it('treats a missing default file as the defaults, and a missing named file as an error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'threshold-config-'));
+    await expect(loadConfigFile(join(dir, 'none.toml'), { required: false })).resolves.toMatchObject({ level: 'supervised', file: null });
+    await expect(loadConfigFile(join(dir, 'none.toml'), { required: true })).rejects.toThrow(/does not exist/);
+    writeFileSync(join(dir, 'ok.toml'), '[autonomy]\nlevel = "full"\n');
+    await expect(loadConfigFile(join(dir, 'ok.toml'), { required: true })).resolves.toMatchObject({ level: 'full' });
+  });
+});

@@ -144,7 +144,9 @@ const PERSISTENCE_HOME_DIRS = [
 
 /** Writing here is treated as destructive: system files, credentials, shell start-up files, autostart, PATH dirs. */
 export function isProtectedWriteTarget(path: string, ctx: PathContext): boolean {
-  if (isSystemPath(path) || isRawDevice(path) || isCredentialPath(path, ctx)) return true;
+  if (isRawDevice(path) || isCredentialPath(path, ctx)) return true;
+  // A workspace may live under /opt or /srv: inside it, files are the user's project, not the system.
+  if (isSystemPath(path) && !(isInside(path, ctx.workspace) && ctx.workspace !== '/')) return true;
   const rel = homeRelative(path, ctx);
   if (rel === null) return false;
   if (rel === '') return true;

@@ -9,7 +9,7 @@ export const TEST_PATHS: PathContext = {
   appDirs: ['/home/user/.config/threshold', '/home/user/.local/share/threshold'],
 };
 
-export function policyContext(overrides: Partial<PolicyContext> & { level?: Level; rules?: Partial<PolicyRules> } = {}): PolicyContext {
+export function policyContext(overrides: Omit<Partial<PolicyContext>, 'rules'> & { level?: Level; rules?: Partial<PolicyRules> } = {}): PolicyContext {
   return {
     level: overrides.level ?? 'supervised',
     rules: { effects: {}, tools: {}, ...overrides.rules },

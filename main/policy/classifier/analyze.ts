@@ -1,7 +1,7 @@
 // Walks the bash syntax tree and turns every command that can run into a judged Segment. Anything it
 // does not recognise fails closed: an unknown node is at least write and flagged; an unknown program
 // can reach every effect; code computed at run time is dynamic.
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from './syntax';
 import { SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
 import {
   containsCredentialLocation,
@@ -15,6 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
+import { copyTree } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import type { Analysis, Classification, Invocation, Producer, RedirectInfo, Segment } from './types';
 import { findObfuscation, isSuspiciousName } from './unicode';
@@ -98,7 +99,8 @@ export class ShellAnalyzer {
   private readonly flags = new Set<Flag>();
   private readonly topReasons: string[] = [];
   private readonly functions = new Set<string>();
-  private readonly ctx: PathContext;
+  /** @internal */
+  readonly ctx: PathContext;
   /** What each substitution printed, by node id, for judging code built from it. */
   private readonly substitutionOutputs = new Map<number, Producer>();
 
@@ -112,13 +114,15 @@ export class ShellAnalyzer {
     return analyzer.result();
   }
 
-  private flag(flag: Flag, reason: string): void {
+  /** @internal */
+  flag(flag: Flag, reason: string): void {
     this.flags.add(flag);
     if (reason && !this.topReasons.includes(reason)) this.topReasons.push(reason);
   }
 
   /** Parses and walks one piece of shell code (the whole command, or code carried by bash -c / eval). */
-  private analyzeSource(source: string, scope: Scope, carrier: Draft | null): Producer {
+  /** @internal */
+  analyzeSource(source: string, scope: Scope, carrier: Draft | null): Producer {
     const obfuscation = findObfuscation(source);
     for (const why of obfuscation) this.flag('obfuscation', `obfuscation: the command ${why}`);
     if (scope.depth > MAX_DEPTH) {
@@ -128,15 +132,20 @@ export class ShellAnalyzer {
     }
     if (source.trim() === '') return { kind: 'none' };
     const tree = parseShell(source);
+    let root: Node;
+    let hasError: boolean;
     try {
-      const root = tree.rootNode;
-      if (root.hasError) {
+      hasError = tree.rootNode.hasError;
+      root = copyTree(tree, source);
+    } finally {
+      tree.delete();
+    }
+    {
+      if (hasError) {
         this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
         if (carrier) this.reachEverything(carrier, 'carries code that does not parse');
       }
       return this.walk(root, scope, { kind: 'none' });
-    } finally {
-      tree.delete();
     }
   }
 
@@ -146,7 +155,8 @@ export class ShellAnalyzer {
     return d;
   }
 
-  private reachEverything(d: Draft, reason: string): void {
+  /** @internal */
+  reachEverything(d: Draft, reason: string): void {
     d.raise('write', reason, SHELL_REACHABLE_EFFECTS);
   }
 
@@ -439,7 +449,8 @@ export class ShellAnalyzer {
     return this.walkContinuations(fed.continuations, scope, out);
   }
 
-  private markDynamicProgram(d: Draft, w: Word, producers: Producer[]): void {
+  /** @internal */
+  markDynamicProgram(d: Draft, w: Word, producers: Producer[]): void {
     d.dynamic = true;
     this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
     if (producers.some((p) => p.kind === 'remote')) {
@@ -452,7 +463,8 @@ export class ShellAnalyzer {
   }
 
   /** Applies a program rule (or the unknown-program default) to one invocation, into draft d. */
-  private runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
+  /** @internal */
+  runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
     if (d.program === null) d.program = normaliseProgramName(rawName).name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
@@ -480,16 +492,12 @@ export class ShellAnalyzer {
     const rule = found.rule;
     d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope);
-    let produced: Producer = { kind: 'unknown' };
-    let producedSet = false;
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
-    const analysis = this.analysisFor(d, scope, (p) => {
-      produced = p;
-      producedSet = true;
-    });
-    rule.analyze?.(inv, analysis);
-    if (!producedSet && (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(found.name)) produced = stdin;
-    return produced;
+    if (!rule.analyze) return stdin.kind === 'remote' || stdin.kind === 'decoded' ? (PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' }) : { kind: 'unknown' };
+    const analysis = new RuleAnalysis(this, d, scope);
+    rule.analyze(inv, analysis);
+    if (analysis.produced) return analysis.produced;
+    return (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' };
   }
 
   /** Default read judgement: every operand that names a file is checked against credential locations. */
@@ -509,7 +517,8 @@ export class ShellAnalyzer {
     }
   }
 
-  private judgeRead(d: Draft, raw: string, literal: boolean, cwd: string | null, recursive: boolean, glob = false): void {
+  /** @internal */
+  judgeRead(d: Draft, raw: string, literal: boolean, cwd: string | null, recursive: boolean, glob = false): void {
     if (!literal || raw === '') return;
     const abs = resolvePath(raw, cwd, this.ctx);
     if (abs === null) return;
@@ -523,7 +532,8 @@ export class ShellAnalyzer {
     else if (isRawDevice(abs)) d.raise('read', `reads the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);
   }
 
-  private judgeWrite(d: Draft, raw: string, literal: boolean, cwd: string | null, what = 'writes'): void {
+  /** @internal */
+  judgeWrite(d: Draft, raw: string, literal: boolean, cwd: string | null, what = 'writes'): void {
     if (!literal) {
       d.unknownWrites = true;
       d.raise('write', `${what} a path computed at run time (${raw})`, ['file_write']);
@@ -650,63 +660,8 @@ export class ShellAnalyzer {
 
   // ── the Analysis handed to program rules ──────────────────────────────────────────────────────
 
-  private analysisFor(d: Draft, scope: Scope, produce: (p: Producer) => void): Analysis {
-    return {
-      ctx: this.ctx,
-      raise: (cls, reason, effects = []) => d.raise(cls, reason, effects),
-      addEffects: (effects) => {
-        for (const e of effects) d.effects.add(e);
-      },
-      markDynamic: (reason) => {
-        d.dynamic = true;
-        this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
-        this.reachEverything(d, reason);
-      },
-      markHardline: (reason) => {
-        d.raise('destructive', reason, ['destructive']);
-        d.hardline = true;
-      },
-      write: (raw, literal, cwd, what) => this.judgeWrite(d, raw, literal, cwd, what),
-      read: (raw, literal, cwd, recursive = false) => this.judgeRead(d, raw, literal, cwd, recursive),
-      runArgv: (args, via, stdin) => {
-        if (args.length === 0) return;
-        const inner = { ...scope, via: [...scope.via, via] };
-        const nameWord = args[0]!;
-        if (!nameWord.literal) {
-          this.markDynamicProgram(d, nameWord, []);
-          return;
-        }
-        const p = this.runInvocation(d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
-        produce(p);
-      },
-      runCode: (code, via) => {
-        const inner: Scope = { cwd: scope.cwd, via: [...scope.via, via], depth: scope.depth + 1 };
-        if (typeof code === 'string') {
-          this.analyzeSource(code, inner, d);
-          return;
-        }
-        if (code.literal) {
-          this.analyzeSource(code.value, inner, d);
-          return;
-        }
-        this.runComputedCode(d, code, via);
-      },
-      runStdinAsShell: (stdin, via) => {
-        this.runStdin(d, stdin, via, scope, true);
-      },
-      runForeignCode: (code, via, stdin) => {
-        this.reachEverything(d, `${via} runs code the classifier cannot analyse`);
-        if (code !== null && mentionsCredential(code)) d.raise('read', `${via} code names a credential location`, ['secret_read']);
-        if (stdin) this.runStdin(d, stdin, via, scope, false);
-      },
-      setCwd: (dir) => {
-        scope.cwd = dir;
-      },
-      produce,
-    };
-  }
-
-  private runComputedCode(d: Draft, code: Word, via: string): void {
+  /** @internal */
+  runComputedCode(d: Draft, code: Word, via: string): void {
     d.dynamic = true;
     this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
     const producers = code.substitutions.map((s) => this.substitutionOutputs.get(s.id) ?? { kind: 'unknown' as const });
@@ -719,7 +674,8 @@ export class ShellAnalyzer {
     }
   }
 
-  private runStdin(d: Draft, stdin: Producer, via: string, scope: Scope, isShell: boolean): void {
+  /** @internal */
+  runStdin(d: Draft, stdin: Producer, via: string, scope: Scope, isShell: boolean): void {
     switch (stdin.kind) {
       case 'remote':
         d.raise('destructive', `${via} runs content downloaded by an earlier command`, SHELL_REACHABLE_EFFECTS);
@@ -792,6 +748,72 @@ export class ShellAnalyzer {
       } else out = this.walk(node, scope, { kind: 'none' });
     }
     return out;
+  }
+}
+
+/** The Analysis a program rule works through: it judges into one draft segment. */
+class RuleAnalysis implements Analysis {
+  produced: Producer | null = null;
+  readonly ctx: PathContext;
+
+  constructor(
+    private readonly analyzer: ShellAnalyzer,
+    private readonly d: Draft,
+    private readonly scope: Scope,
+  ) {
+    this.ctx = analyzer.ctx;
+  }
+
+  raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
+    this.d.raise(cls, reason, effects);
+  }
+  addEffects(effects: readonly Effect[]): void {
+    for (const e of effects) this.d.effects.add(e);
+  }
+  markDynamic(reason: string): void {
+    this.d.dynamic = true;
+    this.analyzer.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+    this.analyzer.reachEverything(this.d, reason);
+  }
+  markHardline(reason: string): void {
+    this.d.raise('destructive', reason, ['destructive']);
+    this.d.hardline = true;
+  }
+  write(raw: string, literal: boolean, cwd: string | null, what?: string): void {
+    this.analyzer.judgeWrite(this.d, raw, literal, cwd, what);
+  }
+  read(raw: string, literal: boolean, cwd: string | null, recursive = false): void {
+    this.analyzer.judgeRead(this.d, raw, literal, cwd, recursive);
+  }
+  runArgv(args: Word[], via: string, stdin?: Producer): void {
+    if (args.length === 0) return;
+    const nameWord = args[0]!;
+    if (!nameWord.literal) {
+      this.analyzer.markDynamicProgram(this.d, nameWord, []);
+      return;
+    }
+    const inner = { ...this.scope, via: [...this.scope.via, via] };
+    this.produced = this.analyzer.runInvocation(this.d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
+  }
+  runCode(code: Word | string, via: string): void {
+    const inner: Scope = { cwd: this.scope.cwd, via: [...this.scope.via, via], depth: this.scope.depth + 1 };
+    if (typeof code === 'string') this.analyzer.analyzeSource(code, inner, this.d);
+    else if (code.literal) this.analyzer.analyzeSource(code.value, inner, this.d);
+    else this.analyzer.runComputedCode(this.d, code, via);
+  }
+  runStdinAsShell(stdin: Producer, via: string): void {
+    this.analyzer.runStdin(this.d, stdin, via, this.scope, true);
+  }
+  runForeignCode(code: string | null, via: string, stdin?: Producer): void {
+    this.analyzer.reachEverything(this.d, `${via} runs code the classifier cannot analyse`);
+    if (code !== null && mentionsCredential(code)) this.d.raise('read', `${via} code names a credential location`, ['secret_read']);
+    if (stdin) this.analyzer.runStdin(this.d, stdin, via, this.scope, false);
+  }
+  setCwd(dir: string | null): void {
+    this.scope.cwd = dir;
+  }
+  produce(p: Producer): void {
+    this.produced = p;
   }
 }
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initShellParser, parseShell } from './parser';
+import { copyTree } from './syntax';
 import { decodeAnsiC, evaluateWord, expandBraces } from './words';
 
 beforeAll(async () => {
@@ -9,9 +10,10 @@ beforeAll(async () => {
 /** The value bash would give the program name of `source`. */
 function programValue(source: string): { value: string; literal: boolean } {
   const tree = parseShell(source);
-  const name = tree.rootNode.descendantsOfType('command_name')[0]!;
-  const w = evaluateWord(name, { home: '/home/user' });
+  const root = copyTree(tree, source);
   tree.delete();
+  const name = root.descendantsOfType('command_name')[0]!;
+  const w = evaluateWord(name, { home: '/home/user' });
   return { value: w.value, literal: w.literal };
 }
 

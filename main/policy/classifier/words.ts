@@ -1,7 +1,7 @@
 // Turns a word node of the bash tree into the value bash would use, undoing quotes and escapes so
 // that r"m", \rm and $'\x72m' all read as rm. A word whose value depends on run-time state
 // (variables, substitutions) is marked non-literal; $HOME is the one variable resolved statically.
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from './syntax';
 
 export interface Word {
   /** The word as written. */

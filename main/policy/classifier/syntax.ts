@@ -1,0 +1,89 @@
+// A plain JavaScript copy of the bash syntax tree, built in one cursor walk. Reading nodes of the WASM
+// tree one by one crosses into WebAssembly on every property; the copy makes the analysis pure JS.
+import type { Tree } from 'web-tree-sitter';
+
+export class SyntaxNode {
+  readonly children: SyntaxNode[] = [];
+  parent: SyntaxNode | null = null;
+  private named: SyntaxNode[] | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly type: string,
+    readonly isNamed: boolean,
+    readonly isMissing: boolean,
+    readonly field: string | null,
+    private readonly source: string,
+    readonly startIndex: number,
+    readonly endIndex: number,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex);
+  }
+  get childCount(): number {
+    return this.children.length;
+  }
+  child(i: number): SyntaxNode | null {
+    return this.children[i] ?? null;
+  }
+  get namedChildren(): SyntaxNode[] {
+    return (this.named ??= this.children.filter((c) => c.isNamed));
+  }
+  get namedChildCount(): number {
+    return this.namedChildren.length;
+  }
+  childForFieldName(name: string): SyntaxNode | null {
+    return this.children.find((c) => c.field === name) ?? null;
+  }
+  fieldNameForChild(i: number): string | null {
+    return this.children[i]?.field ?? null;
+  }
+  get nextSibling(): SyntaxNode | null {
+    if (!this.parent) return null;
+    const siblings = this.parent.children;
+    return siblings[siblings.indexOf(this) + 1] ?? null;
+  }
+  descendantsOfType(type: string): SyntaxNode[] {
+    const out: SyntaxNode[] = [];
+    const stack: SyntaxNode[] = [this];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === type) out.push(n);
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+    return out;
+  }
+}
+
+export function copyTree(tree: Tree, source: string): SyntaxNode {
+  const cursor = tree.walk();
+  try {
+    let id = 0;
+    const make = (parent: SyntaxNode | null) => {
+      const n = new SyntaxNode(id++, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, cursor.currentFieldName, source, cursor.startIndex, cursor.endIndex);
+      n.parent = parent;
+      parent?.children.push(n);
+      return n;
+    };
+    const root = make(null);
+    let current = root;
+    // Depth-first: descend, then siblings, then climb back.
+    for (;;) {
+      if (cursor.gotoFirstChild()) {
+        current = make(current);
+        continue;
+      }
+      for (;;) {
+        if (cursor.gotoNextSibling()) {
+          current = make(current.parent);
+          break;
+        }
+        if (!cursor.gotoParent()) return root;
+        current = current.parent!;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}

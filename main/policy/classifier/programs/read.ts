@@ -362,6 +362,14 @@ const find: Rule = {
         const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w));
         a.runArgv(cmd, `find ${x}`);
         for (const r of rootPaths) a.read(r.v, r.lit, inv.cwd, true);
+        // Run on every file under / or ~, a deleting or changing command is as broad as rm -rf of it.
+        const program = cmd[0]?.value.split('/').pop() ?? '';
+        for (const r of rootPaths) {
+          const abs = r.lit ? resolveAgainst(r.v, inv.cwd ?? '/', a) : null;
+          if (abs !== '/' && abs !== a.ctx.home) continue;
+          if (['rm', 'shred', 'unlink', 'rmdir'].includes(program)) a.markHardline(`find ${r.v} ${x} ${program} deletes everything under ${r.v}`);
+          else if (['chmod', 'chown', 'chgrp', 'mv', 'truncate', 'sed', 'dd', 'cp'].includes(program)) a.raise('destructive', `find ${r.v} ${x} ${program} changes files across ${r.v === '/' ? 'the whole filesystem' : 'the home folder'}`, ['destructive']);
+        }
         i = end;
       } else if (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(x)) {
         const target = argv[i + 1];

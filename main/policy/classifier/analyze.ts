@@ -362,7 +362,14 @@ export class ShellAnalyzer {
   }
 
   private judgeAssignment(d: Draft, node: Node, scope: Scope, standalone: boolean): void {
-    const name = node.childForFieldName('name')?.text ?? node.text.split('=')[0] ?? '';
+    const nameNode = node.childForFieldName('name');
+    const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? node.text.split('=')[0] ?? '');
+    // a[$(cmd)]=1: an array subscript is evaluated, substitutions included.
+    if (nameNode && nameNode.type !== 'variable_name' && containsSubstitution(nameNode)) {
+      d.substitution = true;
+      d.literal = false;
+      this.walkExpression(nameNode, scope);
+    }
     const value = node.childForFieldName('value');
     if (value) {
       const w = this.evalWord(value, d, scope);
@@ -778,6 +785,9 @@ class RuleAnalysis implements Analysis {
   markHardline(reason: string): void {
     this.d.raise('destructive', reason, ['destructive']);
     this.d.hardline = true;
+  }
+  flag(flag: Flag, reason: string): void {
+    this.analyzer.flag(flag, reason);
   }
   write(raw: string, literal: boolean, cwd: string | null, what?: string): void {
     this.analyzer.judgeWrite(this.d, raw, literal, cwd, what);

@@ -20,6 +20,8 @@ const cases: { fixed: string; cmd: string; class: Class; hardline?: boolean; sec
   { fixed: 'an empty variable turns rm -rf "$X"/ into rm -rf /', cmd: 'rm -rf "$BUILD_DIR"/', class: 'destructive' },
   { fixed: 'cd into a credential folder hid the read', cmd: 'cd ~/.aws && cat credentials', class: 'read', secret: true },
   { fixed: 'GNU long-option abbreviations hid sed --in-place', cmd: "sed --in-pl 's/a/b/' f", class: 'write' },
+  { fixed: 'a substitution in an array subscript ran unseen', cmd: 'a[$(rm -rf ~)]=1', class: 'destructive', hardline: true },
+  { fixed: 'alias hid the code it defines', cmd: 'alias ls="rm -rf ~"; ls', class: 'destructive', hardline: true },
 ];
 
 describe('classifier regressions', () => {

@@ -78,6 +78,8 @@ export interface Analysis {
   /** Marks the segment as running code or a program that is only known at run time. */
   markDynamic(reason: string): void;
   markHardline(reason: string): void;
+  /** Raises a classifier flag for the whole command (non_posix, dynamic, ...). */
+  flag(flag: Flag, reason: string): void;
   /** Records a path the command writes (literal value or raw word) and judges it. */
   write(raw: string, literal: boolean, cwd: string | null, what?: string): void;
   /** Records a path the command reads (literal value or raw word) and judges it. */

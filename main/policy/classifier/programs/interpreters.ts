@@ -159,7 +159,10 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     analyze(inv, a) {
       const argv = inv.argv;
       if (onlyInfoFlags(argv)) return;
-      if (NON_POSIX.has(inv.name)) a.raise('write', `${inv.name} is not a POSIX shell; its commands are not analysed`, SHELL_REACHABLE_EFFECTS);
+      if (NON_POSIX.has(inv.name)) {
+        a.raise('write', `${inv.name} is not a POSIX shell; its commands are not analysed`, SHELL_REACHABLE_EFFECTS);
+        a.flag('non_posix', `non-POSIX: ${inv.name} commands are not analysed`);
+      }
       // python -m pip / -m venv / -m json.tool / -m http.server
       if (spec.module) {
         const mod = optionValues(argv, spec.module, [])[0];
@@ -238,4 +241,24 @@ const openers: Rule = {
   notMatch: [],
 };
 
-export const interpreterRules: Rule[] = [shells, evalRule, source, ...INTERPRETERS.map(interpreterRule), editors, openers];
+/** alias name='code': the code runs wherever the name is used later (when aliases are expanded). */
+const alias: Rule = {
+  names: ['alias'],
+  base: 'read',
+  effects: [],
+  what: 'defines command aliases',
+  readsArgs: false,
+  analyze(inv, a) {
+    inv.args.forEach((w, i) => {
+      const eq = inv.argv[i]!.indexOf('=');
+      if (eq <= 0) return;
+      a.raise('write', `alias ${inv.argv[i]!.slice(0, eq)} redefines a command name`, ['command_exec']);
+      if (w.literal) a.runCode(inv.argv[i]!.slice(eq + 1), `alias ${inv.argv[i]!.slice(0, eq)}`);
+      else a.markDynamic('alias defines code computed at run time');
+    });
+  },
+  match: ['alias', 'alias ll'],
+  notMatch: ['alias ls="rm -rf ~"', "alias g='git'"],
+};
+
+export const interpreterRules: Rule[] = [shells, evalRule, source, alias, ...INTERPRETERS.map(interpreterRule), editors, openers];

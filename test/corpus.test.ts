@@ -10,7 +10,7 @@ import { evaluate, type PolicyContext } from '../main/policy/evaluate';
 
 const CLASS_NAMES = ['read', 'write', 'network', 'install', 'destructive'];
 const DECISIONS = ['allow', 'ask', 'deny'];
-const KNOWN_FLAGS = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic'];
+const KNOWN_FLAGS = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];
 
 /** A fixed path context, so no case depends on the machine it runs on. */
 const paths = {
@@ -147,7 +147,7 @@ describe('command corpus (test/fixtures/command-corpus.txt)', () => {
     expect(empty).toEqual([]);
   });
 
-  it.each(commands.cases)('$title', (c) => {
+  it.each(commands.cases.map((c) => [c.title, c] as const))('%s', (_title, c) => {
     const classification = classifyCommand(c.command, { ctx: paths });
     const evaluations = LEVELS.map((level) => evaluate({ tool: 'run_command', args: { command: c.command } }, policy(level)));
     const actual = {
@@ -167,7 +167,7 @@ describe('tool corpus (test/fixtures/tool-corpus.txt)', () => {
     expect(empty).toEqual([]);
   });
 
-  it.each(tools.cases)('$title', (c) => {
+  it.each(tools.cases.map((c) => [c.title, c] as const))('%s', (_title, c) => {
     const evaluations = LEVELS.map((level) => evaluate({ tool: c.tool, args: c.args }, policy(level)));
     const first = evaluations[0]!;
     const actual = {

@@ -126,7 +126,7 @@ export function isHarmlessDevice(path: string): boolean {
   return HARMLESS_DEVICES.has(path) || path.startsWith('/dev/fd/') || path.startsWith('/dev/pts/');
 }
 
-const RAW_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|mem$|kmem$|port$)/;
+const RAW_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|disk\/|block\/|md\d|md\/|dm-\d|mapper\/|loop\d|nbd\d|zram\d|mtd|mtdblock|ubi|sg\d|st\d|sr\d|fd\d|root$|mem$|kmem$|port$)/;
 export function isRawDevice(path: string): boolean {
   return RAW_DEVICE.test(path);
 }
@@ -167,7 +167,13 @@ export const OUTSIDE_JAIL_CODE_PATHS: readonly string[] = OUTSIDE_JAIL_CODE;
 export function isOutsideJailCodePath(path: string, ctx: PathContext): boolean {
   if (!isInside(path, ctx.workspace) || path === ctx.workspace) return false;
   const rel = path.slice(ctx.workspace.length + 1);
-  return OUTSIDE_JAIL_CODE.some((p) => rel === p || rel.startsWith(p + '/'));
+  // At any depth: a nested repository's hooks run when git is used there; direnv loads .envrc in any folder.
+  const parts = rel.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const tail = parts.slice(i).join('/');
+    if (OUTSIDE_JAIL_CODE.some((p) => tail === p || tail.startsWith(p + '/'))) return true;
+  }
+  return false;
 }
 
 /** The targets whose deletion or recursive change is catastrophic: /, /*, ~, ~/*. */

@@ -93,21 +93,26 @@ function tildify(abs: string, ctx: PathContext): string {
   return abs.startsWith(ctx.home + '/') ? '~' + abs.slice(ctx.home.length) : abs;
 }
 
-function readFacts(tool: string, raw: string, cwd: string, ctx: PathContext, what: string): CallFacts {
-  const abs = resolvePath(raw, cwd, ctx)!;
+function readFacts(tool: string, raw: string, cwd: string, ctx: PathContext, what: string, realPath?: string): CallFacts {
+  const lexical = resolvePath(raw, cwd, ctx)!;
+  const abs = realPath ?? lexical;
   const f = base(tool, 'read', 'read', ['file_read'], [`${tool} ${what} ${tildify(abs, ctx)}`]);
+  if (abs !== lexical) f.reasons.push(`${tildify(lexical, ctx)} is a link to ${tildify(abs, ctx)}`);
   f.paths.push({ path: abs, access: 'read' });
-  if (isCredentialPath(abs, ctx)) {
+  if (isCredentialPath(abs, ctx) || isCredentialPath(lexical, ctx)) {
     f.effects.push('secret_read');
     f.reasons.push(`${tildify(abs, ctx)} is a credential location`);
   }
   return f;
 }
 
-function writeFacts(tool: string, raw: string, cwd: string, ctx: PathContext): CallFacts {
-  const abs = resolvePath(raw, cwd, ctx)!;
+function writeFacts(tool: string, raw: string, cwd: string, ctx: PathContext, realPath?: string): CallFacts {
+  const lexical = resolvePath(raw, cwd, ctx)!;
+  // A link is judged by where it points; a write through it lands there.
+  const abs = realPath ?? lexical;
   const shown = tildify(abs, ctx);
   const f = base(tool, 'write', 'write', ['file_write'], [`${tool} writes ${shown}`]);
+  if (abs !== lexical) f.reasons.push(`${tildify(lexical, ctx)} is a link to ${shown}`);
   f.paths.push({ path: abs, access: 'write' });
   if (ctx.appDirs.some((d) => isInside(abs, d))) {
     f.class = 'destructive';
@@ -148,7 +153,8 @@ function openFacts(raw: string, cwd: string, ctx: PathContext, observed: Observe
 }
 
 function isPrivateHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  // localhost. (with the root's dot) is localhost.
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal') || h === '0.0.0.0' || h === '::' || h === '::1') return true;
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(h);
   if (v4) {
@@ -213,11 +219,11 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
       return { ok: true, facts: f };
     }
     case 'read_file':
-      return { ok: true, facts: readFacts(tool, a['path']!, cwd, ctx, 'reads') };
+      return { ok: true, facts: readFacts(tool, a['path']!, cwd, ctx, 'reads', env.observed?.realPath) };
     case 'list_dir':
-      return { ok: true, facts: readFacts(tool, a['path']!, cwd, ctx, 'lists') };
+      return { ok: true, facts: readFacts(tool, a['path']!, cwd, ctx, 'lists', env.observed?.realPath) };
     case 'search_files': {
-      const f = readFacts(tool, a['path'] ?? '.', cwd, ctx, 'searches');
+      const f = readFacts(tool, a['path'] ?? '.', cwd, ctx, 'searches', env.observed?.realPath);
       const abs = f.paths[0]!.path;
       if (!f.effects.includes('secret_read') && containsCredentialLocation(abs, ctx)) {
         f.excludesCredentials = true;
@@ -227,7 +233,7 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
     }
     case 'write_file':
     case 'edit_file':
-      return { ok: true, facts: writeFacts(tool, a['path']!, cwd, ctx) };
+      return { ok: true, facts: writeFacts(tool, a['path']!, cwd, ctx, env.observed?.realPath) };
     case 'open_path':
       return { ok: true, facts: openFacts(a['path']!, cwd, ctx, env.observed ?? {}) };
     case 'web_fetch':

@@ -17,6 +17,7 @@ import {
 import { parseShell } from './parser';
 import { copyTree } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
+import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, Producer, RedirectInfo, Segment } from './types';
 import { findObfuscation, isSuspiciousName } from './unicode';
 import { collectSubstitutions, evaluateWord, expandBraces, type Word } from './words';
@@ -26,6 +27,10 @@ const MAX_DEPTH = 8;
 /** Variables whose assignment changes which program or code runs. */
 const DANGEROUS_VARIABLE =
   /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|GIT_\w+|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|HISTFILE|TMPDIR|HOME|XDG_CONFIG_HOME|ZDOTDIR|INPUTRC|CDPATH|GLOBIGNORE|BROWSER|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CC|CXX|MAKEFLAGS|CARGO_\w+|RUSTC_WRAPPER|npm_config_\w+)$/;
+
+/** Variables whose value is a command line that programs run through a shell. */
+const CODE_VARIABLE =
+  /^(PAGER|MANPAGER|SYSTEMD_PAGER|GIT_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|PROMPT_COMMAND|LESSOPEN|LESSCLOSE|FZF_DEFAULT_COMMAND|GIT_PROXY_COMMAND|RSYNC_RSH|CVS_RSH)$/;
 
 const STATEMENT_CONTAINERS = new Set(['program', 'list', 'compound_statement', 'do_group', 'else_clause', 'elif_clause']);
 const EXPRESSION_NODES = new Set([
@@ -62,6 +67,8 @@ class Draft {
   writes: string[] = [];
   unknownWrites = false;
   hardline = false;
+  /** A redirection connects it to a network socket (/dev/tcp, /dev/udp). */
+  socket = false;
 
   constructor(text: string, via: string[]) {
     this.text = text;
@@ -144,6 +151,9 @@ export class ShellAnalyzer {
       if (hasError) {
         this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
         if (carrier) this.reachEverything(carrier, 'carries code that does not parse');
+        // tree-sitter-bash cannot parse a brace expansion in command position ({rm,-rf,/}); bash runs it.
+        const expanded = expandBraceWords(source);
+        if (expanded !== source) this.analyzeSource(expanded, { ...scope, via: [...scope.via, 'brace expansion'], depth: scope.depth + 1 }, carrier);
       }
       return this.walk(root, scope, { kind: 'none' });
     }
@@ -371,9 +381,16 @@ export class ShellAnalyzer {
       this.walkExpression(nameNode, scope);
     }
     const value = node.childForFieldName('value');
+    let word: Word | null = null;
     if (value) {
-      const w = this.evalWord(value, d, scope);
-      if (!w.literal) d.literal = false;
+      word = this.evalWord(value, d, scope);
+      if (!word.literal) d.literal = false;
+    }
+    if (CODE_VARIABLE.test(name) && word) {
+      // PAGER='…', GIT_SSH_COMMAND='…': the value is a command that later runs through a shell.
+      const inner: Scope = { cwd: scope.cwd, via: [...scope.via, `${name}=`], depth: scope.depth + 1 };
+      if (word.literal) this.analyzeSource(word.value.replace(/^\|/, '').replace(/%s/g, 'FILE'), inner, d);
+      else this.runComputedCode(d, word, `${name}=`);
     }
     if (DANGEROUS_VARIABLE.test(name)) {
       d.raise(
@@ -449,9 +466,15 @@ export class ShellAnalyzer {
     let out: Producer;
     if (!nameWord.literal) {
       this.markDynamicProgram(d, nameWord, nameProducers);
+      if (input.kind === 'remote' || input.kind === 'decoded') {
+        d.raise('destructive', `runs a program only known at run time (${nameWord.source}) on ${input.kind === 'remote' ? 'downloaded' : 'decoded'} input, which may be a shell`, SHELL_REACHABLE_EFFECTS);
+      }
       out = { kind: 'unknown' };
     } else {
       out = this.runInvocation(d, nameWord.value, args, scope, input);
+    }
+    if (d.socket && d.program !== null && INTERPRETER_NAMES.has(lookupProgram(d.program)?.name ?? d.program)) {
+      d.raise('destructive', `${d.program} is connected to a network socket: a remote shell`, SHELL_REACHABLE_EFFECTS);
     }
     return this.walkContinuations(fed.continuations, scope, out);
   }
@@ -472,7 +495,7 @@ export class ShellAnalyzer {
   /** Applies a program rule (or the unknown-program default) to one invocation, into draft d. */
   /** @internal */
   runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
-    if (d.program === null) d.program = normaliseProgramName(rawName).name;
+    if (d.program === null) d.program = normaliseProgramName(rawName, scope.cwd).name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
     if (isSuspiciousName(rawName)) {
@@ -480,11 +503,17 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs "${rawName}", whose name imitates a program`);
       return { kind: 'unknown' };
     }
-    const { name, trusted } = normaliseProgramName(rawName);
+    const { name, trusted } = normaliseProgramName(rawName, scope.cwd);
     if (!trusted) {
+      // ./bin/pip may be anything, so it can reach every effect; if its name is a program we know,
+      // what that program would do counts too (.venv/bin/pip install is at least network).
       this.reachEverything(d, `runs ${rawName}, a program outside the system's program directories`);
       this.scanReads(d, expanded, argv, scope);
-      return { kind: 'unknown' };
+      const known = lookupProgram(name);
+      if (!known?.rule.analyze) return { kind: 'unknown' };
+      const analysis = new RuleAnalysis(this, d, scope);
+      known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
+      return analysis.produced ?? { kind: 'unknown' };
     }
     if (this.functions.has(name)) {
       d.raise('read', `calls the function ${name} defined in this command`);
@@ -493,6 +522,7 @@ export class ShellAnalyzer {
     const found = lookupProgram(name);
     if (!found) {
       this.reachEverything(d, `${name} is not a program the classifier knows, so it is not provably read-only`);
+      if (looksNonPosix(name, argv)) this.flag('non_posix', `non-POSIX: ${name} looks like a PowerShell or cmd.exe command, which is not analysed`);
       this.scanReads(d, expanded, argv, scope);
       return { kind: 'unknown' };
     }
@@ -580,12 +610,12 @@ export class ShellAnalyzer {
     let stdin: Producer | undefined;
     const continuations: Node[] = [];
     for (const r of nodes) {
-      if (r.type === 'file_redirect') this.applyFileRedirect(d, r, scope);
+      if (r.type === 'file_redirect') stdin = this.applyFileRedirect(d, r, scope) ?? stdin;
       else if (r.type === 'herestring_redirect') {
         const value = r.namedChildren.find((c) => c && c.type !== 'file_descriptor');
         if (value) {
           const w = this.evalWord(value, d, scope);
-          stdin = w.literal ? { kind: 'literal', text: w.value } : { kind: 'unknown' };
+          stdin = w.literal ? { kind: 'literal', text: w.value } : this.strongestOutput(w);
           d.redirects.push({ op: '<<<', target: w.value, literal: w.literal });
         }
       } else if (r.type === 'heredoc_redirect') {
@@ -599,7 +629,19 @@ export class ShellAnalyzer {
     return { stdin, continuations };
   }
 
-  private applyFileRedirect(d: Draft, r: Node, scope: Scope): void {
+  /** What the substitutions inside a word printed, the most dangerous first; unknown when none is worse. */
+  private strongestOutput(w: Word): Producer {
+    let out: Producer = { kind: 'unknown' };
+    for (const s of w.substitutions) {
+      const p = this.substitutionOutputs.get(s.id);
+      if (p && (p.kind === 'remote' || p.kind === 'decoded') && out.kind !== 'remote') out = p;
+    }
+    return out;
+  }
+
+  /** Judges one file redirection; returns what it feeds to standard input, if it does. */
+  private applyFileRedirect(d: Draft, r: Node, scope: Scope): Producer | undefined {
+    let stdin: Producer | undefined;
     let op = '';
     const dests: Node[] = [];
     let fd: string | null = null;
@@ -621,15 +663,19 @@ export class ShellAnalyzer {
       d.redirects.push({ op, target: abs ?? target, literal: w.literal });
       if (abs !== null && isHarmlessDevice(abs)) continue;
       this.flag('redirection', 'redirection: the command reads or writes a file through a redirection');
+      const socket = target.startsWith('/dev/tcp/') || target.startsWith('/dev/udp/');
+      if (socket) d.socket = true;
+      const feedsStdin = (op === '<' || op === '<&') && (fd === null || fd === '0');
       if (op === '<' || op === '<&') {
-        if (target.startsWith('/dev/tcp/') || target.startsWith('/dev/udp/')) {
-          d.raise('network', `opens a network connection through ${target}`, ['network']);
-        } else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob);
+        if (socket) d.raise('network', `opens a network connection through ${target}`, ['network']);
+        else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob);
+        // `bash < <(curl …)` and `sh < /dev/tcp/…` feed the command what the network sends.
+        if (feedsStdin) stdin = socket ? { kind: 'remote' } : w.substitutions.length ? this.strongestOutput(w) : { kind: 'unknown' };
         continue;
       }
-      void fd;
       this.judgeWrite(d, target, w.literal, scope.cwd, 'redirects output to');
     }
+    return stdin;
   }
 
   private applyHeredoc(d: Draft, r: Node, scope: Scope): { stdin: Producer; continuations: Node[] } {
@@ -669,16 +715,27 @@ export class ShellAnalyzer {
 
   /** @internal */
   runComputedCode(d: Draft, code: Word, via: string): void {
-    d.dynamic = true;
-    this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
     const producers = code.substitutions.map((s) => this.substitutionOutputs.get(s.id) ?? { kind: 'unknown' as const });
+    if (code.origin) producers.push(code.origin);
     if (producers.some((p) => p.kind === 'remote')) {
       d.raise('destructive', `${via} runs code downloaded at run time`, SHELL_REACHABLE_EFFECTS);
-    } else if (producers.some((p) => p.kind === 'decoded')) {
-      d.raise('destructive', `${via} runs a decoded payload`, SHELL_REACHABLE_EFFECTS);
-    } else {
-      this.reachEverything(d, `${via} runs code computed at run time (${code.source}), so it can do anything`);
+      return;
     }
+    if (producers.some((p) => p.kind === 'decoded')) {
+      d.raise('destructive', `${via} runs a decoded payload`, SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    // "$(echo 'rm -rf ~')" or <(echo …): the code is the literal text a command prints.
+    const only = code.substitutions.length === 1 && producers.length === 1 ? producers[0]! : null;
+    const whole = code.source.replace(/^"(.*)"$/s, '$1') === code.substitutions[0]?.text;
+    if (only?.kind === 'literal' && whole) {
+      d.raise('read', `${via} runs the text printed by ${code.source}`);
+      this.analyzeSource(only.text, { cwd: null, via: [...d.via, via], depth: d.via.length + 1 }, d);
+      return;
+    }
+    d.dynamic = true;
+    this.flag('dynamic', 'dynamic: the program or code to run is only known at run time');
+    this.reachEverything(d, `${via} runs code computed at run time (${code.source}), so it can do anything`);
   }
 
   /** @internal */
@@ -827,6 +884,18 @@ class RuleAnalysis implements Analysis {
   }
 }
 
+const WINDOWS_COMMANDS = new Set(['del', 'erase', 'rd', 'copy', 'xcopy', 'robocopy', 'ren', 'attrib', 'icacls', 'cacls', 'takeown', 'reg', 'sc', 'schtasks', 'netsh', 'wmic', 'cls', 'iex', 'iwr', 'irm', 'certutil', 'bitsadmin', 'mshta', 'rundll32', 'regsvr32', 'bcdedit', 'diskpart', 'vssadmin', 'format', 'setx', 'taskkill', 'tasklist', 'shutdown.exe', 'dir']);
+
+/** PowerShell cmdlets (Verb-Noun), cmd.exe builtins with /switches, or C:\ paths. */
+function looksNonPosix(name: string, argv: string[]): boolean {
+  if (/^[A-Z][a-z]+-[A-Z][A-Za-z]+$/.test(name) || /\.(exe|bat|cmd|ps1)$/i.test(name)) return true;
+  if (argv.some((a) => /^[A-Za-z]:[\\/]/.test(a))) return true;
+  return WINDOWS_COMMANDS.has(name.toLowerCase()) && (argv.length === 0 || argv.some((a) => /^\/[A-Za-z?]{1,2}$/.test(a)));
+}
+
+/** Shells and interpreters: connected to a socket, they are a remote shell. */
+const INTERPRETER_NAMES = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'php', 'node', 'nodejs', 'lua', 'tclsh', 'awk', 'gawk', 'busybox']);
+
 /** Filters that pass their input through: a download piped through them is still a download. */
 const PASS_THROUGH = new Set(['cat', 'tee', 'head', 'tail', 'sed', 'tr', 'awk', 'grep', 'cut', 'sort', 'uniq', 'rev', 'tac', 'dd', 'pv', 'stdbuf']);
 
@@ -853,6 +922,11 @@ function expandArgs(args: Word[]): Word[] {
     out.push(w);
   }
   return out;
+}
+
+/** Replaces whitespace-separated words like {rm,-rf,/} by their brace expansion. */
+function expandBraceWords(source: string): string {
+  return source.replace(/(^|[\s;&|(])(\{[^\s{}'"]*,[^\s'"]*\})(?=$|[\s;&|)])/g, (_m, lead: string, word: string) => lead + expandBraces(word).join(' '));
 }
 
 function containsSubstitution(node: Node): boolean {

@@ -2,6 +2,7 @@
 // that r"m", \rm and $'\x72m' all read as rm. A word whose value depends on run-time state
 // (variables, substitutions) is marked non-literal; $HOME is the one variable resolved statically.
 import type { SyntaxNode as Node } from './syntax';
+import type { Producer } from './types';
 
 export interface Word {
   /** The word as written. */
@@ -16,6 +17,8 @@ export interface Word {
   substitutions: Node[];
   /** Node types inside the word that the classifier does not know. */
   unknown: string[];
+  /** For a value supplied at run time (xargs input): where it comes from. */
+  origin?: Producer;
 }
 
 export interface WordEnv {

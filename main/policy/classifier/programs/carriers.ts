@@ -16,7 +16,8 @@ interface CarrierSpec {
   /** Options that mean there is no carried command (ionice -p, taskset -p). */
   noCommand?: { short?: string; long?: string[] };
   what: string;
-  extra?: (inv: Invocation, a: Analysis) => void;
+  /** Extra judgement; returning true means it handled the carried command itself. */
+  extra?: (inv: Invocation, a: Analysis) => boolean | void;
   network?: boolean;
 }
 
@@ -67,7 +68,7 @@ function carrierRule(spec: CarrierSpec, base: 'read' | 'write' | 'network' = 're
     what: spec.what,
     readsArgs: false,
     analyze(inv, a) {
-      spec.extra?.(inv, a);
+      if (spec.extra?.(inv, a) === true) return;
       const cmd = carried(inv, spec);
       if (cmd && cmd.length) a.runArgv(cmd, inv.name, inv.stdin);
     },
@@ -95,7 +96,23 @@ const simpleCarriers: Rule[] = [
   carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),
   carrierRule({ names: ['unshare'], short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd', 'map-user', 'map-group', 'propagation', 'setgroups', 'mount-proc', 'map-users', 'map-groups'], what: 'runs a command in new namespaces' }, 'write'),
   carrierRule({ names: ['valgrind'], what: 'runs a command under a checker' }),
-  carrierRule({ names: ['coproc'], what: 'runs a command as a coprocess' }),
+  carrierRule({
+    names: ['coproc'],
+    what: 'runs a command as a coprocess',
+    extra(inv, a) {
+      // `coproc NAME { …; }` is a compound command tree-sitter-bash does not parse: fail closed.
+      const open = inv.argv.findIndex((x) => x === '{' || x === '(' || x.startsWith('('));
+      if (open !== -1) {
+        a.flag('unknown_syntax', 'unknown syntax: coproc with a compound command is not fully analysed');
+        a.raise('write', 'coproc runs a compound command the classifier cannot parse', SHELL_REACHABLE_EFFECTS);
+        // Still judge the first command inside the braces: its output feeds the rest of the pipeline.
+        const inner = inv.args.slice(open + 1);
+        if (inv.argv[open]!.length > 1) inner.unshift({ ...inv.args[open]!, value: inv.argv[open]!.slice(1) });
+        a.runArgv(inner, 'coproc');
+        return true;
+      }
+    },
+  }),
   carrierRule({
     names: ['strace', 'ltrace', 'ptrace'],
     short: 'oepsSEbaIPUXu',
@@ -207,15 +224,18 @@ const xargs: Rule = {
     const ops = operands(inv.argv, spec);
     const replace = hasShort(inv.argv, 'Ii') || hasLong(inv.argv, ['replace']);
     const replaceStr = optionValues(inv.argv, 'I', ['replace'])[0] ?? '{}';
-    const input: Word = { source: '(input)', value: '(input)', literal: false, glob: false, substitutions: [], unknown: [] };
-    let cmd: Word[];
-    if (ops.length === 0) cmd = [{ source: 'echo', value: 'echo', literal: true, glob: false, substitutions: [], unknown: [] }];
-    else {
-      cmd = inv.args.slice(ops[0]!);
-      if (replace) cmd = cmd.map((w) => (w.value.includes(replaceStr) ? { ...w, literal: false } : w));
-      else cmd = [...cmd, input];
-    }
-    a.raise('read', 'the arguments xargs adds come from its input, known only at run time');
+    const input: Word = { source: '(input)', value: '(input)', literal: false, glob: false, substitutions: [], unknown: [], origin: inv.stdin };
+    const lit = (value: string): Word => ({ source: value, value, literal: true, glob: false, substitutions: [], unknown: [] });
+    let cmd: Word[] = ops.length === 0 ? [lit('echo')] : inv.args.slice(ops[0]!);
+    if (inv.stdin.kind === 'literal') {
+      // The input is known: echo / | xargs rm -rf is rm -rf /.
+      const delim = hasShort(inv.argv, '0') || hasLong(inv.argv, ['null']) ? '\0' : optionValues(inv.argv, 'd', ['delimiter'])[0];
+      const items = (delim ? inv.stdin.text.split(delim) : inv.stdin.text.split(/\s+/)).map((x) => x.trim()).filter(Boolean);
+      if (replace) cmd = items.flatMap((item) => cmd.map((w) => (w.value.includes(replaceStr) ? lit(w.value.split(replaceStr).join(item)) : w)));
+      else cmd = [...cmd, ...items.map(lit)];
+    } else if (replace) cmd = cmd.map((w) => (w.value.includes(replaceStr) ? { ...w, literal: false, origin: inv.stdin } : w));
+    else cmd = [...cmd, input];
+    a.raise('read', 'the arguments xargs adds come from its input');
     a.runArgv(cmd, 'xargs');
   },
   match: ['xargs', 'xargs echo', 'xargs -0 wc -l'],

@@ -113,9 +113,18 @@ const copyMove: Rule = {
         else a.write(t.raw, t.literal, inv.cwd, 'moves away');
       }
     }
-    for (const d of targetDirs) writeValue(inv, a, d);
+    // Into a directory (-t DIR, or a destination that is plainly one), each source lands inside it.
+    const into = (dir: string, literal: boolean) => {
+      if (sources.length === 0 || !literal) return a.write(dir, literal, inv.cwd, 'writes into');
+      for (const src of sources) a.write(`${dir.replace(/\/+$/, '')}/${inv.argv[src]!.replace(/\/+$/, '').split('/').pop()}`, literal && inv.args[src]!.literal, inv.cwd, isLink ? 'creates a link at' : 'writes');
+    };
+    for (const d of targetDirs) into(d, true);
     for (const i of dests) {
       const t = target(inv, a, i);
+      if (t.literal && !t.glob && (t.raw.endsWith('/') || t.abs === a.ctx.home || t.raw === '.' || t.raw === '..' || t.raw === '~')) {
+        into(t.raw, true);
+        continue;
+      }
       if (t.abs && t.abs.startsWith('/dev/') && (moving || inv.name.endsWith('cp'))) {
         a.raise('destructive', `${inv.name} replaces the device file ${t.abs}`, ['file_write', 'destructive']);
         continue;

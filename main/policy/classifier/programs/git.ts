@@ -43,7 +43,12 @@ function judgeConfigPair(pair: string, literal: boolean, a: Analysis, via: strin
     }
     return;
   }
-  if (/^(core\.(hookspath|fsmonitor)|include\.path|includeif\.)/i.test(key)) {
+  if (/^core\.fsmonitor$/i.test(key) && !/^(true|false|yes|no|on|off|0|1)$/i.test(value)) {
+    a.raise('write', `${via} sets core.fsmonitor to a command git runs on every status`, ['command_exec']);
+    a.runCode(value, 'git core.fsmonitor');
+    return;
+  }
+  if (/^(core\.hookspath|include\.path|includeif\.)/i.test(key)) {
     a.raise('write', `${via} points git at code to run (${key})`, SHELL_REACHABLE_EFFECTS);
     return;
   }
@@ -52,7 +57,9 @@ function judgeConfigPair(pair: string, literal: boolean, a: Analysis, via: strin
     return;
   }
   a.raise('write', `${via} sets ${key}, a command git runs`, ['command_exec']);
-  if (value) a.runCode(value, `git ${key}`);
+  if (/credential(\..+)?\.helper$/i.test(key) && !value.startsWith('!') && !value.includes('/') && !value.includes(' ')) return; // git credential-<name>
+  const code = value.replace(/^!/, '');
+  if (code) a.runCode(code, `git ${key}`);
 }
 
 function analyzeGit(inv: Invocation, a: Analysis): void {

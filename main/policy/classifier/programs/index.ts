@@ -1,4 +1,5 @@
 // The program table: every program the classifier knows, by normalised name.
+import { posix } from 'node:path';
 import type { ProgramRule } from '../types';
 import { carrierRules } from './carriers';
 import { fileRules } from './files';
@@ -51,12 +52,15 @@ function stripVersion(name: string): string {
 const TRUSTED_DIRS = ['/bin/', '/usr/bin/', '/usr/local/bin/', '/sbin/', '/usr/sbin/', '/usr/local/sbin/', '/opt/homebrew/bin/', '/opt/homebrew/sbin/', '/usr/libexec/', '/run/current-system/sw/bin/', '/snap/bin/'];
 
 /**
- * Normalises a program word: /usr/bin/rm is rm. A path outside the system's program directories
- * (./rm, /tmp/rm) is not trusted to be the program its name says.
+ * Normalises a program word: /usr/bin/rm, /usr/bin/../bin/rm and (from ~/project) ../../../usr/bin/rm
+ * are rm. A path outside the system's program directories (./rm, /tmp/rm) is not trusted to be the
+ * program its name says.
  */
-export function normaliseProgramName(raw: string): { name: string; trusted: boolean } {
+export function normaliseProgramName(raw: string, cwd: string | null = null): { name: string; trusted: boolean } {
   if (!raw.includes('/')) return { name: raw, trusted: true };
-  const base = raw.slice(raw.lastIndexOf('/') + 1);
-  const dir = raw.slice(0, raw.lastIndexOf('/') + 1).replace(/\/+/g, '/');
-  return { name: base, trusted: TRUSTED_DIRS.includes(dir) };
+  const abs = raw.startsWith('/') ? posix.normalize(raw) : cwd === null ? null : posix.join(cwd, raw);
+  const path = abs ?? raw;
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dir = path.slice(0, path.lastIndexOf('/') + 1);
+  return { name: base, trusted: abs !== null && TRUSTED_DIRS.includes(dir) };
 }

@@ -66,8 +66,8 @@ function analyzeShell(inv: Invocation, a: Analysis): void {
       a.runStdinAsShell(inv.stdin, inv.name);
       return;
     }
-    a.raise('write', `${inv.name} runs the script ${script.value}, which the classifier does not read`, SHELL_REACHABLE_EFFECTS);
     if (script.substitutions.length) a.runCode(script, `${inv.name} <(...)`);
+    else a.raise('write', `${inv.name} runs the script ${script.value}, which the classifier does not read`, SHELL_REACHABLE_EFFECTS);
     return;
   }
   a.runStdinAsShell(inv.stdin, inv.name);
@@ -169,7 +169,9 @@ function interpreterRule(spec: InterpreterSpec): Rule {
         if (mod !== undefined) {
           const rest = inv.args.slice(argv.indexOf(mod) + 1);
           if (mod === 'pip' || mod === 'pip3') {
-            a.runArgv([{ source: 'pip', value: 'pip', literal: true, glob: false, substitutions: [], unknown: [] }, ...rest], `${inv.name} -m`);
+            // venv/bin/python -m pip is venv/bin/pip.
+            const pip = inv.rawName.includes('/') ? inv.rawName.slice(0, inv.rawName.lastIndexOf('/') + 1) + 'pip' : 'pip';
+            a.runArgv([{ source: pip, value: pip, literal: true, glob: false, substitutions: [], unknown: [] }, ...rest], `${inv.name} -m`);
             return;
           }
           if (mod === 'json.tool' || mod === 'tabnanny' || mod === 'pydoc' || mod === 'sysconfig' || mod === 'site') return;

@@ -29,7 +29,8 @@ const nodePackageManagers: Rule = {
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const { name, rest } = sub(inv, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' });
-    const global = hasShort(inv.argv, 'g') || hasLong(inv.argv, ['global', 'location']) && inv.argv.some((x) => x === '--location=global' || x === 'global') || (inv.name === 'yarn' && name === 'global') || (inv.name === 'pnpm' && hasShort(inv.argv, 'g'));
+    const locationGlobal = inv.argv.some((x, i) => x === '--location=global' || (x === '--location' && inv.argv[i + 1] === 'global'));
+    const global = hasShort(inv.argv, 'g') || inv.argv.includes('--global') || locationGlobal || (inv.name === 'yarn' && name === 'global');
     if (name === undefined) {
       if (inv.name === 'yarn' || inv.name === 'bun') say(a, 'network', `${inv.name} with no command installs dependencies`, ['network', 'file_write']);
       return;

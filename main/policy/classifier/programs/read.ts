@@ -230,8 +230,10 @@ function judgeSedScript(script: string, inv: Invocation, a: Analysis): void {
       const delim = script[i];
       if (delim === undefined) break;
       readRegex(delim);
+      const replacementStart = i;
       i--;
       readRegex(delim);
+      const replacement = script.slice(replacementStart, i - 1);
       if (cmd === 'y') continue;
       let flags = '';
       while (i < n && /[gpiImMe0-9w]/.test(script[i]!)) {
@@ -245,7 +247,12 @@ function judgeSedScript(script: string, inv: Invocation, a: Analysis): void {
         }
         i++;
       }
-      if (flags.includes('e')) a.raise('write', "sed's s///e runs the pattern space as a command", SHELL_REACHABLE_EFFECTS);
+      if (flags.includes('e')) {
+        a.raise('write', "sed's s///e runs the pattern space as a command", SHELL_REACHABLE_EFFECTS);
+        // A replacement without references to the input is the command itself; with them, it is built at run time.
+        if (/\\[0-9]|&/.test(replacement)) a.markDynamic("sed's s///e runs a command built from the input");
+        else a.runCode(replacement.replace(/\\(.)/g, '$1'), 'sed s///e');
+      }
       continue;
     }
     if (cmd === 'w' || cmd === 'W') {
@@ -418,8 +425,7 @@ const awk: Rule = {
       a.markDynamic('awk runs a program computed at run time');
       return;
     }
-    if (/\bsystem\s*\(/.test(prog)) a.raise('write', 'the awk program calls system(), which runs shell commands', SHELL_REACHABLE_EFFECTS);
-    if (/\|\s*&?\s*getline|\b(print|printf)\b[^;{}]*\|/.test(prog)) a.raise('write', 'the awk program pipes to or from a shell command', SHELL_REACHABLE_EFFECTS);
+    judgeAwkCommands(prog, a);
     if (/\b(print|printf)\b[^;{}|]*>/.test(prog)) a.raise('write', 'the awk program writes output to a file', ['file_write']);
     if (/@load|\bextension\s*\(/.test(prog)) a.raise('write', 'the awk program loads a native extension', SHELL_REACHABLE_EFFECTS);
     if (/inplace::|INPLACE_SUFFIX/.test(prog)) a.raise('write', 'the awk program edits files in place', ['file_write']);
@@ -428,6 +434,31 @@ const awk: Rule = {
   match: ["awk '{print $1}' file", "awk -F: '$3 > 100 {print $1}' /etc/passwd", "awk 'NR==1' x"],
   notMatch: ["awk 'BEGIN{system(\"id\")}'", "awk '{print > \"out.txt\"}' f", "awk '{print | \"sh\"}' f", "awk -f prog.awk data", "awk -i inplace '{print}' f"],
 };
+
+/** awk runs shell commands through system("…"), print | "…" and "…" | getline. */
+function judgeAwkCommands(prog: string, a: Analysis): void {
+  const literal = (expr: string): string | null => {
+    const m = /^\s*"((?:[^"\\]|\\.)*)"\s*$/.exec(expr);
+    return m ? m[1]!.replace(/\\(.)/g, '$1') : null;
+  };
+  for (const m of prog.matchAll(/\bsystem\s*\(([^)]*)\)/g)) {
+    a.raise('write', 'the awk program calls system(), which runs shell commands', SHELL_REACHABLE_EFFECTS);
+    const code = literal(m[1]!);
+    if (code === null) a.markDynamic('the awk program runs a command it builds at run time');
+    else a.runCode(code, 'awk system()');
+  }
+  const piped = [...prog.matchAll(/\b(?:print|printf)\b[^;{}]*?\|&?\s*("(?:[^"\\]|\\.)*"|[^;{}]+)/g), ...prog.matchAll(/("(?:[^"\\]|\\.)*"|[\w$]+)\s*\|&?\s*getline/g)];
+  for (const m of piped) {
+    a.raise('write', 'the awk program pipes to or from a shell command', SHELL_REACHABLE_EFFECTS);
+    const code = literal(m[1]!);
+    if (code === null) a.markDynamic('the awk program pipes through a command it builds at run time');
+    else {
+      a.runCode(code, 'awk |');
+      // What awk prints into that command is computed from the input: for a shell, that is code.
+      if (/^\s*(\S*\/)?(ba|da|z|k)?sh\b/.test(code)) a.markDynamic('the awk program feeds computed text to a shell');
+    }
+  }
+}
 
 const xxd: Rule = {
   names: ['xxd'],
@@ -512,6 +543,11 @@ const tar: Rule = {
     }
     if (hasLong(argv, ['to-command', 'use-compress-program', 'checkpoint-action', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command']) || hasShort(argv, 'IF')) {
       a.raise('write', 'tar runs a program given in its options', SHELL_REACHABLE_EFFECTS);
+      for (const code of [...optionValues(argv, '', ['to-command', 'use-compress-program', 'rsh-command', 'rmt-command']), ...optionValues(argv, 'I', [])]) a.runCode(code, 'tar');
+      for (const action of optionValues(argv, '', ['checkpoint-action'])) {
+        const exec = /^exec=(.*)$/.exec(action);
+        if (exec) a.runCode(exec[1]!, 'tar --checkpoint-action');
+      }
     }
     for (const f of archives) if (/^[^/]+:/.test(f) && !f.startsWith('./')) a.raise('network', `tar reaches the remote archive ${f}`, ['network']);
     const ops = operands(argv, { short: 'fCbHKLNgTVX', long: ['file', 'directory', 'blocking-factor', 'format', 'label', 'files-from', 'exclude-from', 'newer', 'owner', 'group', 'mode', 'transform', 'exclude'] });

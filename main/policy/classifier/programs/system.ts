@@ -1,7 +1,7 @@
 // Programs that change the machine itself: disks, users, services, power, the kernel, privileges.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands } from '../args';
-import { resolvePath } from '../../paths';
+import { isHarmlessDevice, resolvePath } from '../../paths';
 import type { Rule } from './helpers';
 
 const disks: Rule = {
@@ -14,9 +14,10 @@ const disks: Rule = {
     const mkfs = /^(mkfs|mke2fs|mkdosfs|mkntfs|newfs|mkswap)$/.test(inv.name);
     const wipes = mkfs || inv.name === 'wipefs' || inv.name === 'blkdiscard';
     if (!wipes) return;
-    for (const i of operands(inv.argv, { short: 'tLbcCEgGIjJlmMNoOrTUBF', long: ['type', 'label'] })) {
-      const abs = resolvePath(inv.argv[i]!, inv.cwd, a.ctx);
-      if (abs !== null && abs.startsWith('/dev/')) a.markHardline(`${inv.name} ${inv.argv[i]} erases the disk or partition`);
+    // Any argument naming a device counts: option parsing differs between mkfs flavours (-F is a flag for one, a value for another).
+    for (const arg of inv.argv) {
+      const abs = arg.startsWith('/') || arg.startsWith('.') ? resolvePath(arg, inv.cwd, a.ctx) : null;
+      if (abs !== null && abs.startsWith('/dev/') && !isHarmlessDevice(abs)) a.markHardline(`${inv.name} ${arg} erases the disk or partition`);
     }
   },
   match: ['mkfs.ext4 disk.img', 'fdisk -l'],

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { Redactor, sanitiseErrorText } from './redactor';
+
+const redactor = new Redactor({ home: '/home/ada', knownSecrets: ['my-provider-key-0123456789'] });
+
+describe('redaction hides each kind of secret, whole', () => {
+  const cases = [
+    { kind: 'an AWS access key id', text: 'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE', secret: 'AKIAIOSFODNN7EXAMPLE' },
+    { kind: 'an AWS secret key after its name', text: 'export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
+    { kind: 'a GitHub token', text: 'git clone https://github.com/x/y && echo ghp_16C7e42F292c6912E7710c838347Ae178B4a', secret: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a' },
+    { kind: 'a fine-grained GitHub token', text: 'GH=github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF', secret: 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF' },
+    { kind: 'an Anthropic key', text: 'curl -H "x-api-key: sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz-AAAA" x', secret: 'sk-ant-api03-abcdefghijklmnop' },
+    { kind: 'an OpenAI key', text: 'OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghij', secret: 'sk-proj-abcdefghijklmnopqrstuvwxyz' },
+    { kind: 'a Slack token', text: 'post xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx now', secret: 'xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx' },
+    { kind: 'basic-auth credentials in a URL', text: 'curl https://ada:hunter2hunter2@example.com/api', secret: 'hunter2hunter2' },
+    { kind: 'a database connection string', text: 'psql postgres://admin:s3cr3tPassw0rd@db.internal:5432/app', secret: 's3cr3tPassw0rd' },
+    { kind: 'a private key block', text: 'cat > k <<EOF\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\nAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\nEOF', secret: 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmU' },
+    { kind: 'a Google API key', text: 'key=AIzaSyD-abcdefghijklmnopqrstuvwxyz012345', secret: 'AIzaSyD-abcdefghijklmnopqrstuvwxyz012345' },
+    { kind: 'a Stripe key', text: 'STRIPE=sk_live_4eC39HqLyjWDarjtT1zdp7dc', secret: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' },
+    { kind: 'an npm token', text: '//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789', secret: 'npm_abcdefghijklmnopqrstuvwxyz0123456789' },
+    { kind: 'a JWT', text: 'Authorization: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', secret: 'dozjgNryP4J3jVmNHl0w5N' },
+    { kind: 'a bearer token', text: 'curl -H "Authorization: Bearer abcDEF123456ghiJKL" https://x', secret: 'abcDEF123456ghiJKL' },
+    { kind: 'a password option', text: 'mysql --password=correcthorsebattery -u root', secret: 'correcthorsebattery' },
+    { kind: 'a password in JSON', text: '{"username":"ada","password":"Tr0ub4dor&3xyz"}', secret: 'Tr0ub4dor' },
+    { kind: "the app's own known key", text: 'echo my-provider-key-0123456789 | base64', secret: 'my-provider-key-0123456789' },
+    { kind: 'a high-entropy token', text: 'deploy --key Zq8xV2mN4pL7rT1wY6sB3dF9gH5jK0cE', secret: 'Zq8xV2mN4pL7rT1wY6sB3dF9gH5jK0cE' },
+  ];
+  it.each(cases)('$kind', async ({ text, secret }) => {
+    const out = await redactor.redactText(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain('[REDACTED:');
+  });
+});
+
+describe('redaction keeps what is not secret', () => {
+  it.each([
+    { text: 'git status --short', want: 'git status --short' },
+    { text: 'git show 3f2a9c1e5b7d4f6a8c0e2b4d6f8a1c3e5b7d9f0a', want: 'git show 3f2a9c1e5b7d4f6a8c0e2b4d6f8a1c3e5b7d9f0a' },
+    { text: 'cat src/components/VeryLongComponentName2024.tsx', want: 'cat src/components/VeryLongComponentName2024.tsx' },
+    { text: 'npm install @scope/package-name@1.2.3', want: 'npm install @scope/package-name@1.2.3' },
+    { text: 'export TOKEN=$GITHUB_TOKEN', want: 'export TOKEN=$GITHUB_TOKEN' },
+  ])('$text', async ({ text, want }) => {
+    expect(await redactor.redactText(text)).toBe(want);
+  });
+});
+
+describe('redaction of personal data', () => {
+  it('masks e-mail addresses', async () => {
+    expect(await redactor.redactText('git config user.email ada@example.com')).toBe('git config user.email [email]');
+  });
+  it('turns the home directory into ~', async () => {
+    expect(await redactor.redactText('ls /home/ada/projects /home/adam /home/ada')).toBe('ls ~/projects /home/adam ~');
+  });
+  it('redacts every string inside a value, keeping its keys', async () => {
+    expect(await redactor.redactValue({ command: 'cat /home/ada/.netrc', env: ['TOKEN=abcdefgh12345678'] })).toEqual({ command: 'cat ~/.netrc', env: ['TOKEN=[REDACTED:secret]'] });
+  });
+});
+
+describe('sanitiseErrorText', () => {
+  it('is one redacted line of at most 512 characters', () => {
+    const out = sanitiseErrorText(redactor, `failed:\n${'x'.repeat(1000)} password=supersecret1`);
+    expect(out.length).toBe(512);
+    expect(out).not.toContain('\n');
+    expect(sanitiseErrorText(redactor, 'auth failed for password=supersecret1')).toBe('auth failed for password=[REDACTED:secret]');
+  });
+});

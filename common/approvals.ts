@@ -1,0 +1,113 @@
+// The approval lifecycle's vocabulary, shared by the gate, the store, the control API, the CLI and the UI.
+// JSON shapes use snake_case: they cross process boundaries and scripts read them.
+import type { Class, Effect, GrantPattern, GrantScope } from './domain';
+
+/** Every way an approval ends. The same identifiers are used everywhere: RPC, CLI, database. */
+export const OUTCOMES = [
+  'approve_once',
+  'approve_session',
+  'approve_always',
+  'approve_all_session',
+  'skip',
+  'deny',
+  'expired',
+  'cancelled',
+  'no_approver',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** The outcomes a person can choose; the rest are recorded by the system. */
+export const HUMAN_OUTCOMES = ['approve_once', 'approve_session', 'approve_always', 'approve_all_session', 'skip', 'deny'] as const;
+export type HumanOutcome = (typeof HUMAN_OUTCOMES)[number];
+
+export function isApproval(o: Outcome): boolean {
+  return o === 'approve_once' || o === 'approve_session' || o === 'approve_always' || o === 'approve_all_session';
+}
+
+/** The narrowest grant that would cover the call; the person may edit it before choosing approve_always. */
+export interface ProposedGrant {
+  tool: string;
+  patterns: GrantPattern[];
+}
+
+/** Scopes offered on a card for approve_always. */
+export const GRANT_DURATIONS = ['15m', '1h', 'session', 'always'] as const;
+export type GrantDuration = (typeof GRANT_DURATIONS)[number];
+
+export interface PendingApproval {
+  id: string;
+  session_id: string;
+  turn_id: string | null;
+  call_id: string;
+  tool: string;
+  /** Redacted for display. */
+  args: unknown;
+  /** Content hash of the exact arguments, cwd and environment key names; a decision must name it. */
+  hash: string;
+  class: Class;
+  effects: Effect[];
+  /** Why it asks: the evaluation's explanation. */
+  reason: string;
+  /** The shell segment that triggered the ask. */
+  segment: { index: number; text: string } | null;
+  /** A floor applies: only approve_once, skip and deny are offered. */
+  floor: string | null;
+  outcomes: HumanOutcome[];
+  proposed_grant: ProposedGrant | null;
+  created_at: number;
+  /** null: waits indefinitely. */
+  expires_at: number | null;
+  /** The process that parked it has gone (restart or crash); its turn cannot resume. */
+  orphan: boolean;
+}
+
+export const EXECUTION_STATUSES = ['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+export interface ExecutionOutcome {
+  status: ExecutionStatus;
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number | null;
+  /** Sanitised and capped at 512 characters. */
+  error: string | null;
+  recorded_at: number;
+}
+
+export interface DecisionRecord {
+  id: string;
+  session_id: string;
+  call_id: string;
+  tool: string;
+  args: unknown;
+  hash: string;
+  class: Class;
+  reason: string;
+  outcome: Outcome;
+  /** Who or what decided: a surface (desktop, web, control), or the system (ttl, turn_stopped, no_approver, session_approve_all). */
+  decided_by: string;
+  decided_at: number;
+  created_at: number;
+  note: string | null;
+  grant_ids: string[];
+  /** For an orphan approved after a restart: awaiting its follow-up turn, or consumed by it. */
+  follow_up: 'awaiting' | 'consumed' | null;
+  execution: ExecutionOutcome | null;
+}
+
+export interface GrantRecord {
+  id: string;
+  tool: string;
+  pattern: GrantPattern;
+  scope: GrantScope;
+  session_id: string | null;
+  expires_at: number | null;
+  source: 'config' | 'approval' | 'user';
+  source_session_id: string | null;
+  source_call_id: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  use_count: number;
+  revoked_at: number | null;
+  note: string | null;
+}

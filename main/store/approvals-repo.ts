@@ -1,0 +1,233 @@
+// Approvals: pending rows that survive restarts, and their decisions. A decision is a compare-and-set
+// on status = 'pending', so the first decision wins and every later one sees it was already decided.
+import type { DecisionRecord, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
+import type { Class, Effect } from '../../common/domain';
+import type { Db } from './db';
+
+interface ApprovalRow {
+  id: string;
+  call_id: string;
+  session_id: string;
+  turn_id: string | null;
+  tool: string;
+  args_redacted: string;
+  content_hash: string;
+  class: string;
+  effects: string;
+  reason: string;
+  segment: string | null;
+  floor: string | null;
+  outcomes: string;
+  proposed_grant: string | null;
+  created_at: number;
+  expires_at: number | null;
+  owner: string;
+  status: 'pending' | 'decided';
+  outcome: Outcome | null;
+  decided_at: number | null;
+  decided_by: string | null;
+  note: string | null;
+  grant_ids: string | null;
+  follow_up: 'awaiting' | 'consumed' | null;
+}
+
+export interface NewApproval {
+  id: string;
+  call_id: string;
+  session_id: string;
+  turn_id: string | null;
+  tool: string;
+  args_redacted: unknown;
+  content_hash: string;
+  class: Class;
+  effects: Effect[];
+  reason: string;
+  segment: { index: number; text: string } | null;
+  floor: string | null;
+  outcomes: HumanOutcome[];
+  proposed_grant: ProposedGrant | null;
+  created_at: number;
+  expires_at: number | null;
+  owner: string;
+}
+
+export interface DecisionFields {
+  outcome: Outcome;
+  decided_at: number;
+  decided_by: string;
+  note?: string | null;
+  grant_ids?: string[];
+  follow_up?: 'awaiting' | null;
+}
+
+export interface DecisionFilter {
+  limit?: number;
+  session_id?: string;
+  outcome?: Outcome;
+  tool?: string;
+  since?: number;
+}
+
+export class ApprovalsRepo {
+  constructor(private readonly db: Db) {}
+
+  insertPending(a: NewApproval): void {
+    this.db
+      .prepare(
+        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+      )
+      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner);
+  }
+
+  /** Records an approval that was decided the moment it was asked (no_approver, session approve-all). */
+  insertDecided(a: NewApproval, d: DecisionFields): void {
+    this.db.transaction(() => {
+      this.insertPending(a);
+      this.decide(a.id, d);
+    })();
+  }
+
+  /** Compare-and-set: true when this call decided it, false when it was already decided (or unknown). */
+  decide(id: string, d: DecisionFields): boolean {
+    const r = this.db
+      .prepare(
+        `UPDATE approvals SET status = 'decided', outcome = ?, decided_at = ?, decided_by = ?, note = ?, grant_ids = ?, follow_up = ?
+         WHERE id = ? AND status = 'pending'`,
+      )
+      .run(d.outcome, d.decided_at, d.decided_by, d.note ?? null, d.grant_ids?.length ? JSON.stringify(d.grant_ids) : null, d.follow_up ?? null, id);
+    return r.changes === 1;
+  }
+
+  get(id: string): ApprovalRow | undefined {
+    return this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
+  }
+
+  pendingView(id: string, currentOwner: string): PendingApproval | undefined {
+    const row = this.db.prepare("SELECT * FROM approvals WHERE id = ? AND status = 'pending'").get(id) as ApprovalRow | undefined;
+    return row ? toPending(row, currentOwner) : undefined;
+  }
+
+  listPending(currentOwner: string): PendingApproval[] {
+    const rows = this.db.prepare("SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid").all() as ApprovalRow[];
+    return rows.map((r) => toPending(r, currentOwner));
+  }
+
+  /** Pending rows whose waiter belonged to another (dead) process. */
+  listOrphans(currentOwner: string): ApprovalRow[] {
+    return this.db.prepare("SELECT * FROM approvals WHERE status = 'pending' AND owner != ? ORDER BY created_at").all(currentOwner) as ApprovalRow[];
+  }
+
+  pendingForTurn(turnId: string): ApprovalRow[] {
+    return this.db.prepare("SELECT * FROM approvals WHERE status = 'pending' AND turn_id = ?").all(turnId) as ApprovalRow[];
+  }
+
+  /** approve_session: an identical call (same content hash) in the session runs without a prompt. */
+  sessionApprovedHash(sessionId: string, hash: string): string | null {
+    const row = this.db
+      .prepare("SELECT id FROM approvals WHERE session_id = ? AND content_hash = ? AND outcome = 'approve_session' LIMIT 1")
+      .get(sessionId, hash) as { id: string } | undefined;
+    return row?.id ?? null;
+  }
+
+  /** An orphan approved after a restart, waiting for the follow-up turn to re-issue the same call. */
+  followUpFor(sessionId: string, hash: string): ApprovalRow | undefined {
+    return this.db
+      .prepare("SELECT * FROM approvals WHERE session_id = ? AND content_hash = ? AND follow_up = 'awaiting' ORDER BY decided_at LIMIT 1")
+      .get(sessionId, hash) as ApprovalRow | undefined;
+  }
+
+  awaitingFollowUps(sessionId?: string): DecisionRecord[] {
+    const rows = (
+      sessionId
+        ? this.db.prepare("SELECT * FROM approvals WHERE follow_up = 'awaiting' AND session_id = ? ORDER BY decided_at").all(sessionId)
+        : this.db.prepare("SELECT * FROM approvals WHERE follow_up = 'awaiting' ORDER BY decided_at").all()
+    ) as ApprovalRow[];
+    return rows.map((r) => toDecision(r, null));
+  }
+
+  consumeFollowUp(id: string): boolean {
+    return this.db.prepare("UPDATE approvals SET follow_up = 'consumed' WHERE id = ? AND follow_up = 'awaiting'").run(id).changes === 1;
+  }
+
+  listDecisions(f: DecisionFilter = {}): DecisionRecord[] {
+    const where = ["a.status = 'decided'"];
+    const params: unknown[] = [];
+    const add = (clause: string, value: unknown) => {
+      where.push(clause);
+      params.push(value);
+    };
+    if (f.session_id) add('a.session_id = ?', f.session_id);
+    if (f.outcome) add('a.outcome = ?', f.outcome);
+    if (f.tool) add('a.tool = ?', f.tool);
+    if (f.since !== undefined) add('a.decided_at >= ?', f.since);
+    params.push(f.limit ?? 50);
+    const rows = this.db
+      .prepare(
+        `SELECT a.*, o.status AS x_status, o.exit_code AS x_exit_code, o.signal AS x_signal, o.duration_ms AS x_duration_ms, o.error AS x_error, o.recorded_at AS x_recorded_at
+         FROM approvals a LEFT JOIN outcomes o ON o.call_id = a.call_id
+         WHERE ${where.join(' AND ')} ORDER BY a.decided_at DESC, a.rowid DESC LIMIT ?`,
+      )
+      .all(...params) as (ApprovalRow & Record<string, unknown>)[];
+    return rows.map((r) =>
+      toDecision(
+        r,
+        r['x_status']
+          ? {
+              status: r['x_status'] as never,
+              exit_code: (r['x_exit_code'] as number | null) ?? null,
+              signal: (r['x_signal'] as string | null) ?? null,
+              duration_ms: (r['x_duration_ms'] as number | null) ?? null,
+              error: (r['x_error'] as string | null) ?? null,
+              recorded_at: r['x_recorded_at'] as number,
+            }
+          : null,
+      ),
+    );
+  }
+}
+
+function toPending(r: ApprovalRow, currentOwner: string): PendingApproval {
+  return {
+    id: r.id,
+    session_id: r.session_id,
+    turn_id: r.turn_id,
+    call_id: r.call_id,
+    tool: r.tool,
+    args: JSON.parse(r.args_redacted) as unknown,
+    hash: r.content_hash,
+    class: r.class as Class,
+    effects: JSON.parse(r.effects) as Effect[],
+    reason: r.reason,
+    segment: r.segment ? (JSON.parse(r.segment) as { index: number; text: string }) : null,
+    floor: r.floor,
+    outcomes: JSON.parse(r.outcomes) as HumanOutcome[],
+    proposed_grant: r.proposed_grant ? (JSON.parse(r.proposed_grant) as ProposedGrant) : null,
+    created_at: r.created_at,
+    expires_at: r.expires_at,
+    orphan: r.owner !== currentOwner,
+  };
+}
+
+function toDecision(r: ApprovalRow, execution: DecisionRecord['execution']): DecisionRecord {
+  return {
+    id: r.id,
+    session_id: r.session_id,
+    call_id: r.call_id,
+    tool: r.tool,
+    args: JSON.parse(r.args_redacted) as unknown,
+    hash: r.content_hash,
+    class: r.class as Class,
+    reason: r.reason,
+    outcome: r.outcome!,
+    decided_by: r.decided_by ?? '',
+    decided_at: r.decided_at ?? 0,
+    created_at: r.created_at,
+    note: r.note,
+    grant_ids: r.grant_ids ? (JSON.parse(r.grant_ids) as string[]) : [],
+    follow_up: r.follow_up,
+    execution,
+  };
+}
+
+export type { ApprovalRow };

@@ -1,0 +1,133 @@
+// Numbered migrations. Each runs once, in order, inside a transaction; PRAGMA user_version records the
+// last one applied. Never edit a migration that has shipped: add the next one.
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'sessions, calls, approvals, grants, outcomes, audit, settings',
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        title TEXT,
+        workspace TEXT,
+        created_at INTEGER NOT NULL,
+        approve_all_at INTEGER,
+        approve_all_approval TEXT
+      );
+      CREATE TABLE turns (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        kind TEXT NOT NULL CHECK (kind IN ('reactive', 'unattended')),
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        end_reason TEXT
+      );
+      CREATE INDEX turns_session ON turns(session_id, started_at);
+      CREATE TABLE tool_calls (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        turn_id TEXT REFERENCES turns(id),
+        tool TEXT NOT NULL,
+        args_redacted TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        cwd TEXT,
+        class TEXT,
+        effects TEXT,
+        decision TEXT,
+        decided_by TEXT,
+        explanation TEXT,
+        state TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX tool_calls_session ON tool_calls(session_id, created_at);
+      CREATE TABLE approvals (
+        id TEXT PRIMARY KEY,
+        call_id TEXT NOT NULL REFERENCES tool_calls(id),
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        turn_id TEXT REFERENCES turns(id),
+        tool TEXT NOT NULL,
+        args_redacted TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        class TEXT NOT NULL,
+        effects TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        segment TEXT,
+        floor TEXT,
+        outcomes TEXT NOT NULL,
+        proposed_grant TEXT,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        owner TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'decided')),
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN
+          ('approve_once', 'approve_session', 'approve_always', 'approve_all_session', 'skip', 'deny', 'expired', 'cancelled', 'no_approver')),
+        decided_at INTEGER,
+        decided_by TEXT,
+        note TEXT,
+        grant_ids TEXT,
+        follow_up TEXT CHECK (follow_up IS NULL OR follow_up IN ('awaiting', 'consumed')),
+        CHECK ((status = 'pending') = (outcome IS NULL))
+      );
+      CREATE INDEX approvals_pending ON approvals(status, created_at);
+      CREATE INDEX approvals_decided ON approvals(decided_at) WHERE status = 'decided';
+      CREATE INDEX approvals_session_hash ON approvals(session_id, content_hash);
+      CREATE TABLE grants (
+        id TEXT PRIMARY KEY,
+        tool TEXT NOT NULL,
+        pattern TEXT NOT NULL,
+        scope TEXT NOT NULL CHECK (scope IN ('session', 'until', 'always')),
+        session_id TEXT,
+        expires_at INTEGER,
+        source TEXT NOT NULL,
+        source_session_id TEXT,
+        source_call_id TEXT,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        use_count INTEGER NOT NULL DEFAULT 0,
+        revoked_at INTEGER,
+        note TEXT
+      );
+      CREATE TABLE outcomes (
+        call_id TEXT PRIMARY KEY REFERENCES tool_calls(id),
+        status TEXT NOT NULL,
+        exit_code INTEGER,
+        signal TEXT,
+        duration_ms INTEGER,
+        error TEXT,
+        recorded_at INTEGER NOT NULL
+      );
+      CREATE TRIGGER outcomes_write_once BEFORE UPDATE ON outcomes
+        BEGIN SELECT RAISE(ABORT, 'the execution outcome of this call is already recorded'); END;
+      CREATE TABLE audit (
+        seq INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        session_id TEXT,
+        subject TEXT,
+        data TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE INDEX audit_kind ON audit(kind, seq);
+      CREATE TRIGGER audit_append_only BEFORE UPDATE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit history is append-only'); END;
+      CREATE TABLE audit_checkpoints (
+        id INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL,
+        upto_seq INTEGER NOT NULL,
+        upto_hash TEXT NOT NULL,
+        removed INTEGER NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        signature TEXT NOT NULL
+      );
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,26 @@
+// The write-once execution outcome of an approved call.
+import type { ExecutionOutcome } from '../../common/approvals';
+import type { Db } from './db';
+
+export class OutcomeAlreadyRecorded extends Error {
+  constructor(callId: string) {
+    super(`The execution outcome of call ${callId} is already recorded; it cannot be written twice.`);
+    this.name = 'OutcomeAlreadyRecorded';
+  }
+}
+
+export class OutcomesRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Writes the outcome once; a second write throws OutcomeAlreadyRecorded. */
+  record(callId: string, o: ExecutionOutcome): void {
+    const r = this.db
+      .prepare('INSERT INTO outcomes (call_id, status, exit_code, signal, duration_ms, error, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(call_id) DO NOTHING')
+      .run(callId, o.status, o.exit_code, o.signal, o.duration_ms, o.error, o.recorded_at);
+    if (r.changes === 0) throw new OutcomeAlreadyRecorded(callId);
+  }
+
+  get(callId: string): ExecutionOutcome | undefined {
+    return this.db.prepare('SELECT status, exit_code, signal, duration_ms, error, recorded_at FROM outcomes WHERE call_id = ?').get(callId) as ExecutionOutcome | undefined;
+  }
+}

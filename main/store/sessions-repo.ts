@@ -1,0 +1,54 @@
+// Sessions and turns.
+import type { Db } from './db';
+
+export interface SessionRow {
+  id: string;
+  title: string | null;
+  workspace: string | null;
+  created_at: number;
+  approve_all_at: number | null;
+  approve_all_approval: string | null;
+}
+
+export interface TurnRow {
+  id: string;
+  session_id: string;
+  kind: 'reactive' | 'unattended';
+  started_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+export class SessionsRepo {
+  constructor(private readonly db: Db) {}
+
+  ensure(id: string, at: number, fields: { title?: string | null; workspace?: string | null } = {}): void {
+    this.db
+      .prepare('INSERT INTO sessions (id, title, workspace, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING')
+      .run(id, fields.title ?? null, fields.workspace ?? null, at);
+  }
+
+  get(id: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  }
+
+  list(limit = 100): SessionRow[] {
+    return this.db.prepare('SELECT * FROM sessions ORDER BY created_at DESC LIMIT ?').all(limit) as SessionRow[];
+  }
+
+  setApproveAll(id: string, at: number, approvalId: string): void {
+    this.db.prepare('UPDATE sessions SET approve_all_at = ?, approve_all_approval = ? WHERE id = ? AND approve_all_at IS NULL').run(at, approvalId, id);
+  }
+
+  startTurn(turn: Omit<TurnRow, 'ended_at' | 'end_reason'>): void {
+    this.db.prepare('INSERT INTO turns (id, session_id, kind, started_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING').run(turn.id, turn.session_id, turn.kind, turn.started_at);
+  }
+
+  endTurn(id: string, at: number, reason: string): void {
+    this.db.prepare('UPDATE turns SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(at, reason, id);
+  }
+
+  getTurn(id: string): TurnRow | undefined {
+    return this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined;
+  }
+}

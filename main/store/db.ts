@@ -19,7 +19,7 @@ export class StoreError extends Error {
 export function openDatabase(file: string): Db {
   if (file !== ':memory:' && existsSync(file)) {
     // Read the version without writing anything: a newer database must be left exactly as it is.
-    let version = 0;
+    let version: number;
     try {
       const probe = new Database(file, { readonly: true, fileMustExist: true });
       version = probe.pragma('user_version', { simple: true }) as number;

@@ -1,0 +1,23 @@
+// Approver surfaces: who could answer an approval right now. With none, an ask is denied at once as
+// no_approver instead of waiting for nobody.
+export type SurfaceKind = 'desktop' | 'web' | 'control';
+
+export class ApproverRegistry {
+  private readonly surfaces = new Map<string, SurfaceKind>();
+  private counter = 0;
+
+  /** Registers a surface; the returned function unregisters it. */
+  add(kind: SurfaceKind): () => void {
+    const id = `${kind}-${++this.counter}`;
+    this.surfaces.set(id, kind);
+    return () => this.surfaces.delete(id);
+  }
+
+  available(): boolean {
+    return this.surfaces.size > 0;
+  }
+
+  kinds(): SurfaceKind[] {
+    return [...new Set(this.surfaces.values())];
+  }
+}

@@ -1,0 +1,274 @@
+// The core: store, gate, events, approvers and settings for one data directory. The `serve` daemon and
+// the desktop app's main process each host one; the control API and the IPC handlers call into it.
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
+import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
+import type { ThresholdConfig } from '../config/load';
+import { initClassifier } from '../policy/classifier';
+import type { PathContext } from '../policy/paths';
+import { Redactor, sanitiseErrorText } from '../redact/redactor';
+import type { VerifyResult } from '../store/audit-repo';
+import { newId } from '../store/ids';
+import { OutcomeAlreadyRecorded } from '../store/outcomes-repo';
+import { Store } from '../store/store';
+import { ApproverRegistry } from './approvers';
+import { EventBus } from './events';
+import { ApprovalGate } from './gate';
+import { grantPatternProblem, grantScope } from './proposals';
+
+export interface CoreOptions {
+  dataDir: string;
+  config: ThresholdConfig;
+  paths: PathContext;
+  /** For tests: an in-memory store instead of the data directory's database. */
+  store?: Store;
+  now?: () => number;
+}
+
+export type CoreResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+
+export class CoreError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ThresholdCore {
+  readonly store: Store;
+  readonly events = new EventBus();
+  readonly approvers = new ApproverRegistry();
+  readonly redactor: Redactor;
+  readonly gate: ApprovalGate;
+  readonly runtimeId = `rt_${randomBytes(6).toString('hex')}`;
+  private readonly now: () => number;
+  private releaseLock: (() => void) | null = null;
+
+  private constructor(readonly o: CoreOptions) {
+    this.now = o.now ?? Date.now;
+    if (!o.store) {
+      checkDataDir(o.dataDir);
+      this.releaseLock = acquireLock(o.dataDir);
+    }
+    try {
+      this.store = o.store ?? Store.openDataDir(o.dataDir);
+    } catch (err) {
+      this.releaseLock?.();
+      throw err;
+    }
+    this.redactor = new Redactor({ home: o.paths.home });
+    this.gate = new ApprovalGate({
+      store: this.store,
+      redactor: this.redactor,
+      events: this.events,
+      approvers: this.approvers,
+      policy: {
+        level: () => this.level(),
+        rules: () => o.config.rules,
+        configGrants: () => o.config.grants,
+        paths: () => o.paths,
+      },
+      ttlMs: o.config.approvalTtlSeconds * 1000,
+      runtimeId: this.runtimeId,
+      now: this.now,
+    });
+  }
+
+  /** Opens the core: the classifier, the data directory (locked for this process), the store. */
+  static async open(o: CoreOptions): Promise<ThresholdCore> {
+    await initClassifier();
+    return new ThresholdCore(o);
+  }
+
+  get paths(): PathContext {
+    return this.o.paths;
+  }
+
+  get config(): ThresholdConfig {
+    return this.o.config;
+  }
+
+  /** The live level: a level set at run time (stored) overrides the config file's. */
+  level(): Level {
+    const stored = this.store.settings.get<string>('level');
+    return stored && (LEVELS as readonly string[]).includes(stored) ? (stored as Level) : this.o.config.level;
+  }
+
+  setLevel(level: string, by: string): CoreResult<{ level: Level }> {
+    if (!(LEVELS as readonly string[]).includes(level)) return { ok: false, error: { code: 'invalid_level', message: `"${level}" is not a level (${LEVELS.join(', ')}).` } };
+    const at = this.now();
+    const previous = this.level();
+    this.store.transaction(() => {
+      this.store.settings.set('level', level, at);
+      this.store.audit.append({ at, kind: 'settings.changed', subject: 'level', data: { level, previous, by } });
+    });
+    this.events.emit('settings.changed', { level: level as Level });
+    return { ok: true, value: { level: level as Level } };
+  }
+
+  settings() {
+    return {
+      level: this.level(),
+      config_level: this.o.config.level,
+      approval_ttl_seconds: this.o.config.approvalTtlSeconds,
+      config_file: this.o.config.file,
+      data_dir: this.o.dataDir,
+      workspace: this.o.paths.workspace,
+      approvers: this.approvers.kinds(),
+    };
+  }
+
+  // ── grants ──────────────────────────────────────────────────────────────────────────────────
+
+  listGrants(opts: { include_inactive?: boolean } = {}): GrantRecord[] {
+    const stored = this.store.grants.list(opts.include_inactive ? {} : { active: true, now: this.now() });
+    const fromConfig: GrantRecord[] = this.o.config.grants.map((g) => ({
+      id: g.id,
+      tool: g.tool,
+      pattern: g.pattern,
+      scope: g.scope,
+      session_id: null,
+      expires_at: null,
+      source: 'config',
+      source_session_id: null,
+      source_call_id: null,
+      created_at: 0,
+      last_used_at: null,
+      use_count: 0,
+      revoked_at: null,
+      note: g.note ?? null,
+    }));
+    return [...stored, ...fromConfig];
+  }
+
+  createGrant(input: { tool: string; pattern: GrantPattern; duration?: string; session_id?: string | null; note?: string | null }, by: string): CoreResult<GrantRecord> {
+    const problem = grantPatternProblem(input.tool, input.pattern, input.duration);
+    if (problem) return { ok: false, error: { code: 'invalid_grant', message: problem } };
+    const duration = (input.duration ?? 'always') as GrantDuration;
+    if (duration === 'session' && !input.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'A session grant needs session_id.' } };
+    const at = this.now();
+    const scope = grantScope(duration, at, input.session_id ?? '');
+    const id = newId('gr');
+    this.store.transaction(() => {
+      this.store.grants.insert({ id, tool: input.tool, pattern: input.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note: input.note ?? null });
+      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: { tool: input.tool, pattern: input.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, by } });
+    });
+    const g = this.store.grants.get(id)!;
+    this.events.emit('grant.created', g);
+    return { ok: true, value: g };
+  }
+
+  updateGrant(input: { id: string; pattern?: GrantPattern; duration?: string; note?: string | null }, by: string): CoreResult<GrantRecord> {
+    const current = this.store.grants.get(input.id);
+    if (!current) return { ok: false, error: { code: 'not_found', message: `There is no grant ${input.id}${input.id.startsWith('config-') ? ' in the database (grants from the config file are edited in the file)' : ''}.` } };
+    if (current.revoked_at !== null) return { ok: false, error: { code: 'revoked', message: `Grant ${input.id} was revoked; create a new one.` } };
+    const pattern = input.pattern ?? current.pattern;
+    const problem = grantPatternProblem(current.tool, pattern, input.duration);
+    if (problem) return { ok: false, error: { code: 'invalid_grant', message: problem } };
+    const at = this.now();
+    const scope = input.duration ? grantScope(input.duration as GrantDuration, at, current.session_id ?? '') : null;
+    if (input.duration === 'session' && !current.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'This grant has no session to scope to.' } };
+    this.store.transaction(() => {
+      this.store.grants.update(input.id, { pattern, ...(scope ? { scope: scope.scope, expires_at: scope.expiresAt ?? null, session_id: scope.sessionId ?? null } : {}), ...(input.note !== undefined ? { note: input.note } : {}) });
+      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: { pattern, duration: input.duration ?? null, by } });
+    });
+    const g = this.store.grants.get(input.id)!;
+    this.events.emit('grant.updated', g);
+    return { ok: true, value: g };
+  }
+
+  revokeGrant(id: string, by: string): CoreResult<GrantRecord> {
+    const at = this.now();
+    let revoked = false;
+    this.store.transaction(() => {
+      revoked = this.store.grants.revoke(id, at);
+      if (revoked) this.store.audit.append({ at, kind: 'grant.revoked', subject: id, data: { by } });
+    });
+    const g = this.store.grants.get(id);
+    if (!g) return { ok: false, error: { code: 'not_found', message: `There is no grant ${id}${id.startsWith('config-') ? ' in the database (grants from the config file are removed from the file)' : ''}.` } };
+    if (!revoked) return { ok: false, error: { code: 'already_revoked', message: `Grant ${id} was already revoked.` } };
+    this.events.emit('grant.revoked', g);
+    return { ok: true, value: g };
+  }
+
+  // ── outcomes and audit ──────────────────────────────────────────────────────────────────────
+
+  /** The write-once execution outcome of an approved call. */
+  recordOutcome(callId: string, o: Omit<ExecutionOutcome, 'recorded_at' | 'error'> & { error?: string | null }): CoreResult<ExecutionOutcome> {
+    const at = this.now();
+    const outcome: ExecutionOutcome = { ...o, error: o.error ? sanitiseErrorText(this.redactor, o.error) : null, recorded_at: at };
+    const call = this.store.calls.get(callId);
+    if (!call) return { ok: false, error: { code: 'not_found', message: `There is no call ${callId}.` } };
+    try {
+      this.store.transaction(() => {
+        this.store.outcomes.record(callId, outcome);
+        this.store.calls.setState(callId, outcome.status, at);
+        this.store.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: callId, data: { ...outcome } });
+      });
+    } catch (err) {
+      if (err instanceof OutcomeAlreadyRecorded) return { ok: false, error: { code: 'already_recorded', message: err.message } };
+      throw err;
+    }
+    return { ok: true, value: outcome };
+  }
+
+  verifyAudit(): VerifyResult {
+    return this.store.audit.verify();
+  }
+
+  dispose(): void {
+    this.gate.dispose();
+    this.store.close();
+    this.releaseLock?.();
+    this.releaseLock = null;
+  }
+}
+
+/** The data directory must not be writable by others: the control socket's safety depends on it. */
+export function checkDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const st = statSync(dataDir);
+  if ((st.mode & 0o022) !== 0) {
+    throw new CoreError('unsafe_data_dir', `The data directory ${dataDir} is writable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${dataDir}`);
+  }
+}
+
+/** One process per data directory: a pid file, taken over when its owner is gone. */
+function acquireLock(dataDir: string): () => void {
+  const file = join(dataDir, 'threshold.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(existsSync(file) ? readFileSync(file, 'utf8').trim() : NaN);
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && pid !== process.pid) {
+        throw new CoreError('data_dir_in_use', `Another Threshold (pid ${pid}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new CoreError('data_dir_in_use', `Could not take the lock on ${dataDir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,28 @@
+// A core over an in-memory store, with an approver surface attached, for gate tests.
+import type { Level } from '../../common/domain';
+import { DEFAULT_CONFIG, type ThresholdConfig } from '../../main/config/load';
+import { ThresholdCore } from '../../main/gate/core';
+import type { GateCall } from '../../main/gate/gate';
+import { Store } from '../../main/store/store';
+import { TEST_PATHS } from './policy';
+
+export async function testCore(opts: { level?: Level; ttlSeconds?: number; config?: Partial<ThresholdConfig>; store?: Store; approver?: boolean; now?: () => number } = {}) {
+  const config: ThresholdConfig = { ...DEFAULT_CONFIG, level: opts.level ?? 'supervised', approvalTtlSeconds: opts.ttlSeconds ?? 600, ...opts.config };
+  const core = await ThresholdCore.open({ dataDir: '/nonexistent', config, paths: TEST_PATHS, store: opts.store ?? Store.inMemory(), now: opts.now });
+  if (opts.approver !== false) core.approvers.add('desktop');
+  return core;
+}
+
+export function shellCall(command: string, extra: Partial<GateCall> = {}): GateCall {
+  return { sessionId: 's1', turnId: 't1', turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: TEST_PATHS.workspace, ...extra };
+}
+
+/** Waits until the gate has parked an approval and returns it. */
+export async function nextPending(core: ThresholdCore, known = 0) {
+  for (let i = 0; i < 200; i++) {
+    const pending = core.gate.listPending();
+    if (pending.length > known) return pending[pending.length - 1]!;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('no approval was parked');
+}

@@ -1,8 +1,9 @@
 // What every CLI command needs: the path context, the config, the parsed options.
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { defaultDirs } from '../config/dirs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { defaultDirs, realDir } from '../config/dirs';
+
+export { realDir };
 import { loadConfigFile, type ThresholdConfig } from '../config/load';
 import type { PathContext } from '../policy/paths';
 
@@ -16,13 +17,6 @@ export interface CliIo {
   cwd: string;
 }
 
-export function realDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
 
 export function pathContextFor(workspace: string, env: NodeJS.ProcessEnv, dataDir?: string): PathContext {
   const dirs = defaultDirs(env);
@@ -35,4 +29,10 @@ export async function loadCliConfig(configFile: string | undefined, env: NodeJS.
   const fromEnv = env['THRESHOLD_CONFIG'];
   if (fromEnv) return loadConfigFile(resolve(fromEnv), { required: true, paths });
   return loadConfigFile(join(defaultDirs(env).configDir, 'threshold.toml'), { required: false, paths });
+}
+
+/** --data-dir, else THRESHOLD_HOME, else the default data folder. */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const dir = flag ?? env['THRESHOLD_HOME'] ?? defaultDirs(env).dataDir;
+  return isAbsolute(dir) ? dir : resolve(dir);
 }

@@ -1,8 +1,12 @@
 // The `threshold` command line. Each command lives in its own module; this file only dispatches.
 import { ConfigError } from '../config/load';
+import { CoreError } from '../gate/core';
+import { StoreError } from '../store/db';
 import { classifyCli } from './classify';
 import { UsageError, type CliIo } from './context';
+import { ctlCli } from './ctl';
 import { evaluateCli } from './evaluate';
+import { serveCli } from './serve';
 
 const HELP = `threshold: a desktop assistant that asks before it acts
 
@@ -13,6 +17,10 @@ commands:
   classify --jsonl           classify {"cmd": "..."} lines from stdin, one JSON result a line
   evaluate --jsonl           the gate's decision for {"tool": "...", "args": {...}} lines from stdin
                              [--level L] [--config FILE] [--workspace DIR]
+  serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended]
+                             run the core headless: gate, store and the control API
+  ctl [--data-dir DIR] [--json] <pending | history | decide | grants | revoke | verify | level | request>
+                             talk to a running core; "threshold ctl" alone lists its commands
   help                       this text
 `;
 
@@ -21,6 +29,8 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   classify: classifyCli,
   evaluate: evaluateCli,
+  serve: serveCli,
+  ctl: ctlCli,
 };
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
@@ -41,7 +51,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       io.stderr.write(`threshold ${name}: ${err.message}\n`);
       return 2;
     }
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof CoreError || err instanceof StoreError) {
       io.stderr.write(`threshold: ${err.message}\n`);
       return 1;
     }

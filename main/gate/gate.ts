@@ -95,6 +95,8 @@ interface Waiter {
   facts: CallFacts;
   /** The exact call, kept in memory only while it is pending. */
   call: GateCall;
+  /** The proposal as computed (unredacted paths); the stored one is the display form. */
+  proposal: ProposedGrant | null;
 }
 
 export class ApprovalGate {
@@ -203,7 +205,10 @@ export class ApprovalGate {
       return verdict(true, { approvalId: followUp.id, outcome: followUp.outcome });
     }
 
-    const proposal = facts ? proposeGrant(facts, evaluation, ctx.paths) : null;
+    // A grant is stored as written, so a proposal that holds a secret is not offered at all.
+    let proposal = facts ? proposeGrant(facts, evaluation, ctx.paths) : null;
+    const proposalShown = proposal ? await this.o.redactor.redactValue(proposal) : null;
+    if (proposalShown && JSON.stringify(proposalShown).includes('[REDACTED:')) proposal = null;
     const outcomes = availableOutcomes(evaluation, proposal);
     const approvalId = newId('ap');
     const created = this.now();
@@ -222,7 +227,7 @@ export class ApprovalGate {
       segment: evaluation.segment ? { index: evaluation.segment.index, text: this.o.redactor.redactTextSync(evaluation.segment.text) } : null,
       floor: evaluation.floor,
       outcomes,
-      proposed_grant: proposal ? await this.o.redactor.redactValue(proposal) : null,
+      proposed_grant: proposal ? proposalShown : null,
       created_at: created,
       expires_at: ttl > 0 ? created + ttl : null,
       owner: this.o.runtimeId,
@@ -246,7 +251,7 @@ export class ApprovalGate {
     // Park: the waiter exists before the row, so a decision can never arrive before its waiter.
     let resolveWaiter!: Waiter['resolve'];
     const decided = new Promise<{ outcome: Outcome; note: string | null }>((resolve) => (resolveWaiter = resolve));
-    const waiter: Waiter = { resolve: resolveWaiter, timer: null, sessionId: call.sessionId, turnId: call.turnId, facts: facts!, call };
+    const waiter: Waiter = { resolve: resolveWaiter, timer: null, sessionId: call.sessionId, turnId: call.turnId, facts: facts!, call, proposal };
     this.waiters.set(approvalId, waiter);
     try {
       this.o.store.transaction(() => {
@@ -386,8 +391,8 @@ export class ApprovalGate {
     waiter: Waiter | undefined,
     at: number,
   ): { ok: true; grants: Grant[] } | { ok: false; message: string } {
-    const proposal = row.proposed_grant ? (JSON.parse(row.proposed_grant) as ProposedGrant) : null;
-    const patterns = req.grant?.patterns ?? proposal?.patterns;
+    const stored = row.proposed_grant ? (JSON.parse(row.proposed_grant) as ProposedGrant) : null;
+    const patterns = req.grant?.patterns ?? waiter?.proposal?.patterns ?? stored?.patterns;
     if (!patterns || patterns.length === 0) return { ok: false, message: 'approve_always needs a grant pattern, and this call has no proposal.' };
     const duration = req.grant?.duration ?? 'always';
     const scope = grantScope(duration, at, row.session_id);
@@ -395,6 +400,7 @@ export class ApprovalGate {
     for (const p of patterns) {
       const problem = grantPatternProblem(row.tool, p, duration);
       if (problem) return { ok: false, message: problem };
+      if (this.o.redactor.redactTextSync(JSON.stringify(p)).includes('[REDACTED:')) return { ok: false, message: 'A grant must not contain a secret: it is stored as written.' };
       grants.push({ id: newId('gr'), tool: row.tool, pattern: p, ...scope, provenance: { source: 'approval', sessionId: row.session_id, callId: row.call_id }, createdAt: at });
     }
     // An edited grant must still cover the call it approves: otherwise it is a control that does nothing here.

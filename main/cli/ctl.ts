@@ -1,0 +1,214 @@
+// `threshold ctl`: talks to a running daemon over its control socket. --json for scripts; tables otherwise.
+import { parseArgs } from 'node:util';
+import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
+import { ControlClient, ControlUnavailable, RemoteError } from '../control/client';
+import { socketPath } from '../control/server';
+import { resolveDataDir, UsageError, type CliIo } from './context';
+
+const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
+  pending                              approvals waiting for a decision
+  history [--limit N] [--session S] [--outcome O]
+                                       recent decisions, with the outcome of execution
+  decide ID OUTCOME [--hash H] [--note TEXT] [--duration 15m|1h|session|always] [--pattern JSON]
+                                       OUTCOME: approve_once approve_session approve_always approve_all_session skip deny
+  grants [--all]                       grants in force (--all: revoked and expired too)
+  revoke ID                            revoke a grant
+  verify                               verify the audit history's hash chain
+  level [LEVEL]                        show or set the level (read-only supervised auto-edit full)
+  request --tool T --args JSON [--session S] [--unattended] [--no-wait]
+                                       submit a tool call to the gate`;
+
+export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean' },
+      limit: { type: 'string' },
+      session: { type: 'string' },
+      outcome: { type: 'string' },
+      hash: { type: 'string' },
+      note: { type: 'string' },
+      duration: { type: 'string' },
+      pattern: { type: 'string' },
+      all: { type: 'boolean' },
+      tool: { type: 'string' },
+      args: { type: 'string' },
+      unattended: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
+    },
+    allowPositionals: true,
+  });
+  const [command, ...rest] = positionals;
+  if (!command) throw new UsageError(USAGE);
+  const dataDir = resolveDataDir(values['data-dir'], io.env);
+  const path = socketPath(dataDir);
+  const out = (human: string, data: unknown) => io.stdout.write(values.json ? JSON.stringify(data, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n');
+
+  const plan = planCall(command, rest, values);
+  let client: ControlClient;
+  try {
+    client = await ControlClient.connect(path);
+  } catch (err) {
+    if (err instanceof ControlUnavailable) {
+      io.stderr.write(`threshold ctl: Threshold is not running for ${dataDir} (${err.message}).\n  Start it with: threshold serve --data-dir ${dataDir}\n`);
+      return 3;
+    }
+    throw err;
+  }
+  try {
+    if (command === 'decide' && !plan.params['hash']) {
+      // Without --hash, decide on the content the pending list shows for this id.
+      const pending = await client.call<PendingApproval[]>('approval.list_pending');
+      // An id that is not pending gets the daemon's own answer (already decided, or not found).
+      plan.params['hash'] = pending.find((x) => x.id === plan.params['id'])?.hash ?? '0'.repeat(64);
+    }
+    const result = await client.call(plan.method, plan.params);
+    out(plan.render(result), result);
+    if (command === 'verify' && !(result as { ok: boolean }).ok) return 1;
+    return 0;
+  } catch (err) {
+    if (err instanceof RemoteError) {
+      io.stderr.write(`threshold ctl: ${err.message}${err.error.data?.code ? ` (${err.error.data.code})` : ''}\n`);
+      return 1;
+    }
+    if (err instanceof ControlUnavailable) {
+      io.stderr.write(`threshold ctl: ${err.message}\n`);
+      return 3;
+    }
+    throw err;
+  } finally {
+    client.close();
+  }
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function planCall(command: string, rest: string[], v: Values): { method: string; params: Record<string, unknown>; render: (r: unknown) => string } {
+  const noArgs = (n: number) => {
+    if (rest.length !== n) throw new UsageError(USAGE);
+  };
+  switch (command) {
+    case 'pending':
+      noArgs(0);
+      return { method: 'approval.list_pending', params: {}, render: (r) => renderPending(r as PendingApproval[]) };
+    case 'history': {
+      noArgs(0);
+      const params: Record<string, unknown> = {};
+      if (v['limit'] !== undefined) {
+        const n = Number(v['limit']);
+        if (!Number.isInteger(n) || n < 1 || n > 500) throw new UsageError('--limit must be a whole number from 1 to 500.');
+        params['limit'] = n;
+      }
+      if (v['session']) params['session_id'] = v['session'];
+      if (v['outcome']) params['outcome'] = v['outcome'];
+      return { method: 'approval.list_recent_decisions', params, render: (r) => renderHistory(r as DecisionRecord[]) };
+    }
+    case 'decide': {
+      noArgs(2);
+      const params: Record<string, unknown> = { id: rest[0], outcome: rest[1] };
+      if (v['hash']) params['hash'] = v['hash'];
+      if (v['note']) params['note'] = v['note'];
+      if (v['duration'] || v['pattern']) {
+        let patterns: unknown;
+        if (v['pattern']) {
+          try {
+            patterns = JSON.parse(String(v['pattern']));
+          } catch {
+            throw new UsageError('--pattern must be JSON, e.g. \'{"kind":"argv","argv":["git","status"]}\'.');
+          }
+        }
+        params['grant'] = { ...(v['duration'] ? { duration: v['duration'] } : {}), ...(patterns ? { patterns: Array.isArray(patterns) ? patterns : [patterns] } : {}) };
+      }
+      return { method: 'approval.decide', params, render: (r) => `${(r as DecisionRecord).id}: ${(r as DecisionRecord).outcome}` };
+    }
+    case 'grants':
+      noArgs(0);
+      return { method: 'grants.list', params: v['all'] ? { include_inactive: true } : {}, render: (r) => renderGrants(r as GrantRecord[]) };
+    case 'revoke':
+      noArgs(1);
+      return { method: 'grants.revoke', params: { id: rest[0] }, render: (r) => `revoked ${(r as GrantRecord).id}` };
+    case 'verify':
+      noArgs(0);
+      return {
+        method: 'audit.verify',
+        params: {},
+        render: (r) => {
+          const x = r as { ok: boolean; entries: number; broken_at?: number; reason?: string; head?: string; checkpoints?: number };
+          return x.ok ? `audit history verified: ${x.entries} entries${x.checkpoints ? `, ${x.checkpoints} retention checkpoint(s)` : ''}; head ${x.head?.slice(0, 16)}…` : `AUDIT HISTORY BROKEN at entry ${x.broken_at}: ${x.reason}`;
+        },
+      };
+    case 'level':
+      if (rest.length > 1) throw new UsageError(USAGE);
+      return rest.length
+        ? { method: 'settings.set_level', params: { level: rest[0] }, render: (r) => `level: ${(r as { level: string }).level}` }
+        : { method: 'settings.get', params: {}, render: (r) => `level: ${(r as { level: string }).level}` };
+    case 'request': {
+      noArgs(0);
+      if (!v['tool'] || !v['args']) throw new UsageError('ctl request needs --tool and --args JSON.');
+      let args: unknown;
+      try {
+        args = JSON.parse(String(v['args']));
+      } catch {
+        throw new UsageError('--args must be a JSON object.');
+      }
+      const params: Record<string, unknown> = { tool: v['tool'], args };
+      if (v['session']) params['session_id'] = v['session'];
+      if (v['unattended']) params['unattended'] = true;
+      if (v['no-wait']) params['wait'] = false;
+      return { method: 'approval.request', params, render: (r) => JSON.stringify(r) };
+    }
+    default:
+      throw new UsageError(`unknown ctl command "${command}".\n${USAGE}`);
+  }
+}
+
+function table(rows: string[][]): string {
+  if (rows.length <= 1) return '';
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd()).join('\n');
+}
+
+function short(s: string, n: number): string {
+  const one = s.replace(/\s+/g, ' ');
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}
+
+function when(ms: number | null): string {
+  if (ms === null) return 'never';
+  const d = Math.round((ms - Date.now()) / 1000);
+  return d >= 0 ? `in ${d}s` : `${-d}s ago`;
+}
+
+function renderPending(list: PendingApproval[]): string {
+  if (list.length === 0) return 'No approvals are pending.';
+  return table([
+    ['ID', 'TOOL', 'CLASS', 'HASH', 'EXPIRES', 'STATE', 'REASON'],
+    ...list.map((p) => [p.id, p.tool, p.class, p.hash.slice(0, 12), when(p.expires_at), p.orphan ? 'orphan' : 'waiting', short(p.reason, 90)]),
+  ]);
+}
+
+function renderHistory(list: DecisionRecord[]): string {
+  if (list.length === 0) return 'No decisions yet.';
+  return table([
+    ['ID', 'OUTCOME', 'BY', 'TOOL', 'CLASS', 'EXECUTION', 'WHAT'],
+    ...list.map((d) => [
+      d.id,
+      d.outcome,
+      d.decided_by,
+      d.tool,
+      d.class,
+      d.execution ? `${d.execution.status}${d.execution.exit_code !== null ? ` (${d.execution.exit_code})` : ''}` : d.follow_up === 'awaiting' ? 'awaiting follow-up' : '-',
+      short(typeof (d.args as { command?: unknown })?.command === 'string' ? String((d.args as { command: string }).command) : JSON.stringify(d.args), 60),
+    ]),
+  ]);
+}
+
+function renderGrants(list: GrantRecord[]): string {
+  if (list.length === 0) return 'No grants.';
+  const pattern = (g: GrantRecord) => (g.pattern.kind === 'argv' ? g.pattern.argv.join(' ') : g.pattern.kind === 'path' ? g.pattern.glob : g.pattern.kind === 'url' ? g.pattern.prefix : '(any call)');
+  return table([
+    ['ID', 'TOOL', 'PATTERN', 'SCOPE', 'USED', 'SOURCE', 'STATE'],
+    ...list.map((g) => [g.id, g.tool, short(pattern(g), 50), g.scope === 'until' ? `until ${new Date(g.expires_at ?? 0).toISOString()}` : g.scope, String(g.use_count), g.source, g.revoked_at ? 'revoked' : g.expires_at !== null && g.expires_at < Date.now() ? 'expired' : 'active']),
+  ]);
+}

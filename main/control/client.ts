@@ -1,0 +1,69 @@
+// A JSON-RPC client for the control socket (used by `threshold ctl`).
+import { createConnection, type Socket } from 'node:net';
+import type { RpcErrorObject } from './rpc';
+
+export class ControlUnavailable extends Error {}
+
+export class RemoteError extends Error {
+  constructor(readonly error: RpcErrorObject) {
+    super(error.message);
+  }
+}
+
+export class ControlClient {
+  private nextId = 1;
+  private buffer = '';
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  private constructor(private readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        this.receive(line);
+      }
+    });
+    socket.on('close', () => {
+      for (const w of this.waiting.values()) w.reject(new ControlUnavailable('The Threshold daemon closed the connection.'));
+      this.waiting.clear();
+    });
+  }
+
+  static connect(path: string): Promise<ControlClient> {
+    return new Promise((resolve, reject) => {
+      const socket = createConnection(path);
+      socket.once('connect', () => resolve(new ControlClient(socket)));
+      socket.once('error', (err: NodeJS.ErrnoException) => reject(new ControlUnavailable(err.code === 'ENOENT' || err.code === 'ECONNREFUSED' ? `no control socket answers at ${path}` : err.message)));
+    });
+  }
+
+  call<T = unknown>(method: string, params?: unknown): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }) + '\n');
+    });
+  }
+
+  private receive(line: string): void {
+    let msg: { id?: number; result?: unknown; error?: RpcErrorObject };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      return;
+    }
+    if (typeof msg.id !== 'number') return;
+    const w = this.waiting.get(msg.id);
+    if (!w) return;
+    this.waiting.delete(msg.id);
+    if (msg.error) w.reject(new RemoteError(msg.error));
+    else w.resolve(msg.result);
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+}

@@ -1,0 +1,135 @@
+// The control API's methods: parameters checked with zod, then handed to the core. Empty lists are
+// lists; failures are RpcErrors with a stable code.
+import { z } from 'zod';
+import { OUTCOMES } from '../../common/approvals';
+import { LEVELS } from '../../common/domain';
+import type { ThresholdCore } from '../gate/core';
+import { realDir } from '../config/dirs';
+import { RpcError } from './rpc';
+
+const grantPattern = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('argv'), argv: z.array(z.string().min(1)).min(1), redirects: z.array(z.string().min(1)).optional() }).strict(),
+  z.object({ kind: z.literal('path'), glob: z.string().min(1) }).strict(),
+  z.object({ kind: z.literal('url'), prefix: z.string().min(1) }).strict(),
+  z.object({ kind: z.literal('tool') }).strict(),
+]);
+const duration = z.enum(['15m', '1h', 'session', 'always']);
+const empty = z.object({}).strict().optional();
+
+export const methodSchemas = {
+  'approval.list_pending': empty,
+  'approval.list_recent_decisions': z
+    .object({
+      limit: z.number().int().min(1).max(500).optional(),
+      session_id: z.string().min(1).optional(),
+      outcome: z.enum(OUTCOMES).optional(),
+      tool: z.string().min(1).optional(),
+      since: z.number().int().min(0).optional(),
+    })
+    .strict()
+    .optional(),
+  'approval.decide': z
+    .object({
+      id: z.string().min(1),
+      hash: z.string().regex(/^[0-9a-f]{64}$/, 'hash must be the 64-character content hash shown with the approval'),
+      outcome: z.string().min(1),
+      note: z.string().max(2000).optional(),
+      grant: z.object({ patterns: z.array(grantPattern).min(1).optional(), duration: duration.optional() }).strict().optional(),
+    })
+    .strict(),
+  'approval.request': z
+    .object({
+      tool: z.string().min(1),
+      args: z.record(z.string(), z.unknown()),
+      session_id: z.string().min(1).optional(),
+      turn_id: z.string().min(1).optional(),
+      cwd: z.string().min(1).optional(),
+      unattended: z.boolean().optional(),
+      wait: z.boolean().optional(),
+    })
+    .strict(),
+  'approval.record_outcome': z
+    .object({
+      call_id: z.string().min(1),
+      status: z.enum(['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled']),
+      exit_code: z.number().int().nullable().optional(),
+      signal: z.string().nullable().optional(),
+      duration_ms: z.number().int().min(0).nullable().optional(),
+      error: z.string().nullable().optional(),
+    })
+    .strict(),
+  'approval.follow_ups': z.object({ session_id: z.string().min(1).optional() }).strict().optional(),
+  'grants.list': z.object({ include_inactive: z.boolean().optional() }).strict().optional(),
+  'grants.create': z
+    .object({ tool: z.string().min(1), pattern: grantPattern, duration: duration.optional(), session_id: z.string().min(1).optional(), note: z.string().max(500).optional() })
+    .strict(),
+  'grants.update': z.object({ id: z.string().min(1), pattern: grantPattern.optional(), duration: duration.optional(), note: z.string().max(500).nullable().optional() }).strict(),
+  'grants.revoke': z.object({ id: z.string().min(1) }).strict(),
+  'audit.verify': empty,
+  'audit.list': z.object({ limit: z.number().int().min(1).max(500).optional(), before: z.number().int().optional(), kind: z.string().optional() }).strict().optional(),
+  'settings.get': empty,
+  'settings.set_level': z.object({ level: z.enum(LEVELS) }).strict(),
+} as const;
+
+export type MethodName = keyof typeof methodSchemas;
+
+function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
+  if (!r.ok) throw new RpcError(r.error.code, r.error.message);
+  return r.value;
+}
+
+/** Handlers; `surface` names who decides (the control API). */
+export function createMethods(core: ThresholdCore, surface = 'control') {
+  let requestCounter = 0;
+  return {
+    'approval.list_pending': () => core.gate.listPending(),
+    'approval.list_recent_decisions': (p: z.infer<(typeof methodSchemas)['approval.list_recent_decisions']>) => core.store.approvals.listDecisions({ limit: p?.limit ?? 50, ...p }),
+    'approval.decide': async (p: z.infer<(typeof methodSchemas)['approval.decide']>) =>
+      unwrap(await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: p.outcome, surface, note: p.note ?? null, grant: p.grant })),
+    'approval.request': async (p: z.infer<(typeof methodSchemas)['approval.request']>) => {
+      const sessionId = p.session_id ?? 'control';
+      const turnId = p.turn_id ?? `${sessionId}-turn-${Date.now()}-${++requestCounter}`;
+      const cwd = p.cwd ? realDir(p.cwd) : core.paths.workspace;
+      const review = core.gate.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: p.tool, args: p.args, cwd });
+      const summarise = (v: Awaited<typeof review>) => ({
+        call_id: v.callId,
+        hash: v.hash,
+        run: v.run,
+        decision: v.evaluation.decision,
+        decided_by: v.evaluation.decidedBy,
+        class: v.evaluation.class,
+        explanation: v.evaluation.explanation,
+        approval_id: v.approvalId,
+        outcome: v.outcome,
+        stop_turn: v.stopTurn,
+        message: v.message || null,
+      });
+      if (p.wait !== false) return summarise(await review);
+      // Return as soon as the call is decided by policy or parked.
+      const parked = new Promise<unknown>((resolve) => {
+        const off = core.events.on('approval.requested', (a) => {
+          if (a.turn_id === turnId) {
+            off();
+            resolve({ status: 'pending', approval_id: a.id, hash: a.hash, call_id: a.call_id });
+          }
+        });
+        void review.then((v) => {
+          off();
+          resolve({ status: 'decided', ...summarise(v) });
+        });
+      });
+      return parked;
+    },
+    'approval.record_outcome': (p: z.infer<(typeof methodSchemas)['approval.record_outcome']>) =>
+      unwrap(core.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
+    'approval.follow_ups': (p: z.infer<(typeof methodSchemas)['approval.follow_ups']>) => core.gate.awaitingFollowUps(p?.session_id),
+    'grants.list': (p: z.infer<(typeof methodSchemas)['grants.list']>) => core.listGrants({ include_inactive: p?.include_inactive }),
+    'grants.create': (p: z.infer<(typeof methodSchemas)['grants.create']>) => unwrap(core.createGrant(p, surface)),
+    'grants.update': (p: z.infer<(typeof methodSchemas)['grants.update']>) => unwrap(core.updateGrant(p, surface)),
+    'grants.revoke': (p: z.infer<(typeof methodSchemas)['grants.revoke']>) => unwrap(core.revokeGrant(p.id, surface)),
+    'audit.verify': () => core.verifyAudit(),
+    'audit.list': (p: z.infer<(typeof methodSchemas)['audit.list']>) => core.store.audit.list({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }),
+    'settings.get': () => core.settings(),
+    'settings.set_level': (p: z.infer<(typeof methodSchemas)['settings.set_level']>) => unwrap(core.setLevel(p.level, surface)),
+  } satisfies Record<MethodName, (p: never) => unknown>;
+}

@@ -79,3 +79,13 @@ describe('config: valid files', () => {
     await expect(loadConfigFile(join(dir, 'ok.toml'), { required: true })).resolves.toMatchObject({ level: 'full' });
   });
 });
+
+describe('config: audit retention', () => {
+  it('reads retention limits', async () => {
+    const c = await parseConfig('[audit]\nretention_max_entries = 100000\nretention_max_age_days = 365\n', FILE);
+    expect(c.auditRetention).toEqual({ maxEntries: 100000, maxAgeDays: 365 });
+  });
+  it('refuses a retention that would keep almost nothing', async () => {
+    expect(await problem('[audit]\nretention_max_entries = 10')).toMatchObject({ key: 'audit.retention_max_entries' });
+  });
+});

@@ -28,6 +28,8 @@ export interface ThresholdConfig {
   grants: Grant[];
   workspace: string | null;
   approvalTtlSeconds: number;
+  /** Audit retention; unset keeps everything. */
+  auditRetention: { maxEntries?: number; maxAgeDays?: number };
 }
 
 export const DEFAULT_CONFIG: ThresholdConfig = {
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   grants: [],
   workspace: null,
   approvalTtlSeconds: 600,
+  auditRetention: {},
 };
 
 /** Reads a config file. `required` false: a missing file means the defaults. */
@@ -79,6 +82,10 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
     grants: cfg.grants.map((g, i) => grantFromEntry(g, i)),
     workspace: cfg.workspace.path ? expandHome(cfg.workspace.path, paths) : null,
     approvalTtlSeconds: cfg.approvals.ttl_seconds,
+    auditRetention: {
+      ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
+      ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),
+    },
   };
 }
 

@@ -37,6 +37,13 @@ export const configSchema = z
       })
       .strict()
       .default({ ttl_seconds: 600 }),
+    audit: z
+      .object({
+        retention_max_entries: z.number().int().min(1000).optional(),
+        retention_max_age_days: z.number().int().min(1).optional(),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 

@@ -47,6 +47,7 @@ export class ThresholdCore {
   readonly runtimeId = `rt_${randomBytes(6).toString('hex')}`;
   private readonly now: () => number;
   private releaseLock: (() => void) | null = null;
+  private retentionTimer: NodeJS.Timeout | null = null;
 
   private constructor(readonly o: CoreOptions) {
     this.now = o.now ?? Date.now;
@@ -81,7 +82,22 @@ export class ThresholdCore {
   /** Opens the core: the classifier, the data directory (locked for this process), the store. */
   static async open(o: CoreOptions): Promise<ThresholdCore> {
     await initClassifier();
-    return new ThresholdCore(o);
+    const core = new ThresholdCore(o);
+    core.startRetention();
+    return core;
+  }
+
+  /** Applies the configured audit retention now and every hour. */
+  private startRetention(): void {
+    const r = this.o.config.auditRetention;
+    if (r.maxEntries === undefined && r.maxAgeDays === undefined) return;
+    const apply = () => {
+      const removed = this.store.audit.retain({ maxEntries: r.maxEntries, maxAgeMs: r.maxAgeDays !== undefined ? r.maxAgeDays * 86_400_000 : undefined, now: this.now() });
+      if (removed) this.store.transaction(() => this.store.audit.append({ at: this.now(), kind: 'audit.retained', data: { removed, max_entries: r.maxEntries ?? null, max_age_days: r.maxAgeDays ?? null } }));
+    };
+    apply();
+    this.retentionTimer = setInterval(apply, 3_600_000);
+    this.retentionTimer.unref();
   }
 
   get paths(): PathContext {
@@ -115,6 +131,7 @@ export class ThresholdCore {
       level: this.level(),
       config_level: this.o.config.level,
       approval_ttl_seconds: this.o.config.approvalTtlSeconds,
+      audit_retention: { max_entries: this.o.config.auditRetention.maxEntries ?? null, max_age_days: this.o.config.auditRetention.maxAgeDays ?? null },
       config_file: this.o.config.file,
       data_dir: this.o.dataDir,
       workspace: this.o.paths.workspace,
@@ -221,6 +238,7 @@ export class ThresholdCore {
   }
 
   dispose(): void {
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
     this.gate.dispose();
     this.store.close();
     this.releaseLock?.();

@@ -321,3 +321,14 @@ describe('grants and the level', () => {
     expect(c.setLevel('turbo', 'control')).toMatchObject({ ok: false, error: { code: 'invalid_level' } });
   });
 });
+
+describe('audit retention from the config', () => {
+  it('keeps the newest entries behind a checkpoint at start-up, and the chain still verifies', async () => {
+    const store = Store.inMemory();
+    store.transaction(() => {
+      for (let i = 0; i < 1500; i++) store.audit.append({ at: i, kind: 'test', data: { i } });
+    });
+    const c = await core({ store, config: { auditRetention: { maxEntries: 1000 } } });
+    expect({ verify: c.verifyAudit(), last: c.store.audit.list({ limit: 1 })[0]?.kind }).toMatchObject({ verify: { ok: true, entries: 1001, checkpoints: 1 }, last: 'audit.retained' });
+  });
+});

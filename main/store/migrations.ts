@@ -69,7 +69,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         CHECK ((status = 'pending') = (outcome IS NULL))
       );
       CREATE INDEX approvals_pending ON approvals(status, created_at);
-      CREATE INDEX approvals_decided ON approvals(decided_at) WHERE status = 'decided';
+      CREATE INDEX approvals_by_decision ON approvals(status, decided_at);
+      CREATE INDEX approvals_by_outcome ON approvals(status, outcome, decided_at);
+      CREATE INDEX approvals_by_session ON approvals(session_id, status, decided_at);
+      CREATE INDEX approvals_by_tool ON approvals(status, tool, decided_at);
       CREATE INDEX approvals_session_hash ON approvals(session_id, content_hash);
       CREATE TABLE grants (
         id TEXT PRIMARY KEY,

@@ -1,12 +1,43 @@
-import { describe, expect, it } from 'vitest';
-import { channels } from '../../common/contract';
-import { registerHandlers } from './ipc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Channel } from '../../common/contract';
+import { nextPending, shellCall, testCore } from '../../test/support/core';
+import type { ThresholdCore } from '../gate/core';
+import { registerHandlers, type IpcEventLike } from './ipc';
 
-describe('registerHandlers', () => {
+const TRUSTED = 'file:///opt/threshold/out/renderer/index.html';
+let core: ThresholdCore;
+const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
+const call = (channel: Channel, payload?: unknown, url = TRUSTED) => handlers.get(channel)!({ senderFrame: { url } }, payload) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+
+beforeAll(async () => {
+  core = await testCore();
+  registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { version: '1.2.3', runtime: 'electron', core, trustedFrame: (u) => u.startsWith('file:///opt/threshold/out/renderer/'), surface: 'desktop' });
+});
+afterAll(() => core.dispose());
+
+describe('IPC handlers', () => {
   it('answers app.get-info with the name, version and runtime', async () => {
-    const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
-    registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { version: '1.2.3', runtime: 'electron' });
-    const result = await handlers.get(channels.getInfo)?.({});
-    expect(result).toEqual({ ok: true, value: { name: 'Threshold', version: '1.2.3', runtime: 'electron' } });
+    expect(await call('app.get-info')).toEqual({ ok: true, value: { name: 'Threshold', version: '1.2.3', runtime: 'electron' } });
+  });
+
+  it.each([
+    { name: 'a frame that is not the app', channel: 'settings.get' as Channel, payload: undefined, url: 'https://evil.example/', code: 'untrusted_sender' },
+    { name: 'a frame with no url', channel: 'approvals.list-pending' as Channel, payload: undefined, url: '', code: 'untrusted_sender' },
+    { name: 'an unknown outcome', channel: 'approvals.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'expired' }, url: TRUSTED, code: 'invalid_payload' },
+    { name: 'an extra field', channel: 'approvals.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny', force: true }, url: TRUSTED, code: 'invalid_payload' },
+    { name: 'a payload where none is expected', channel: 'settings.get' as Channel, payload: { x: 1 }, url: TRUSTED, code: 'invalid_payload' },
+    { name: 'an unknown level', channel: 'settings.set-level' as Channel, payload: { level: 'yolo' }, url: TRUSTED, code: 'invalid_payload' },
+    { name: 'an unknown approval', channel: 'approvals.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny' }, url: TRUSTED, code: 'not_found' },
+  ])('refuses $name with a value, not a throw', async ({ channel, payload, url, code }) => {
+    expect(await call(channel, payload, url)).toMatchObject({ ok: false, error: { code } });
+  });
+
+  it('decides a pending approval as the desktop surface', async () => {
+    const review = core.gate.review(shellCall('touch ipc.txt'));
+    const p = await nextPending(core);
+    const listed = await call('approvals.list-pending');
+    expect((listed.value as { id: string }[]).map((x) => x.id)).toEqual([p.id]);
+    expect(await call('approvals.decide', { id: p.id, hash: p.hash, outcome: 'approve_once' })).toMatchObject({ ok: true, value: { outcome: 'approve_once', decided_by: 'desktop' } });
+    expect((await review).run).toBe(true);
   });
 });

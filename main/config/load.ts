@@ -28,6 +28,8 @@ export interface ThresholdConfig {
   grants: Grant[];
   workspace: string | null;
   approvalTtlSeconds: number;
+  /** The desktop app also serves the control API (ctl) on its data directory. */
+  controlEnabled: boolean;
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
 }
@@ -39,6 +41,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   grants: [],
   workspace: null,
   approvalTtlSeconds: 600,
+  controlEnabled: true,
   auditRetention: {},
 };
 
@@ -82,6 +85,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
     grants: cfg.grants.map((g, i) => grantFromEntry(g, i)),
     workspace: cfg.workspace.path ? expandHome(cfg.workspace.path, paths) : null,
     approvalTtlSeconds: cfg.approvals.ttl_seconds,
+    controlEnabled: cfg.control.enabled,
     auditRetention: {
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
       ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),

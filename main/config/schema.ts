@@ -37,6 +37,10 @@ export const configSchema = z
       })
       .strict()
       .default({ ttl_seconds: 600 }),
+    control: z
+      .object({ enabled: z.boolean().default(true) })
+      .strict()
+      .default({ enabled: true }),
     audit: z
       .object({
         retention_max_entries: z.number().int().min(1000).optional(),

@@ -15,8 +15,8 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
   revoke ID                            revoke a grant
   verify                               verify the audit history's hash chain
   level [LEVEL]                        show or set the level (read-only supervised auto-edit full)
-  request --tool T --args JSON [--session S] [--unattended] [--no-wait]
-                                       submit a tool call to the gate`;
+  request --tool T --args JSON [--session S] [--unattended] [--no-wait] [--execute]
+                                       submit a tool call to the gate (--execute: run an approved command in the jail)`;
 
 export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -36,6 +36,7 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
       args: { type: 'string' },
       unattended: { type: 'boolean' },
       'no-wait': { type: 'boolean' },
+      execute: { type: 'boolean' },
     },
     allowPositionals: true,
   });
@@ -156,6 +157,7 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
       if (v['session']) params['session_id'] = v['session'];
       if (v['unattended']) params['unattended'] = true;
       if (v['no-wait']) params['wait'] = false;
+      if (v['execute']) params['execute'] = true;
       return { method: 'approval.request', params, render: (r) => JSON.stringify(r) };
     }
     default:

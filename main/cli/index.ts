@@ -4,7 +4,9 @@ import { CoreError } from '../gate/core';
 import { StoreError } from '../store/db';
 import { classifyCli } from './classify';
 import { UsageError, type CliIo } from './context';
+import { checkpointsCli } from './checkpoints';
 import { ctlCli } from './ctl';
+import { jailCli } from './jail';
 import { evaluateCli } from './evaluate';
 import { serveCli } from './serve';
 
@@ -21,6 +23,10 @@ commands:
                              run the core headless: gate, store and the control API
   ctl [--data-dir DIR] [--json] <pending | history | decide | grants | revoke | verify | level | request>
                              talk to a running core; "threshold ctl" alone lists its commands
+  jail --workspace DIR [--class read|write|network] [--print] -- <argv...>
+                             run argv in the jail as the executor would (no gate); --print shows the bwrap line
+  checkpoints [--data-dir DIR] <list | diff ID | restore ID>
+                             workspace checkpoints: list, what a call changed, restore
   help                       this text
 `;
 
@@ -31,6 +37,8 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCli,
   serve: serveCli,
   ctl: ctlCli,
+  jail: jailCli,
+  checkpoints: checkpointsCli,
 };
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {

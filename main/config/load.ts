@@ -7,6 +7,7 @@ import { classifyCommand, initClassifier } from '../policy/classifier';
 import type { PolicyRules } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
+import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
 
 export class ConfigError extends Error {
@@ -28,11 +29,22 @@ export interface ThresholdConfig {
   grants: Grant[];
   workspace: string | null;
   approvalTtlSeconds: number;
+  executor: ExecutorConfig;
   /** The desktop app also serves the control API (ctl) on its data directory. */
   controlEnabled: boolean;
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
 }
+
+export interface ExecutorConfig {
+  /** Run commands without the jail: an explicit choice, warned about wherever the level is shown. */
+  unjailed: boolean;
+  envAllow: string[];
+  limits: Limits;
+  checkpointMaxFileBytes: number;
+}
+
+export const DEFAULT_EXECUTOR: ExecutorConfig = { unjailed: false, envAllow: [], limits: { ...DEFAULT_LIMITS }, checkpointMaxFileBytes: 10 * 1024 * 1024 };
 
 export const DEFAULT_CONFIG: ThresholdConfig = {
   file: null,
@@ -41,6 +53,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   grants: [],
   workspace: null,
   approvalTtlSeconds: 600,
+  executor: DEFAULT_EXECUTOR,
   controlEnabled: true,
   auditRetention: {},
 };
@@ -85,6 +98,19 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
     grants: cfg.grants.map((g, i) => grantFromEntry(g, i)),
     workspace: cfg.workspace.path ? expandHome(cfg.workspace.path, paths) : null,
     approvalTtlSeconds: cfg.approvals.ttl_seconds,
+    executor: {
+      unjailed: cfg.executor.unjailed,
+      envAllow: cfg.executor.env_allow,
+      limits: {
+        timeoutMs: cfg.executor.timeout_seconds * 1000,
+        graceMs: Math.round(cfg.executor.grace_seconds * 1000),
+        outputCapBytes: cfg.executor.output_cap_bytes,
+        maxProcesses: cfg.executor.max_processes,
+        maxFileBytes: cfg.executor.max_file_mb * 1024 * 1024,
+        cpuSeconds: cfg.executor.cpu_seconds,
+      },
+      checkpointMaxFileBytes: Math.round(cfg.executor.checkpoint_max_file_mb * 1024 * 1024),
+    },
     controlEnabled: cfg.control.enabled,
     auditRetention: {
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),

@@ -37,6 +37,20 @@ export const configSchema = z
       })
       .strict()
       .default({ ttl_seconds: 600 }),
+    executor: z
+      .object({
+        unjailed: z.boolean().default(false),
+        env_allow: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
+        timeout_seconds: z.number().int().min(1).max(24 * 3600).default(120),
+        grace_seconds: z.number().min(0.1).max(60).default(2),
+        output_cap_bytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
+        max_processes: z.number().int().min(8).max(65536).default(256),
+        max_file_mb: z.number().int().min(1).max(1024 * 1024).default(1024),
+        cpu_seconds: z.number().int().min(1).max(7 * 24 * 3600).default(600),
+        checkpoint_max_file_mb: z.number().min(0.01).max(1024).default(10),
+      })
+      .strict()
+      .default({ unjailed: false, env_allow: [], timeout_seconds: 120, grace_seconds: 2, output_cap_bytes: 1024 * 1024, max_processes: 256, max_file_mb: 1024, cpu_seconds: 600, checkpoint_max_file_mb: 10 }),
     control: z
       .object({ enabled: z.boolean().default(true) })
       .strict()

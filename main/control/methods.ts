@@ -46,6 +46,8 @@ export const methodSchemas = {
       cwd: z.string().min(1).optional(),
       unattended: z.boolean().optional(),
       wait: z.boolean().optional(),
+      /** Run an approved run_command in the jail and return its outcome. */
+      execute: z.boolean().optional(),
     })
     .strict(),
   'approval.record_outcome': z
@@ -67,6 +69,11 @@ export const methodSchemas = {
   'grants.revoke': z.object({ id: z.string().min(1) }).strict(),
   'audit.verify': empty,
   'audit.list': z.object({ limit: z.number().int().min(1).max(500).optional(), before: z.number().int().optional(), kind: z.string().optional() }).strict().optional(),
+  'sandbox.list_offers': empty,
+  'sandbox.consent': z.object({ id: z.string().min(1), choice: z.enum(['session', 'always', 'deny']) }).strict(),
+  'checkpoints.list': z.object({ workspace: z.string().min(1).optional(), limit: z.number().int().min(1).max(500).optional() }).strict().optional(),
+  'checkpoints.diff': z.object({ id: z.string().min(1) }).strict(),
+  'checkpoints.restore': z.object({ id: z.string().min(1) }).strict(),
   'settings.get': empty,
   'settings.set_level': z.object({ level: z.enum(LEVELS) }).strict(),
 } as const;
@@ -104,7 +111,13 @@ export function createMethods(core: ThresholdCore, surface = 'control') {
         stop_turn: v.stopTurn,
         message: v.message || null,
       });
-      if (p.wait !== false) return summarise(await review);
+      if (p.wait !== false) {
+        const v = await review;
+        const summary = summarise(v);
+        if (!p.execute || !v.run || p.tool !== 'run_command') return summary;
+        const report = await core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation });
+        return { ...summary, execution: { status: report.status, exit_code: report.result?.exitCode ?? null, output: core.redactor.redactTextSync(report.text), checkpoint_id: report.checkpoint?.id ?? null, offers: report.offers } };
+      }
       // Return as soon as the call is decided by policy or parked.
       const parked = new Promise<unknown>((resolve) => {
         const off = core.events.on('approval.requested', (a) => {
@@ -129,6 +142,23 @@ export function createMethods(core: ThresholdCore, surface = 'control') {
     'grants.revoke': (p: z.infer<(typeof methodSchemas)['grants.revoke']>) => unwrap(core.revokeGrant(p.id, surface)),
     'audit.verify': () => core.verifyAudit(),
     'audit.list': (p: z.infer<(typeof methodSchemas)['audit.list']>) => core.store.audit.list({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }),
+    'sandbox.list_offers': () => core.consent.pending(),
+    'sandbox.consent': (p: z.infer<(typeof methodSchemas)['sandbox.consent']>) => unwrap(core.consent.decide(p.id, p.choice, surface)),
+    'checkpoints.list': (p: z.infer<(typeof methodSchemas)['checkpoints.list']>) => core.checkpoints.list(p?.workspace, p?.limit),
+    'checkpoints.diff': async (p: z.infer<(typeof methodSchemas)['checkpoints.diff']>) => {
+      try {
+        return await core.checkpoints.diff(p.id);
+      } catch (err) {
+        throw new RpcError((err as { code?: string }).code ?? 'internal_error', (err as Error).message);
+      }
+    },
+    'checkpoints.restore': async (p: z.infer<(typeof methodSchemas)['checkpoints.restore']>) => {
+      try {
+        return await core.checkpoints.restore(p.id, surface);
+      } catch (err) {
+        throw new RpcError((err as { code?: string }).code ?? 'internal_error', (err as Error).message);
+      }
+    },
     'settings.get': () => core.settings(),
     'settings.set_level': (p: z.infer<(typeof methodSchemas)['settings.set_level']>) => unwrap(core.setLevel(p.level, surface)),
   } satisfies Record<MethodName, (p: never) => unknown>;

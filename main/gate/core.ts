@@ -13,13 +13,19 @@ import type { VerifyResult } from '../store/audit-repo';
 import { newId } from '../store/ids';
 import { OutcomeAlreadyRecorded } from '../store/outcomes-repo';
 import { Store } from '../store/store';
+import { Executor } from '../../executor/run';
 import { ApproverRegistry } from './approvers';
+import { CheckpointService } from './checkpoint-service';
+import { ExecutionService } from './execution';
+import { SandboxConsent } from './sandbox-consent';
 import { EventBus } from './events';
 import { ApprovalGate } from './gate';
 import { grantPatternProblem, grantScope } from './proposals';
 
 export interface CoreOptions {
   dataDir: string;
+  /** For tests: an executor other than the default jailed one. */
+  executor?: Executor;
   config: ThresholdConfig;
   paths: PathContext;
   /** For tests: an in-memory store instead of the data directory's database. */
@@ -45,6 +51,10 @@ export class ThresholdCore {
   readonly redactor: Redactor;
   readonly gate: ApprovalGate;
   readonly runtimeId = `rt_${randomBytes(6).toString('hex')}`;
+  readonly executor: Executor;
+  readonly checkpoints: CheckpointService;
+  readonly consent: SandboxConsent;
+  readonly execution: ExecutionService;
   private readonly now: () => number;
   private releaseLock: (() => void) | null = null;
   private retentionTimer: NodeJS.Timeout | null = null;
@@ -76,6 +86,18 @@ export class ThresholdCore {
       ttlMs: o.config.approvalTtlSeconds * 1000,
       runtimeId: this.runtimeId,
       now: this.now,
+    });
+    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits });
+    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes);
+    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now);
+    this.execution = new ExecutionService({
+      executor: this.executor,
+      checkpoints: this.checkpoints,
+      consent: this.consent,
+      config: () => this.o.config.executor,
+      paths: () => this.o.paths,
+      recordOutcome: (callId, outcome) => void this.recordOutcome(callId, outcome),
+      raiseOffer: (offer) => this.events.emit('sandbox.denied', offer),
     });
   }
 
@@ -136,6 +158,23 @@ export class ThresholdCore {
       data_dir: this.o.dataDir,
       workspace: this.o.paths.workspace,
       approvers: this.approvers.kinds(),
+      jail: this.jailStatus(),
+    };
+  }
+
+  /** Whether commands run jailed; unjailed is a warning shown wherever the level is shown. */
+  jailStatus() {
+    const s = this.executor.status();
+    return {
+      jailed: s.jailed,
+      unjailed: s.unjailed,
+      problem: s.problem,
+      containment: s.containment,
+      warning: s.unjailed
+        ? 'Commands run WITHOUT the jail ([executor] unjailed = true): an approved command can touch anything you can.'
+        : s.problem
+          ? `Commands cannot run: ${s.problem.cause}. Fix: ${s.problem.fix}.`
+          : null,
     };
   }
 
@@ -240,6 +279,7 @@ export class ThresholdCore {
   dispose(): void {
     if (this.retentionTimer) clearInterval(this.retentionTimer);
     this.gate.dispose();
+    this.executor.dispose();
     this.store.close();
     this.releaseLock?.();
     this.releaseLock = null;

@@ -2,6 +2,7 @@
 // every payload is redacted before it is emitted.
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { Level } from '../../common/domain';
+import type { ConsentOffer } from './sandbox-consent';
 
 export interface CoreEvents {
   'approval.requested': PendingApproval;
@@ -10,6 +11,7 @@ export interface CoreEvents {
   'grant.updated': GrantRecord;
   'grant.revoked': GrantRecord;
   'settings.changed': { level: Level };
+  'sandbox.denied': ConsentOffer;
 }
 
 export type CoreEventName = keyof CoreEvents;

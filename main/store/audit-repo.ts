@@ -48,20 +48,18 @@ interface CheckpointRow {
 }
 
 export class AuditRepo {
-  private head: { seq: number; hash: string } | null = null;
-
   constructor(
     private readonly db: Db,
     /** Signs retention checkpoints; kept outside the database (see docs/approvals.md). */
     private readonly key: Buffer,
   ) {}
 
+  /** Read inside the appending transaction: another process (the checkpoints CLI) may have appended. */
   private currentHead(): { seq: number; hash: string } {
-    if (this.head) return this.head;
     const last = this.db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
-    if (last) return (this.head = last);
+    if (last) return last;
     const cp = this.latestCheckpoint();
-    return (this.head = cp ? { seq: cp.upto_seq, hash: cp.upto_hash } : { seq: 0, hash: GENESIS_HASH });
+    return cp ? { seq: cp.upto_seq, hash: cp.upto_hash } : { seq: 0, hash: GENESIS_HASH };
   }
 
   /** Appends an entry; callers run it inside the transaction of the change it records. */
@@ -72,19 +70,8 @@ export class AuditRepo {
     const session = e.session_id ?? null;
     const subject = e.subject ?? null;
     const hash = entryHash(head.hash, seq, e.at, e.kind, session, subject, data);
-    try {
-      this.db.prepare('INSERT INTO audit (seq, at, kind, session_id, subject, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(seq, e.at, e.kind, session, subject, data, head.hash, hash);
-    } catch (err) {
-      this.head = null;
-      throw err;
-    }
-    this.head = { seq, hash };
+    this.db.prepare('INSERT INTO audit (seq, at, kind, session_id, subject, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(seq, e.at, e.kind, session, subject, data, head.hash, hash);
     return { seq, at: e.at, kind: e.kind, session_id: session, subject, data: e.data, prev_hash: head.hash, hash };
-  }
-
-  /** Forgets the cached head (after a rolled-back transaction). */
-  resetHead(): void {
-    this.head = null;
   }
 
   list(opts: { limit?: number; before?: number; kind?: string; session_id?: string } = {}): AuditEntry[] {

@@ -131,6 +131,36 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 2,
+    name: 'checkpoints and granted jail paths',
+    sql: `
+      CREATE TABLE checkpoints (
+        id TEXT PRIMARY KEY,
+        workspace TEXT NOT NULL,
+        session_id TEXT,
+        call_id TEXT,
+        kind TEXT NOT NULL CHECK (kind IN ('before_call', 'before_restore', 'manual')),
+        commit_sha TEXT NOT NULL,
+        tree_sha TEXT NOT NULL,
+        files INTEGER NOT NULL,
+        excluded TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        restored_at INTEGER
+      );
+      CREATE INDEX checkpoints_by_workspace ON checkpoints(workspace, created_at);
+      CREATE INDEX checkpoints_by_call ON checkpoints(call_id);
+      CREATE TABLE jail_paths (
+        path TEXT NOT NULL,
+        access TEXT NOT NULL CHECK (access IN ('write', 'read', 'code')),
+        scope TEXT NOT NULL CHECK (scope IN ('session', 'always')),
+        session_id TEXT,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER,
+        PRIMARY KEY (path, access, scope, session_id)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { ApprovalsRepo } from './approvals-repo';
 import { AuditRepo } from './audit-repo';
+import { CheckpointsRepo } from './checkpoints-repo';
 import { CallsRepo } from './calls-repo';
 import { openDatabase, type Db } from './db';
 import { GrantsRepo } from './grants-repo';
@@ -27,6 +28,7 @@ export class Store {
   readonly outcomes: OutcomesRepo;
   readonly audit: AuditRepo;
   readonly settings: SettingsRepo;
+  readonly checkpoints: CheckpointsRepo;
 
   constructor(opts: StoreOptions) {
     this.db = openDatabase(opts.file);
@@ -37,16 +39,12 @@ export class Store {
     this.outcomes = new OutcomesRepo(this.db);
     this.audit = new AuditRepo(this.db, opts.auditKey);
     this.settings = new SettingsRepo(this.db);
+    this.checkpoints = new CheckpointsRepo(this.db);
   }
 
   /** Runs fn in one transaction: all of its writes, audit entries included, land together or not at all. */
   transaction<T>(fn: () => T): T {
-    try {
-      return this.db.transaction(fn)();
-    } catch (err) {
-      this.audit.resetHead();
-      throw err;
-    }
+    return this.db.transaction(fn)();
   }
 
   close(): void {

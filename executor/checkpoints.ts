@@ -1,0 +1,161 @@
+// Checkpoints of a workspace in a shadow git repository kept in Threshold's data directory. The user's
+// own .git, index and stash are never touched: every git command names the shadow repository and the
+// work tree explicitly, with no user or system configuration and no hooks. Snapshots are incremental
+// (git's index stat cache), honour the workspace's .gitignore, and leave out files above a size cap.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Snapshot {
+  commit: string;
+  tree: string;
+  /** Files in the snapshot. */
+  files: number;
+  /** Paths left out because of the size cap (ignored files are left out by .gitignore). */
+  excluded: string[];
+  /** Whether nothing changed since the previous snapshot. */
+  unchanged: boolean;
+  ms: number;
+}
+
+export interface DiffResult {
+  from: string;
+  to: string;
+  stat: string;
+  patch: string;
+  truncated: boolean;
+}
+
+const GIT_ENV_BASE: NodeJS.ProcessEnv = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_OPTIONAL_LOCKS: '0',
+  LC_ALL: 'C',
+};
+
+export class GitError extends Error {}
+
+export class ShadowGit {
+  readonly gitDir: string;
+
+  constructor(
+    readonly workspace: string,
+    baseDir: string,
+    private readonly maxFileBytes = 10 * 1024 * 1024,
+  ) {
+    const id = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
+    this.gitDir = join(baseDir, `${id}.git`);
+  }
+
+  private git(args: string[], opts: { input?: string; maxBuffer?: number } = {}): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        'git',
+        ['--git-dir', this.gitDir, '--work-tree', this.workspace, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
+        { cwd: this.workspace, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
+        (err, stdout, stderr) => (err ? reject(new GitError(`git ${args[0]} failed: ${stderr.trim() || err.message}`)) : resolve(stdout)),
+      );
+      if (opts.input !== undefined) child.stdin?.end(opts.input);
+    });
+  }
+
+  private async ensure(): Promise<void> {
+    if (existsSync(join(this.gitDir, 'HEAD'))) return;
+    mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+    await this.git(['init', '--quiet']);
+    for (const [k, v] of [
+      ['user.name', 'Threshold'],
+      ['user.email', 'checkpoints@threshold.invalid'],
+      ['core.autocrlf', 'false'],
+      ['core.untrackedCache', 'true'],
+      ['core.preloadIndex', 'true'],
+      ['core.quotePath', 'false'],
+      ['gc.auto', '0'],
+      ['commit.gpgSign', 'false'],
+      ['advice.addEmbeddedRepo', 'false'],
+    ]) await this.git(['config', k!, v!]);
+  }
+
+  /** Leaves files above the size cap out of every snapshot, and says which. */
+  private async excludeLargeFiles(): Promise<string[]> {
+    const out = await this.git(['ls-files', '--others', '--exclude-standard', '-z']);
+    const large: string[] = [];
+    for (const rel of out.split('\0')) {
+      if (!rel) continue;
+      try {
+        const st = lstatSync(join(this.workspace, rel));
+        if (st.isFile() && st.size > this.maxFileBytes) large.push(rel);
+      } catch {
+        // vanished
+      }
+    }
+    if (large.length) appendFileSync(join(this.gitDir, 'info', 'exclude'), large.map((p) => '/' + p.replace(/([*?[\\])/g, '\\$1')).join('\n') + '\n');
+    return large;
+  }
+
+  excludedSoFar(): string[] {
+    try {
+      return readFileSync(join(this.gitDir, 'info', 'exclude'), 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('/'))
+        .map((l) => l.slice(1));
+    } catch {
+      return [];
+    }
+  }
+
+  private async head(): Promise<string | null> {
+    try {
+      return (await this.git(['rev-parse', '--verify', '--quiet', 'refs/heads/checkpoints'])).trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  async snapshot(message: string): Promise<Snapshot> {
+    const started = performance.now();
+    await this.ensure();
+    await this.excludeLargeFiles();
+    await this.git(['add', '--all', '--ignore-errors', '--', '.']).catch((e: Error) => {
+      // Unreadable files are left out (--ignore-errors), which git still reports as a failure.
+      if (!/unable to index|could not open|Permission denied/.test(e.message)) throw e;
+    });
+    const tree = (await this.git(['write-tree'])).trim();
+    const parent = await this.head();
+    let commit = parent;
+    let unchanged = false;
+    if (parent && (await this.git(['rev-parse', `${parent}^{tree}`])).trim() === tree) unchanged = true;
+    else {
+      commit = (await this.git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim();
+      await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
+    }
+    const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
+    return { commit: commit!, tree, files, excluded: this.excludedSoFar(), unchanged, ms: Math.round(performance.now() - started) };
+  }
+
+  /** The tree of the workspace as it is now (staged into the shadow index, not committed). */
+  async currentTree(): Promise<string> {
+    await this.ensure();
+    await this.excludeLargeFiles();
+    await this.git(['add', '--all', '--ignore-errors', '--', '.']).catch(() => undefined);
+    return (await this.git(['write-tree'])).trim();
+  }
+
+  async diff(from: string, to: string, maxBytes = 256 * 1024): Promise<DiffResult> {
+    const stat = await this.git(['diff', '--stat', '--no-color', from, to]);
+    const patch = await this.git(['diff', '--no-color', '--no-ext-diff', from, to], { maxBuffer: 256 * 1024 * 1024 });
+    const truncated = patch.length > maxBytes;
+    return { from, to, stat, patch: truncated ? patch.slice(0, maxBytes) + `\n… ${patch.length - maxBytes} bytes omitted …\n` : patch, truncated };
+  }
+
+  /**
+   * Makes the workspace match a snapshot: files changed since are restored, files added since are
+   * removed. Files the snapshots leave out (ignored, too large) are not touched.
+   */
+  async restore(commit: string): Promise<void> {
+    await this.currentTree();
+    await this.git(['read-tree', '-u', '--reset', commit]);
+  }
+}

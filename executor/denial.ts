@@ -1,0 +1,48 @@
+// Recognises when the jail, not the task, made a command fail: a write to a read-only location, or a
+// network call without a network. Detected from what the command printed.
+import { posix } from 'node:path';
+import type { JailClass, JailViolation } from './types';
+
+const QUOTED = /['"‘’`]([^'"‘’`\n]+)['"‘’`]/;
+const EROFS = /Read-only file system|EROFS|\[Errno 30\]/;
+const NETWORK = /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|nodename nor servname|Failed to establish a new connection|Network unreachable|No address associated with hostname|could not resolve|ENETUNREACH/i;
+const HOST = /(?:host|resolve)\s*:?\s*['"]?([a-z0-9.-]+\.[a-z]{2,})['"]?/i;
+
+export interface DenialContext {
+  class: JailClass;
+  /** Where the command ran, for relative paths in messages. */
+  cwd: string;
+}
+
+export function detectViolations(output: string, ctx: DenialContext): JailViolation[] {
+  const out: JailViolation[] = [];
+  const seen = new Set<string>();
+  for (const line of output.split('\n')) {
+    if (EROFS.test(line)) {
+      // Every read-only file system error comes from the jail: the host's own files are writable to the user.
+      const path = extractPath(line, ctx.cwd);
+      if (!path || seen.has(`w:${path}`)) continue;
+      seen.add(`w:${path}`);
+      out.push({ kind: 'write_denied', target: path, evidence: line.trim().slice(0, 300) });
+    } else if (ctx.class !== 'network' && NETWORK.test(line)) {
+      const host = HOST.exec(line)?.[1] ?? 'the network';
+      const key = `n:${host}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push({ kind: 'network_denied', target: host, evidence: line.trim().slice(0, 300) });
+      }
+    }
+  }
+  return out;
+}
+
+function extractPath(line: string, cwd: string): string | null {
+  // "bash: line 1: .git/hooks/pre-commit: Read-only file system", "touch: cannot touch 'x': Read-only …"
+  const before = /([^\s:'"‘’`]+)['"‘’`]?:\s*Read-only file system/.exec(line);
+  if (before) return posix.resolve(cwd, before[1]!);
+  const q = QUOTED.exec(line);
+  if (q) return posix.resolve(cwd, q[1]!);
+  const m = /(\/[^\s:'"]+)/.exec(line);
+  if (m) return m[1]!;
+  return null;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { bwrapArgs } from './bwrap';
+import { seatbeltProfile } from './seatbelt';
+import type { JailSpec } from './spec';
+
+const spec = (over: Partial<JailSpec> = {}): JailSpec => ({
+  class: 'write',
+  workspace: '/home/u/proj',
+  cwd: '/home/u/proj',
+  home: '/home/u',
+  extraWritable: ['/home/u/out'],
+  hiddenDirs: ['/home/u/.ssh'],
+  hiddenFiles: ['/home/u/proj/.env'],
+  readOnlyInWorkspace: ['/home/u/proj/.git/hooks'],
+  absentProtected: [{ path: '/home/u/proj/.envrc', dir: false }],
+  emptyFile: '/tmp/empty',
+  env: { PATH: '/usr/bin', HOME: '/home/u' },
+  ...over,
+});
+
+const pairs = (a: string[], flag: string) => a.flatMap((x, i) => (x === flag ? [a[i + 1]] : []));
+
+describe('bwrapArgs', () => {
+  it.each([
+    { cls: 'read' as const, net: false, workspace: '--ro-bind', extra: false },
+    { cls: 'write' as const, net: false, workspace: '--bind', extra: true },
+    { cls: 'network' as const, net: true, workspace: '--bind', extra: true },
+  ])('a $cls call: network $net, workspace mounted with $workspace, granted paths writable: $extra', ({ cls, net, workspace, extra }) => {
+    const a = bwrapArgs(spec({ class: cls }), ['ls']);
+    expect({
+      unshareNet: a.includes('--unshare-net'),
+      workspace: a[a.indexOf('/home/u/proj') - 1],
+      extra: pairs(a, '--bind').includes('/home/u/out'),
+      protectedRo: pairs(a, '--ro-bind').includes('/home/u/proj/.git/hooks'),
+    }).toEqual({ unshareNet: !net, workspace, extra, protectedRo: cls !== 'read' });
+  });
+
+  it('always isolates: user and PID namespaces, no nested user namespaces, dies with its parent, new session', () => {
+    const a = bwrapArgs(spec(), ['ls']);
+    for (const f of ['--unshare-user', '--unshare-pid', '--disable-userns', '--die-with-parent', '--new-session', '--clearenv']) expect(a).toContain(f);
+  });
+
+  it('mounts the root read-only, then private /tmp and /run, then hides credentials last', () => {
+    const a = bwrapArgs(spec(), ['ls']);
+    expect(a.slice(a.indexOf('--ro-bind'), a.indexOf('--ro-bind') + 3)).toEqual(['--ro-bind', '/', '/']);
+    expect(pairs(a, '--tmpfs')).toEqual(expect.arrayContaining(['/tmp', '/run', '/home/u/.ssh']));
+    expect(a.indexOf('/home/u/.ssh')).toBeGreaterThan(a.indexOf('/home/u/proj'));
+    expect(a[a.indexOf('/home/u/proj/.env') - 1]).toBe('/dev/null');
+    expect(a[a.indexOf('/home/u/proj/.envrc') - 1]).toBe('/tmp/empty');
+  });
+
+  it('passes argv after --, never through a shell', () => {
+    const a = bwrapArgs(spec(), ['bash', '-c', 'echo "$HOME"; rm x']);
+    expect(a.slice(a.indexOf('--') + 1)).toEqual(['bash', '-c', 'echo "$HOME"; rm x']);
+  });
+
+  it('sets only the given environment', () => {
+    expect(pairs(bwrapArgs(spec(), ['env']), '--setenv')).toEqual(['HOME', 'PATH']);
+  });
+});
+
+describe('seatbeltProfile', () => {
+  it('denies by default, hides credentials, and allows network only for the network class', () => {
+    const write = seatbeltProfile(spec());
+    expect(write).toContain('(deny default)');
+    expect(write).toContain('(deny file-read* (subpath "/home/u/.ssh"))');
+    expect(write).toContain('(allow file-write* (subpath "/home/u/proj"))');
+    expect(write).toContain('(deny file-write* (subpath "/home/u/proj/.git/hooks"))');
+    expect(write).toContain('(deny network*)');
+    expect(seatbeltProfile(spec({ class: 'network' }))).toContain('(allow network*)');
+    expect(seatbeltProfile(spec({ class: 'read' }))).not.toContain('(allow file-write* (subpath "/home/u/proj"))');
+  });
+  it('quotes paths', () => {
+    expect(seatbeltProfile(spec({ workspace: '/w/a"b' }))).toContain('(subpath "/w/a\\"b")');
+  });
+});

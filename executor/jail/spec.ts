@@ -1,0 +1,26 @@
+// What a jail looks like, decided before anything runs. The Linux (bubblewrap) and macOS (Seatbelt)
+// builders turn the same spec into their own form.
+import type { JailClass } from '../types';
+
+export interface JailSpec {
+  class: JailClass;
+  workspace: string;
+  cwd: string;
+  home: string;
+  /** Writable besides the workspace (granted paths); ignored for the read class. */
+  extraWritable: string[];
+  /** Existing credential directories to hide (an empty tmpfs over each). */
+  hiddenDirs: string[];
+  /** Existing credential files to hide (/dev/null over each). */
+  hiddenFiles: string[];
+  /** Paths inside the workspace that stay read-only even when it is writable (git hooks, .envrc, …). */
+  readOnlyInWorkspace: string[];
+  /** Such paths that do not exist yet: covered by an empty read-only placeholder so they cannot be created. */
+  absentProtected: { path: string; dir: boolean }[];
+  /** The scrubbed environment. */
+  env: Record<string, string>;
+  /** An empty regular file: the read-only placeholder over protected files that do not exist yet. */
+  emptyFile: string;
+  /** File descriptor of a seccomp program to load, if any. */
+  seccompFd?: number;
+}

@@ -1,0 +1,244 @@
+// The executor: runs argv in the jail with a scrubbed environment, its own process group and session,
+// resource limits, a timeout, SIGTERM then SIGKILL on cancel, and capped output. The jail that cannot
+// start runs nothing: the caller gets an error that names the cause and the fix.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { IPty } from 'node-pty';
+import { existsSync, mkdtempSync, rmdirSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { planContainment, type ContainmentPlan } from './containment';
+import { detectViolations } from './denial';
+import { bwrapArgs } from './jail/bwrap';
+import { planJail, type PlanContext } from './jail/plan';
+import { HeadTailBuffer } from './output';
+import { probeJail, type JailProbe } from './probe';
+import { alive, commandName, descendants, signal } from './processes';
+import { scrubEnv } from './env';
+import { buildSeccompFilter } from './seccomp';
+import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult } from './types';
+
+export class JailUnavailableError extends Error {
+  constructor(
+    readonly cause_: string,
+    readonly fix: string,
+  ) {
+    super(`The jail cannot start: ${cause_}. Nothing was run. Fix: ${fix}.`);
+    this.name = 'JailUnavailableError';
+  }
+}
+
+export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
+  /** Run without the jail: an explicit setting, shown as a warning wherever the level is shown. */
+  unjailed?: boolean;
+  /** Default limits for every run. */
+  limits?: Partial<Limits>;
+  /** For tests: a probe result instead of trying bubblewrap. */
+  probe?: JailProbe;
+}
+
+export interface JailStatus {
+  jailed: boolean;
+  /** Why the jail is not available (when it is not). */
+  problem: { cause: string; fix: string } | null;
+  unjailed: boolean;
+  containment: 'cgroup' | 'prlimit' | null;
+}
+
+export class Executor {
+  private readonly probe: JailProbe;
+  private readonly containment: ContainmentPlan;
+  private readonly seccompFile: string | null;
+  private readonly scratch: string;
+  private readonly plan: PlanContext;
+  private readonly limits: Limits;
+
+  constructor(private readonly o: ExecutorOptions) {
+    this.probe = o.probe ?? probeJail();
+    this.containment = planContainment();
+    this.limits = { ...DEFAULT_LIMITS, ...o.limits };
+    // Scratch files the jail mounts: the seccomp program and an empty placeholder file.
+    this.scratch = mkdtempSync(join(tmpdir(), 'threshold-jail-'));
+    const emptyFile = join(this.scratch, 'empty');
+    writeFileSync(emptyFile, '', { mode: 0o444 });
+    this.plan = { home: o.home, appDirs: o.appDirs, emptyFile };
+    const filter = buildSeccompFilter();
+    if (filter) {
+      this.seccompFile = join(this.scratch, 'filter.bpf');
+      writeFileSync(this.seccompFile, filter, { mode: 0o600 });
+    } else this.seccompFile = null;
+  }
+
+  status(): JailStatus {
+    const problem = !this.probe.ok ? { cause: this.probe.cause, fix: this.probe.fix } : !this.containment.ok ? { cause: this.containment.cause, fix: this.containment.fix } : null;
+    return { jailed: problem === null, problem, unjailed: !!this.o.unjailed, containment: this.containment.ok ? this.containment.kind : null };
+  }
+
+  /** The bwrap command line a request would run (for `threshold jail --print` and tests). */
+  commandLine(req: RunRequest): string[] {
+    if (!this.probe.ok) throw new JailUnavailableError(this.probe.cause, this.probe.fix);
+    return [this.probe.bwrap, ...bwrapArgs(planJail(req, this.plan, this.seccompFile ? 3 : undefined), req.argv)];
+  }
+
+  async run(req: RunRequest, abort?: AbortSignal): Promise<RunResult> {
+    const limits = { ...this.limits, ...req.limits };
+    const status = this.status();
+    if (!status.jailed && !this.o.unjailed) throw new JailUnavailableError(status.problem!.cause, status.problem!.fix);
+
+    let argv: string[];
+    const createdPlaceholders: string[] = [];
+    let containmentCleanup = () => {};
+    if (status.jailed) {
+      const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
+      for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
+      const containment = this.containment.ok ? this.containment.make(limits.maxProcesses, { fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds }) : null;
+      containmentCleanup = () => containment?.cleanup();
+      argv = [...(containment?.prefix ?? []), (this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
+      // The seccomp program reaches bwrap as fd 3, opened by a shell in front of it (works for pipes and terminals alike).
+      if (this.seccompFile) argv = ['/bin/sh', '-c', 'exec 3<"$1"; shift; exec "$@"', 'threshold-seccomp', this.seccompFile, ...argv];
+    } else {
+      argv = [...req.argv];
+    }
+
+    const started = performance.now();
+    const out = new HeadTailBuffer(limits.outputCapBytes);
+    const err = new HeadTailBuffer(limits.outputCapBytes);
+    let streamed = 0;
+    const stream = (which: 'stdout' | 'stderr', chunk: Buffer) => {
+      if (!req.onOutput || streamed >= limits.outputCapBytes) return;
+      streamed += chunk.length;
+      req.onOutput(which, chunk.toString('utf8'));
+      if (streamed >= limits.outputCapBytes) req.onOutput('stderr', '\n[threshold: live output stops here; the result keeps the head and the tail]\n');
+    };
+
+    let timedOut = false;
+    let cancelled = false;
+    let child: ChildProcess | null = null;
+    let ptyProcess: IPty | null = null;
+    const env = status.jailed ? { PATH: '/usr/local/bin:/usr/bin:/bin' } : scrubEnv(req.env, req.envAllow);
+
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      let terminating = false;
+      const rootPid = () => child?.pid ?? ptyProcess?.pid ?? 0;
+      const terminate = () => {
+        if (terminating) return;
+        terminating = true;
+        const pid = rootPid();
+        if (!pid) return;
+        // SIGTERM the command's processes (not the jail's own bwrap processes, whose death would kill them
+        // at once), so they can clean up; SIGKILL the whole tree after the grace.
+        const tree = descendants(pid);
+        if (status.jailed) signal(tree.filter((p) => commandName(p) !== 'bwrap'), 'SIGTERM');
+        else {
+          signal(tree, 'SIGTERM');
+          try {
+            process.kill(-pid, 'SIGTERM');
+          } catch {
+            signal([pid], 'SIGTERM');
+          }
+        }
+        const killer = setTimeout(() => {
+          signal(descendants(pid), 'SIGKILL');
+          try {
+            process.kill(-pid, 'SIGKILL');
+          } catch {
+            signal([pid], 'SIGKILL');
+          }
+        }, limits.graceMs);
+        killer.unref();
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, limits.timeoutMs);
+      const onAbort = () => {
+        cancelled = true;
+        terminate();
+      };
+      if (abort?.aborted) onAbort();
+      abort?.addEventListener('abort', onAbort, { once: true });
+      const finish = (code: number | null, sig: string | null) => {
+        clearTimeout(timer);
+        abort?.removeEventListener('abort', onAbort);
+        resolve({ code, signal: sig });
+      };
+
+      if (req.terminal) {
+        // node-pty starts the program as a session leader on a new terminal; output is one stream.
+        void import('node-pty').then((pty) => {
+          try {
+            ptyProcess = pty.spawn(argv[0]!, argv.slice(1), { cwd: status.jailed ? '/' : req.cwd, env, cols: 120, rows: 30, name: 'xterm-256color' });
+          } catch (e) {
+            err.push(Buffer.from(`threshold: could not start a terminal: ${(e as Error).message}\n`));
+            return finish(null, null);
+          }
+          ptyProcess.onData((d) => {
+            const b = Buffer.from(d, 'utf8');
+            out.push(b);
+            stream('stdout', b);
+          });
+          ptyProcess.onExit(({ exitCode, signal: s }) => finish(s ? null : exitCode, s ? `SIG${s}` : null));
+          if (abort?.aborted) onAbort();
+        });
+        return;
+      }
+
+      try {
+        child = spawn(argv[0]!, argv.slice(1), { cwd: status.jailed ? '/' : req.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      } catch (e) {
+        err.push(Buffer.from(`threshold: could not start: ${(e as Error).message}\n`));
+        return finish(null, null);
+      }
+      child.stdout!.on('data', (c: Buffer) => {
+        out.push(c);
+        stream('stdout', c);
+      });
+      child.stderr!.on('data', (c: Buffer) => {
+        err.push(c);
+        stream('stderr', c);
+      });
+      child.on('error', (e) => {
+        err.push(Buffer.from(`threshold: could not start ${argv[0]}: ${e.message}\n`));
+      });
+      child.on('close', (code, sig) => finish(code, sig));
+      if (abort?.aborted) onAbort();
+    });
+
+    // Nothing of the run may survive it.
+    const pid = (child as ChildProcess | null)?.pid ?? (ptyProcess as IPty | null)?.pid;
+    if (pid) {
+      const left = descendants(pid);
+      if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
+    }
+    containmentCleanup();
+    for (const p of createdPlaceholders) removeIfEmpty(p);
+
+    const stdout = out.result();
+    const stderr = err.result();
+    return {
+      exitCode: exit.code,
+      signal: exit.signal,
+      stdout,
+      stderr,
+      durationMs: Math.round(performance.now() - started),
+      timedOut,
+      cancelled,
+      violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd }) : [],
+      jailed: status.jailed,
+    };
+  }
+
+  dispose(): void {
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}
+
+/** Placeholders the jail left for protected paths: removed again when nothing was put in them. */
+function removeIfEmpty(p: string): void {
+  try {
+    const st = statSync(p);
+    if (st.isDirectory() && readdirSync(p).length === 0) rmdirSync(p);
+    else if (st.isFile() && st.size === 0) rmSync(p);
+  } catch {
+    // not there
+  }
+}

@@ -1,0 +1,84 @@
+// The executor's request and result. Node only; never imports electron.
+
+/** What the gate decided the call may do; the jail enforces exactly that. */
+export type JailClass = 'read' | 'write' | 'network';
+
+export interface Limits {
+  /** Wall-clock limit in ms. */
+  timeoutMs: number;
+  /** Grace between SIGTERM and SIGKILL, in ms. */
+  graceMs: number;
+  /** Bytes kept per stream (head and tail halves). */
+  outputCapBytes: number;
+  /** Processes the command may have at once. */
+  maxProcesses: number;
+  /** Largest file it may write, in bytes. */
+  maxFileBytes: number;
+  /** CPU seconds. */
+  cpuSeconds: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  timeoutMs: 120_000,
+  graceMs: 2_000,
+  outputCapBytes: 1024 * 1024,
+  maxProcesses: 256,
+  maxFileBytes: 1024 * 1024 * 1024,
+  cpuSeconds: 600,
+};
+
+export interface RunRequest {
+  /** The program and its arguments: never a shell string to re-interpret. */
+  argv: string[];
+  /** Absolute working directory. */
+  cwd: string;
+  /** The environment before scrubbing (usually the app's); only allowlisted names pass. */
+  env: NodeJS.ProcessEnv;
+  /** Extra variable names the user allows through. */
+  envAllow?: readonly string[];
+  jail: {
+    class: JailClass;
+    workspace: string;
+    /** Extra writable paths the user granted (write and network classes). */
+    extraWritable?: readonly string[];
+    /** Credential locations the user granted for reading (otherwise hidden). */
+    grantedReadable?: readonly string[];
+    /** Outside-jail code paths the user allowed to be written (.git/hooks, .envrc, …). */
+    grantedCodePaths?: readonly string[];
+  };
+  limits?: Partial<Limits>;
+  /** Run under a pseudo-terminal (merged output, as a terminal shows it). */
+  terminal?: boolean;
+  /** Receives output as it arrives (stops after the cap; the result keeps head and tail). */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
+}
+
+export interface StreamResult {
+  /** Head and tail, with an "… N bytes omitted …" marker between them when cut. */
+  text: string;
+  bytes: number;
+  truncated: boolean;
+  binary: boolean;
+}
+
+export interface JailViolation {
+  kind: 'write_denied' | 'network_denied' | 'read_denied';
+  /** The path it tried (or the host), as reported. */
+  target: string;
+  /** The line of output it was detected from. */
+  evidence: string;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: StreamResult;
+  stderr: StreamResult;
+  durationMs: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Denials by the jail, detected from the output. */
+  violations: JailViolation[];
+  /** Whether the command ran jailed (false only with the explicit unjailed setting). */
+  jailed: boolean;
+}

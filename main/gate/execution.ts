@@ -1,0 +1,125 @@
+// Running an approved command: the jail class follows the decision (read: nothing writable; write: the
+// workspace and granted paths; network only for a call decided with the network effect), a checkpoint
+// comes first when the workspace may change, the outcome is recorded once, and a denial by the jail is
+// explained to the model and offered to the user.
+import type { ExecutionStatus } from '../../common/approvals';
+import { JailUnavailableError, type Executor } from '../../executor/run';
+import type { JailClass, RunResult } from '../../executor/types';
+import type { ExecutorConfig } from '../config/load';
+import type { Evaluation } from '../policy/evaluate';
+import type { PathContext } from '../policy/paths';
+import type { CheckpointService, CheckpointView } from './checkpoint-service';
+import type { ConsentOffer, SandboxConsent } from './sandbox-consent';
+
+export interface CommandRun {
+  callId: string;
+  sessionId: string;
+  command: string;
+  cwd: string;
+  evaluation: Evaluation;
+  terminal?: boolean;
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
+}
+
+export interface CommandReport {
+  status: ExecutionStatus;
+  result: RunResult | null;
+  checkpoint: CheckpointView | null;
+  offers: ConsentOffer[];
+  /** What the model is told. */
+  text: string;
+  error: string | null;
+}
+
+/** The jail a decision earns. An auto-edit allow is confined: no network, whatever the command can reach. */
+export function jailClassFor(e: Evaluation): JailClass {
+  if (e.class === 'read' && !e.effects.includes('network')) return 'read';
+  if (e.effects.includes('network') && e.decidedBy !== 'level:auto-edit') return 'network';
+  return 'write';
+}
+
+export class ExecutionService {
+  constructor(
+    private readonly o: {
+      executor: Executor;
+      checkpoints: CheckpointService;
+      consent: SandboxConsent;
+      config: () => ExecutorConfig;
+      paths: () => PathContext;
+      recordOutcome: (callId: string, o: { status: ExecutionStatus; exit_code: number | null; signal: string | null; duration_ms: number | null; error?: string | null }) => void;
+      raiseOffer: (offer: ConsentOffer) => void;
+    },
+  ) {}
+
+  async runCommand(run: CommandRun, signal?: AbortSignal): Promise<CommandReport> {
+    const paths = this.o.paths();
+    const cls = jailClassFor(run.evaluation);
+    const cfg = this.o.config();
+    let checkpoint: CheckpointView | null = null;
+    try {
+      if (cls !== 'read') checkpoint = await this.o.checkpoints.before(paths.workspace, { sessionId: run.sessionId, callId: run.callId });
+    } catch (err) {
+      const error = `Threshold could not checkpoint the workspace before this command (${(err as Error).message}), so it did not run.`;
+      this.o.recordOutcome(run.callId, { status: 'failed', exit_code: null, signal: null, duration_ms: 0, error });
+      return { status: 'failed', result: null, checkpoint: null, offers: [], text: error, error };
+    }
+    let result: RunResult;
+    try {
+      result = await this.o.executor.run(
+        {
+          argv: ['bash', '-c', run.command],
+          cwd: run.cwd,
+          env: process.env,
+          envAllow: cfg.envAllow,
+          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId) },
+          limits: cfg.limits,
+          terminal: run.terminal,
+          onOutput: run.onOutput,
+        },
+        signal,
+      );
+    } catch (err) {
+      const error = err instanceof JailUnavailableError ? err.message : `The command could not start: ${(err as Error).message}`;
+      this.o.recordOutcome(run.callId, { status: 'failed', exit_code: null, signal: null, duration_ms: 0, error });
+      return { status: 'failed', result: null, checkpoint, offers: [], text: error, error };
+    }
+    const status: ExecutionStatus = result.cancelled ? 'interrupted' : result.timedOut ? 'timed_out' : result.exitCode === 0 ? 'succeeded' : 'failed';
+    const offers = this.o.consent.offersFor(result.violations, { sessionId: run.sessionId, callId: run.callId });
+    for (const offer of offers) this.o.raiseOffer(offer);
+    const error = status === 'succeeded' ? null : firstLines(result.stderr.text) || `exit ${result.exitCode ?? result.signal}`;
+    this.o.recordOutcome(run.callId, { status, exit_code: result.exitCode, signal: result.signal, duration_ms: result.durationMs, error });
+    return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers), error };
+  }
+}
+
+function firstLines(s: string): string {
+  return s.trim().split('\n').slice(0, 5).join('\n');
+}
+
+/** The tool result the model reads: output, exit status, and plainly, what the sandbox blocked. */
+export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass, offers: readonly ConsentOffer[]): string {
+  const parts: string[] = [];
+  if (r.stdout.text) parts.push(r.stdout.text.trimEnd());
+  if (r.stderr.text) parts.push(`[stderr]\n${r.stderr.text.trimEnd()}`);
+  parts.push(
+    status === 'succeeded'
+      ? '[exit 0]'
+      : status === 'timed_out'
+        ? `[timed out after ${r.durationMs} ms; the process tree was stopped]`
+        : status === 'interrupted'
+          ? '[stopped by the user]'
+          : `[exit ${r.exitCode ?? r.signal}]`,
+  );
+  for (const v of r.violations) {
+    if (v.kind === 'write_denied') {
+      const offered = offers.find((o) => v.target === o.attempted);
+      parts.push(
+        `[threshold] The sandbox, not the task, blocked writing ${v.target}: ${cls === 'read' ? 'this command was approved to read only' : 'it is outside the writable workspace or protected'}. ${offered ? `The user was asked whether to allow ${offered.path}; if they allow it, retry.` : 'Do not try to work around it.'}`,
+      );
+    } else if (v.kind === 'network_denied') {
+      parts.push(`[threshold] The sandbox, not the task, blocked network access (${v.target}): this command was not approved with network access. Ask for it explicitly if the task needs the network.`);
+    }
+  }
+  if (!r.jailed) parts.push('[threshold] This command ran WITHOUT the jail (unjailed mode is on).');
+  return parts.join('\n');
+}

@@ -8,6 +8,7 @@ import type { JailClass, RunResult } from '../../executor/types';
 import type { ExecutorConfig } from '../config/load';
 import type { Evaluation } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
+import { openOnDesktop } from '../../executor/open-path';
 import type { CheckpointService, CheckpointView } from './checkpoint-service';
 import type { ConsentOffer, SandboxConsent } from './sandbox-consent';
 
@@ -91,6 +92,25 @@ export class ExecutionService {
     return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers), error };
   }
 }
+
+export interface OpenReport {
+  status: ExecutionStatus;
+  text: string;
+}
+
+/** open_path after approval: the resolved path, opened outside the jail by the desktop. */
+export async function openApprovedPath(
+  input: { callId: string; realPath: string; opener?: string[] },
+  recordOutcome: CtorDeps['recordOutcome'],
+): Promise<OpenReport> {
+  const started = performance.now();
+  const r = await openOnDesktop(input.realPath, input.opener ? { opener: input.opener } : {});
+  const status: ExecutionStatus = r.ok ? 'succeeded' : 'failed';
+  recordOutcome(input.callId, { status, exit_code: r.ok ? 0 : 1, signal: null, duration_ms: Math.round(performance.now() - started), error: r.error });
+  return { status, text: r.ok ? `Opened ${input.realPath} on the desktop.` : `Could not open ${input.realPath}: ${r.error}` };
+}
+
+type CtorDeps = ConstructorParameters<typeof ExecutionService>[0];
 
 function firstLines(s: string): string {
   return s.trim().split('\n').slice(0, 5).join('\n');

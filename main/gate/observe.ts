@@ -1,6 +1,7 @@
 // Facts about a call that need the filesystem, gathered before the pure policy evaluates it.
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { describeOpener } from '../../executor/open-path';
 import type { ObservedFacts } from '../policy/tools';
 import { resolvePath, type PathContext } from '../policy/paths';
 
@@ -20,7 +21,9 @@ export function observeCall(tool: string, args: unknown, cwd: string, ctx: PathC
   try {
     const realPath = realpathSync(lexical);
     const st = statSync(realPath);
-    return { realPath, executable: st.isFile() && (st.mode & 0o111) !== 0 };
+    const observed: ObservedFacts = { realPath, executable: st.isFile() && (st.mode & 0o111) !== 0 };
+    if (tool === 'open_path') observed.opener = describeOpener(realPath);
+    return observed;
   } catch {
     return { realPath: realOfNearestAncestor(lexical) };
   }

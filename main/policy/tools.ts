@@ -76,6 +76,8 @@ export interface ObservedFacts {
   realPath?: string;
   /** open_path: the file has an executable bit. */
   executable?: boolean;
+  /** open_path: the file's type and the application that will open it, where the system can tell. */
+  opener?: { mime: string | null; application: string | null };
 }
 
 export interface McpToolDeclaration {
@@ -141,6 +143,9 @@ function openFacts(raw: string, cwd: string, ctx: PathContext, observed: Observe
   const shown = tildify(real, ctx);
   const f = base('open_path', 'exec', 'write', ['desktop_open'], [`open_path opens ${shown} with the desktop's default application`]);
   if (real !== lexical) f.reasons.push(`${tildify(lexical, ctx)} resolves to ${shown}`);
+  if (observed.opener?.application || observed.opener?.mime) {
+    f.reasons.push(`it opens with ${observed.opener.application ?? 'the default application'}${observed.opener.mime ? ` (${observed.opener.mime})` : ''}`);
+  }
   f.paths.push({ path: real, access: 'read' });
   if (OPENABLE_REFUSED.test(real) || /\.app\/?$/i.test(real)) f.refusal = `${shown} is a program, script or launcher; open_path only opens documents`;
   else if (observed.executable) f.refusal = `${shown} is executable; open_path only opens documents`;

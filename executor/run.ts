@@ -34,6 +34,8 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   limits?: Partial<Limits>;
   /** For tests: a probe result instead of trying bubblewrap. */
   probe?: JailProbe;
+  /** For benchmarks: a containment plan other than the one for this user. */
+  containment?: ContainmentPlan;
 }
 
 export interface JailStatus {
@@ -41,7 +43,7 @@ export interface JailStatus {
   /** Why the jail is not available (when it is not). */
   problem: { cause: string; fix: string } | null;
   unjailed: boolean;
-  containment: 'cgroup' | 'prlimit' | null;
+  containment: 'cgroup' | 'rlimit' | null;
 }
 
 export class Executor {
@@ -54,7 +56,7 @@ export class Executor {
 
   constructor(private readonly o: ExecutorOptions) {
     this.probe = o.probe ?? probeJail();
-    this.containment = planContainment();
+    this.containment = o.containment ?? planContainment();
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
     // Scratch files the jail mounts: the seccomp program and an empty placeholder file.
     this.scratch = mkdtempSync(join(tmpdir(), 'threshold-jail-'));
@@ -90,11 +92,9 @@ export class Executor {
     if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
-      const containment = this.containment.ok ? this.containment.make(limits.maxProcesses, { fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds }) : null;
+      const containment = this.containment.ok ? this.containment.make({ maxProcesses: limits.maxProcesses, fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds, seccompFile: this.seccompFile }) : null;
       containmentCleanup = () => containment?.cleanup();
-      argv = [...(containment?.prefix ?? []), (this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
-      // The seccomp program reaches bwrap as fd 3, opened by a shell in front of it (works for pipes and terminals alike).
-      if (this.seccompFile) argv = ['/bin/sh', '-c', 'exec 3<"$1"; shift; exec "$@"', 'threshold-seccomp', this.seccompFile, ...argv];
+      argv = [...(containment?.launcher ?? []), (this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
     } else {
       argv = [...req.argv];
     }
@@ -203,9 +203,10 @@ export class Executor {
       if (abort?.aborted) onAbort();
     });
 
-    // Nothing of the run may survive it.
+    // Nothing of the run may survive it. Jailed, the PID namespace died with bwrap (and the cgroup is
+    // emptied below); unjailed, the tree is searched.
     const pid = (child as ChildProcess | null)?.pid ?? (ptyProcess as IPty | null)?.pid;
-    if (pid) {
+    if (pid && !status.jailed) {
       const left = descendants(pid);
       if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
     }

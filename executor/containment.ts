@@ -74,7 +74,7 @@ export function rlimitOnly(): ContainmentPlan {
  * last process is reaped, so removal is retried in the background instead of delaying the result.
  */
 function removeCgroup(dir: string, attempts: number): void {
-  let pids: number[] = [];
+  let pids: number[];
   try {
     pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
   } catch {

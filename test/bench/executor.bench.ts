@@ -100,10 +100,9 @@ export const suites: BenchSuite[] = [
       let survivors = 0;
       for (let i = 0; i < 5; i++) {
         const c = new AbortController();
-        let rootPid = 0;
         const run = ex.run({ ...req, argv: ['bash', '-c', 'trap "" TERM; (setsid sleep 77771 &); (sleep 77772 &); sleep 77773'], limits: { graceMs: grace } }, c.signal);
         await new Promise((r) => setTimeout(r, 300));
-        rootPid = Number(execSync("pgrep -f '^/usr/bin/bwrap .*sleep 77773' | head -1 || true").toString().trim()) || 0;
+        const rootPid = Number(execSync("pgrep -f '^/usr/bin/bwrap .*sleep 77773' | head -1 || true").toString().trim()) || 0;
         const t0 = performance.now();
         c.abort();
         await run;

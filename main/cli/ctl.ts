@@ -15,6 +15,8 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
   revoke ID                            revoke a grant
   verify                               verify the audit history's hash chain
   level [LEVEL]                        show or set the level (read-only supervised auto-edit full)
+  sandbox                              paths the jail denied, waiting for your consent
+  consent ID session|always|deny       answer a sandbox request
   request --tool T --args JSON [--session S] [--unattended] [--no-wait] [--execute]
                                        submit a tool call to the gate (--execute: run an approved command in the jail)`;
 
@@ -144,6 +146,19 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
       return rest.length
         ? { method: 'settings.set_level', params: { level: rest[0] }, render: (r) => `level: ${(r as { level: string }).level}` }
         : { method: 'settings.get', params: {}, render: (r) => `level: ${(r as { level: string }).level}` };
+    case 'sandbox':
+      noArgs(0);
+      return {
+        method: 'sandbox.list_offers',
+        params: {},
+        render: (r) => {
+          const list = r as { id: string; path: string; access: string; attempted: string }[];
+          return list.length ? table([['ID', 'ALLOW', 'PATH', 'TRIED'], ...list.map((o) => [o.id, o.access, o.path, o.attempted])]) : 'No sandbox requests.';
+        },
+      };
+    case 'consent':
+      noArgs(2);
+      return { method: 'sandbox.consent', params: { id: rest[0], choice: rest[1] }, render: (r) => `${(r as { path: string }).path}: ${rest[1]}` };
     case 'request': {
       noArgs(0);
       if (!v['tool'] || !v['args']) throw new UsageError('ctl request needs --tool and --args JSON.');

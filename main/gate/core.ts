@@ -98,6 +98,7 @@ export class ThresholdCore {
       paths: () => this.o.paths,
       recordOutcome: (callId, outcome) => void this.recordOutcome(callId, outcome),
       raiseOffer: (offer) => this.events.emit('sandbox.denied', offer),
+      output: (callId, stream, chunk) => this.events.emit('call.output', { call_id: callId, stream, chunk: this.redactor.redactTextSync(chunk) }),
     });
   }
 

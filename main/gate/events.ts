@@ -12,6 +12,8 @@ export interface CoreEvents {
   'grant.revoked': GrantRecord;
   'settings.changed': { level: Level };
   'sandbox.denied': ConsentOffer;
+  /** Live output of a running call (redacted), for the UI. */
+  'call.output': { call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
 }
 
 export type CoreEventName = keyof CoreEvents;

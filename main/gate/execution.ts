@@ -49,6 +49,8 @@ export class ExecutionService {
       paths: () => PathContext;
       recordOutcome: (callId: string, o: { status: ExecutionStatus; exit_code: number | null; signal: string | null; duration_ms: number | null; error?: string | null }) => void;
       raiseOffer: (offer: ConsentOffer) => void;
+      /** Live output for the UI, when the caller does not take it itself. */
+      output?: (callId: string, stream: 'stdout' | 'stderr', chunk: string) => void;
     },
   ) {}
 
@@ -75,7 +77,7 @@ export class ExecutionService {
           jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId) },
           limits: cfg.limits,
           terminal: run.terminal,
-          onOutput: run.onOutput,
+          onOutput: run.onOutput ?? (this.o.output ? (stream, chunk) => this.o.output!(run.callId, stream, chunk) : undefined),
         },
         signal,
       );

@@ -2,6 +2,7 @@
 // directory to edit. Nothing here touches the real home.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export interface JailFixture {
@@ -21,8 +22,9 @@ export interface JailFixture {
 
 export async function jailFixture(): Promise<JailFixture> {
   // Not under /tmp: inside the jail /tmp is private, and "outside the workspace" must be visible (read-only)
-  // for the tests to mean something.
-  const base = join(import.meta.dirname, '..', '..', '.test-tmp');
+  // for the tests to mean something. The checkout itself may live under /tmp (CI), so use the home folder then.
+  const repo = join(import.meta.dirname, '..', '..');
+  const base = repo.startsWith('/tmp/') || repo.startsWith('/var/tmp/') ? join(homedir(), '.cache', 'threshold-tests') : join(repo, '.test-tmp');
   mkdirSync(base, { recursive: true });
   const root = mkdtempSync(join(base, 'jail-'));
   const home = join(root, 'home');

@@ -8,7 +8,7 @@ const electronOnlyInGlue = { name: 'electron', message: "Only main/app/ and prel
 const sqliteOnlyInStore = { name: 'better-sqlite3', message: 'Only main/store/ may import better-sqlite3.' };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bin/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bin/**', 'test-results/**', '.scratch/**', '.test-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -59,6 +59,8 @@ export interface PendingApproval {
   expires_at: number | null;
   /** The process that parked it has gone (restart or crash); its turn cannot resume. */
   orphan: boolean;
+  /** What the call would change (a unified diff for file edits), redacted; null when there is none. */
+  preview: string | null;
 }
 
 export const EXECUTION_STATUSES = ['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled'] as const;

@@ -30,11 +30,38 @@ export interface ThresholdConfig {
   workspace: string | null;
   approvalTtlSeconds: number;
   executor: ExecutorConfig;
+  provider: ProviderConfig;
+  agent: { maxSteps: number; questionTimeoutMs: number };
+  mcpServers: Record<string, McpServerConfig>;
   /** The desktop app also serves the control API (ctl) on its data directory. */
   controlEnabled: boolean;
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
 }
+
+export interface ProviderConfig {
+  kind: 'openai-compatible' | 'anthropic' | 'openai';
+  baseUrl: string;
+  model: string;
+  /** The environment variable holding the API key (the app may also keep it in the OS keychain). */
+  apiKeyEnv: string | null;
+  timeoutMs: number;
+}
+
+export interface McpServerConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  envFrom: string[];
+  cwd: string | null;
+  tier: 'write' | 'exec';
+}
+
+export const PROVIDER_DEFAULTS: Record<ProviderConfig['kind'], { baseUrl: string; model: string; apiKeyEnv: string | null }> = {
+  'openai-compatible': { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', apiKeyEnv: null },
+  anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY' },
+  openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o', apiKeyEnv: 'OPENAI_API_KEY' },
+};
 
 export interface ExecutorConfig {
   /** Run commands without the jail: an explicit choice, warned about wherever the level is shown. */
@@ -54,6 +81,9 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   workspace: null,
   approvalTtlSeconds: 600,
   executor: DEFAULT_EXECUTOR,
+  provider: { kind: 'openai-compatible', ...PROVIDER_DEFAULTS['openai-compatible'], timeoutMs: 300_000 },
+  agent: { maxSteps: 25, questionTimeoutMs: 600_000 },
+  mcpServers: {},
   controlEnabled: true,
   auditRetention: {},
 };
@@ -111,6 +141,17 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       },
       checkpointMaxFileBytes: Math.round(cfg.executor.checkpoint_max_file_mb * 1024 * 1024),
     },
+    provider: {
+      kind: cfg.provider.kind,
+      baseUrl: cfg.provider.base_url ?? PROVIDER_DEFAULTS[cfg.provider.kind].baseUrl,
+      model: cfg.provider.model ?? PROVIDER_DEFAULTS[cfg.provider.kind].model,
+      apiKeyEnv: cfg.provider.api_key_env ?? PROVIDER_DEFAULTS[cfg.provider.kind].apiKeyEnv,
+      timeoutMs: cfg.provider.timeout_seconds * 1000,
+    },
+    agent: { maxSteps: cfg.agent.max_steps, questionTimeoutMs: cfg.agent.question_timeout_seconds * 1000 },
+    mcpServers: Object.fromEntries(
+      Object.entries(cfg.mcp.servers).map(([name, m]) => [name, { command: m.command, args: m.args, env: m.env, envFrom: m.env_from, cwd: m.cwd ?? null, tier: m.tier }]),
+    ),
     controlEnabled: cfg.control.enabled,
     auditRetention: {
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
@@ -142,7 +183,12 @@ async function checkControlsDoSomething(cfg: ParsedConfig, file: string): Promis
     }
   }
   for (const [tool, rule] of Object.entries(cfg.rules.tools)) {
-    if (tool.startsWith('mcp.')) throw new ConfigError(file, `rules.tools.${tool}`, `no MCP server named "${tool.split('.')[1] ?? ''}" is configured`);
+    if (tool.startsWith('mcp.')) {
+      const server = tool.split('.')[1] ?? '';
+      if (!(server in cfg.mcp.servers)) throw new ConfigError(file, `rules.tools.${tool}`, `no MCP server named "${server}" is configured`);
+      if (tool.split('.').length !== 3) throw new ConfigError(file, `rules.tools.${tool}`, 'MCP tool rules are named mcp.<server>.<tool>');
+      continue;
+    }
     if (!isKnownTool(tool)) throw new ConfigError(file, `rules.tools.${tool}`, `there is no tool named "${tool}"`);
     if (tool === 'ask_user' && rule === 'allow') throw new ConfigError(file, `rules.tools.${tool}`, '"allow" would do nothing: questions always go to you');
     if (tool === 'notify_user' && rule === 'allow') throw new ConfigError(file, `rules.tools.${tool}`, '"allow" would do nothing: notifications never ask');
@@ -150,8 +196,8 @@ async function checkControlsDoSomething(cfg: ParsedConfig, file: string): Promis
   if (cfg.grants.some((g) => g.argv)) await initClassifier();
   cfg.grants.forEach((g, i) => {
     const key = `grants[${i}]`;
-    if (g.tool.startsWith('mcp.')) throw new ConfigError(file, `${key}.tool`, `no MCP server named "${g.tool.split('.')[1] ?? ''}" is configured`);
-    if (!isKnownTool(g.tool)) throw new ConfigError(file, `${key}.tool`, `there is no tool named "${g.tool}"`);
+    if (g.tool.startsWith('mcp.') && !((g.tool.split('.')[1] ?? '') in cfg.mcp.servers)) throw new ConfigError(file, `${key}.tool`, `no MCP server named "${g.tool.split('.')[1] ?? ''}" is configured`);
+    if (!g.tool.startsWith('mcp.') && !isKnownTool(g.tool)) throw new ConfigError(file, `${key}.tool`, `there is no tool named "${g.tool}"`);
     const kinds = [g.argv && 'argv', g.path && 'path', g.url && 'url', g.any && 'any'].filter(Boolean);
     if (kinds.length !== 1) throw new ConfigError(file, key, 'a grant needs exactly one of argv, path, url or any = true');
     if (g.redirects && !g.argv) throw new ConfigError(file, `${key}.redirects`, 'redirects only apply to an argv grant');

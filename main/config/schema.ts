@@ -51,6 +51,43 @@ export const configSchema = z
       })
       .strict()
       .default({ unjailed: false, env_allow: [], timeout_seconds: 120, grace_seconds: 2, output_cap_bytes: 1024 * 1024, max_processes: 256, max_file_mb: 1024, cpu_seconds: 600, checkpoint_max_file_mb: 10 }),
+    provider: z
+      .object({
+        kind: z.enum(['openai-compatible', 'anthropic', 'openai']).default('openai-compatible'),
+        base_url: z.string().url().optional(),
+        model: z.string().min(1).optional(),
+        api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+        timeout_seconds: z.number().int().min(5).max(3600).default(300),
+      })
+      .strict()
+      .default({ kind: 'openai-compatible', timeout_seconds: 300 }),
+    agent: z
+      .object({
+        max_steps: z.number().int().min(1).max(500).default(25),
+        question_timeout_seconds: z.number().int().min(5).max(7 * 24 * 3600).default(600),
+      })
+      .strict()
+      .default({ max_steps: 25, question_timeout_seconds: 600 }),
+    mcp: z
+      .object({
+        servers: z
+          .record(
+            z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'MCP server names are lower-case letters, digits and dashes'),
+            z
+              .object({
+                command: z.string().min(1),
+                args: z.array(z.string()).default([]),
+                env: z.record(z.string(), z.string()).default({}),
+                env_from: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+                cwd: z.string().min(1).optional(),
+                tier: z.enum(['write', 'exec']).default('write'),
+              })
+              .strict(),
+          )
+          .default({}),
+      })
+      .strict()
+      .default({ servers: {} }),
     control: z
       .object({ enabled: z.boolean().default(true) })
       .strict()

@@ -3,6 +3,7 @@
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { Level } from '../../common/domain';
 import type { ConsentOffer } from './sandbox-consent';
+import type { Notification, Question, QuestionOutcome } from '../agent/questions';
 
 export interface CoreEvents {
   'approval.requested': PendingApproval;
@@ -14,7 +15,22 @@ export interface CoreEvents {
   'sandbox.denied': ConsentOffer;
   /** Live output of a running call (redacted), for the UI. */
   'call.output': { call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
+  'turn.started': { session_id: string; turn_id: string; kind: 'reactive' | 'unattended'; model: string };
+  /** Text the model is writing, as it streams (redacted). */
+  'turn.text': { session_id: string; turn_id: string; delta: string };
+  'turn.ended': { session_id: string; turn_id: string; reason: TurnEndReason; steps: number; error: string | null };
+  /** A tool call moved through the state machine. */
+  'call.state': { session_id: string; turn_id: string; call_id: string; tool_call_id: string; tool: string; state: CallState; detail: string | null };
+  'question.asked': Question;
+  'question.closed': { id: string; outcome: QuestionOutcome['kind'] };
+  'notification.sent': Notification;
+  /** Something the user should know that is not a model message (a provider problem, an MCP server down). */
+  'session.note': { session_id: string | null; text: string };
 }
+
+export const CALL_STATES = ['received', 'validating', 'classifying', 'denied', 'scheduled', 'reviewing', 'awaiting_approval', 'executing', 'succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled'] as const;
+export type CallState = (typeof CALL_STATES)[number];
+export type TurnEndReason = 'completed' | 'stopped' | 'denied' | 'step_limit' | 'provider_error' | 'crashed';
 
 export type CoreEventName = keyof CoreEvents;
 type Listener<K extends CoreEventName> = (payload: CoreEvents[K]) => void;

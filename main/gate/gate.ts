@@ -33,6 +33,8 @@ export interface GateCall {
   cwd: string;
   /** Names of the environment variables it runs with (values never leave memory). */
   envKeys?: readonly string[];
+  /** What the call would change, shown on the card (a diff for file edits). */
+  preview?: string | null;
 }
 
 export interface GateVerdict {
@@ -231,6 +233,7 @@ export class ApprovalGate {
       created_at: created,
       expires_at: ttl > 0 ? created + ttl : null,
       owner: this.o.runtimeId,
+      preview: call.preview ? this.o.redactor.redactTextSync(call.preview).slice(0, 64 * 1024) : null,
     };
 
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.

@@ -29,6 +29,7 @@ interface ApprovalRow {
   note: string | null;
   grant_ids: string | null;
   follow_up: 'awaiting' | 'consumed' | null;
+  preview: string | null;
 }
 
 export interface NewApproval {
@@ -49,6 +50,8 @@ export interface NewApproval {
   created_at: number;
   expires_at: number | null;
   owner: string;
+  /** What the call would change (a diff for file edits), redacted. */
+  preview?: string | null;
 }
 
 export interface DecisionFields {
@@ -74,10 +77,10 @@ export class ApprovalsRepo {
   insertPending(a: NewApproval): void {
     this.db
       .prepare(
-        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status, preview)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
-      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner);
+      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner, a.preview ?? null);
   }
 
   /** Records an approval that was decided the moment it was asked (no_approver, session approve-all). */
@@ -206,6 +209,7 @@ function toPending(r: ApprovalRow, currentOwner: string): PendingApproval {
     created_at: r.created_at,
     expires_at: r.expires_at,
     orphan: r.owner !== currentOwner,
+    preview: r.preview,
   };
 }
 

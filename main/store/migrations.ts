@@ -161,6 +161,23 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 3,
+    name: 'transcripts and approval previews',
+    sql: `
+      CREATE TABLE messages (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        seq INTEGER NOT NULL,
+        turn_id TEXT,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool', 'note')),
+        content TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+      ALTER TABLE approvals ADD COLUMN preview TEXT;
+      ALTER TABLE sessions ADD COLUMN updated_at INTEGER;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -11,6 +11,7 @@ import { GrantsRepo } from './grants-repo';
 import { OutcomesRepo } from './outcomes-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
+import { TranscriptRepo } from './transcript-repo';
 
 export interface StoreOptions {
   /** The database file, or ':memory:'. */
@@ -29,6 +30,7 @@ export class Store {
   readonly audit: AuditRepo;
   readonly settings: SettingsRepo;
   readonly checkpoints: CheckpointsRepo;
+  readonly transcripts: TranscriptRepo;
 
   constructor(opts: StoreOptions) {
     this.db = openDatabase(opts.file);
@@ -40,6 +42,7 @@ export class Store {
     this.audit = new AuditRepo(this.db, opts.auditKey);
     this.settings = new SettingsRepo(this.db);
     this.checkpoints = new CheckpointsRepo(this.db);
+    this.transcripts = new TranscriptRepo(this.db);
   }
 
   /** Runs fn in one transaction: all of its writes, audit entries included, land together or not at all. */

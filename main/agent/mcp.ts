@@ -1,0 +1,146 @@
+// MCP servers (stdio), started on demand. Their tools appear as mcp.<server>.<tool>, at least at the write
+// tier; annotations may only tighten how a call is judged. A server that fails to start or crashes is
+// reported and left out, never fatal. Servers run outside the jail, as the user (see docs/agent.md).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { McpServerConfig } from '../config/load';
+import type { McpToolDeclaration } from '../policy/tools';
+
+export interface McpToolInfo {
+  /** mcp.<server>.<tool> */
+  name: string;
+  server: string;
+  tool: string;
+  description?: string;
+  inputSchema: unknown;
+  declaration: McpToolDeclaration;
+}
+
+export interface McpProblem {
+  server: string;
+  message: string;
+}
+
+interface Connection {
+  client: Client;
+  tools: McpToolInfo[];
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class McpManager {
+  private readonly connections = new Map<string, Connection>();
+  private readonly starting = new Map<string, Promise<Connection | null>>();
+  readonly problems: McpProblem[] = [];
+
+  constructor(
+    private readonly servers: Readonly<Record<string, McpServerConfig>>,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly onProblem: (p: McpProblem) => void = () => {},
+  ) {}
+
+  get configured(): string[] {
+    return Object.keys(this.servers);
+  }
+
+  /** Starts every configured server that is not running yet; returns all tools of the running ones. */
+  async tools(): Promise<McpToolInfo[]> {
+    await Promise.all(this.configured.map((name) => this.connect(name)));
+    return [...this.connections.values()].flatMap((c) => c.tools);
+  }
+
+  declarations(): Record<string, McpToolDeclaration> {
+    return Object.fromEntries([...this.connections.values()].flatMap((c) => c.tools.map((t) => [t.name, t.declaration])));
+  }
+
+  private report(server: string, message: string): void {
+    const p = { server, message };
+    this.problems.push(p);
+    this.onProblem(p);
+  }
+
+  private connect(name: string): Promise<Connection | null> {
+    const existing = this.connections.get(name);
+    if (existing) return Promise.resolve(existing);
+    let pending = this.starting.get(name);
+    if (pending) return pending;
+    pending = this.start(name).finally(() => this.starting.delete(name));
+    this.starting.set(name, pending);
+    return pending;
+  }
+
+  private async start(name: string): Promise<Connection | null> {
+    const cfg = this.servers[name]!;
+    // The server gets a minimal environment plus what the config names; the app's secrets stay here.
+    const env: Record<string, string> = { PATH: this.env['PATH'] ?? '/usr/bin:/bin', HOME: this.env['HOME'] ?? '', ...cfg.env };
+    for (const k of cfg.envFrom) if (this.env[k] !== undefined) env[k] = this.env[k]!;
+    const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, ...(cfg.cwd ? { cwd: cfg.cwd } : {}), stderr: 'pipe' });
+    const client = new Client({ name: 'threshold', version: '0.1.0' });
+    try {
+      await withTimeout(client.connect(transport), 15_000, `the MCP server "${name}" did not start within 15 s`);
+      const listed = await withTimeout(client.listTools(), 15_000, `the MCP server "${name}" did not list its tools within 15 s`);
+      const tools: McpToolInfo[] = [];
+      for (const t of listed.tools) {
+        if (!TOOL_NAME.test(t.name)) {
+          this.report(name, `tool "${t.name}" was skipped: its name is not a plain identifier`);
+          continue;
+        }
+        tools.push({
+          name: `mcp.${name}.${t.name}`,
+          server: name,
+          tool: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          declaration: { tier: cfg.tier, annotations: { destructiveHint: t.annotations?.destructiveHint === true, openWorldHint: t.annotations?.openWorldHint === true, readOnlyHint: t.annotations?.readOnlyHint === true } },
+        });
+      }
+      const conn = { client, tools };
+      this.connections.set(name, conn);
+      client.onclose = () => {
+        if (this.connections.get(name) === conn) {
+          this.connections.delete(name);
+          this.report(name, 'the server stopped; it will be started again when needed');
+        }
+      };
+      return conn;
+    } catch (err) {
+      this.report(name, `could not start: ${(err as Error).message}`);
+      await client.close().catch(() => undefined);
+      return null;
+    }
+  }
+
+  async call(name: string, args: unknown, signal: AbortSignal): Promise<{ text: string; isError: boolean }> {
+    const [, server, tool] = name.split('.');
+    const conn = await this.connect(server!);
+    if (!conn) return { text: `The MCP server "${server}" is not available.`, isError: true };
+    try {
+      const r = await conn.client.callTool({ name: tool!, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { signal, timeout: 120_000 });
+      const text = ((r.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+      return { text: `[untrusted output of MCP tool ${name}]\n${text}`, isError: r.isError === true };
+    } catch (err) {
+      return { text: `The MCP tool ${name} failed: ${(err as Error).message}`, isError: true };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.client.close().catch(() => undefined)));
+    this.connections.clear();
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(message)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,28 @@
+// Session transcripts: the conversation as the model sees it (redacted before it is stored), plus notes
+// for the user (provider problems, restarts) that are never sent to the model.
+import type { Db } from './db';
+
+export interface TranscriptRow {
+  session_id: string;
+  seq: number;
+  turn_id: string | null;
+  role: 'user' | 'assistant' | 'tool' | 'note';
+  content: unknown;
+  created_at: number;
+}
+
+export class TranscriptRepo {
+  constructor(private readonly db: Db) {}
+
+  append(row: Omit<TranscriptRow, 'seq'>): number {
+    const next = (this.db.prepare('SELECT coalesce(max(seq), 0) + 1 AS n FROM messages WHERE session_id = ?').get(row.session_id) as { n: number }).n;
+    this.db.prepare('INSERT INTO messages (session_id, seq, turn_id, role, content, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(row.session_id, next, row.turn_id, row.role, JSON.stringify(row.content), row.created_at);
+    this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(row.created_at, row.session_id);
+    return next;
+  }
+
+  list(sessionId: string): TranscriptRow[] {
+    const rows = this.db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as (Omit<TranscriptRow, 'content'> & { content: string })[];
+    return rows.map((r) => ({ ...r, content: JSON.parse(r.content) as unknown }));
+  }
+}

@@ -94,6 +94,8 @@ export interface DecisionRecord {
   grant_ids: string[];
   /** For an orphan approved after a restart: awaiting its follow-up turn, or consumed by it. */
   follow_up: 'awaiting' | 'consumed' | null;
+  /** When an orphan was approved after a restart: the later call that carried it out (its outcome is `execution`). */
+  follow_up_call_id: string | null;
   execution: ExecutionOutcome | null;
 }
 

@@ -68,6 +68,7 @@ export class Agent {
   readonly mcp: McpManager;
   private readonly now: () => number;
   private readonly offDecided: () => void;
+  private closing = false;
 
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
@@ -132,6 +133,10 @@ export class Agent {
 
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
+  }
+
+  runningSessions(): string[] {
+    return [...this.running.keys()];
   }
 
   private emitCall(sessionId: string, turnId: string, callId: string, toolCallId: string, tool: string, state: CallState, detail: string | null = null): void {
@@ -315,7 +320,11 @@ export class Agent {
     const callId = verdict.callId;
     if (!verdict.run) {
       emit(verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);
-      const why = call.invalid ? invalidText(call, tool) : verdict.message;
+      const why = call.invalid
+        ? invalidText(call, tool)
+        : this.closing && verdict.approvalId
+          ? 'Threshold shut down while this call waited for approval; it did not run. The approval stays pending: if the user approves it later, you will be asked to make the call again.'
+          : verdict.message;
       return { text: why, isError: true, stopTurn: verdict.stopTurn };
     }
     emit('scheduled', verdict.evaluation.decidedBy, callId);
@@ -372,9 +381,15 @@ export class Agent {
     }
   }
 
+  /**
+   * Quitting: approvals that wait stay pending in the store (the next start lists them as orphans, and
+   * approving one brings a follow-up turn); model streams are aborted and running commands killed.
+   */
   async dispose(): Promise<void> {
+    this.closing = true;
     this.offDecided();
-    for (const s of [...this.running.keys()]) this.stop(s);
+    this.o.core.gate.dispose();
+    for (const t of this.running.values()) t.controller.abort();
     await Promise.allSettled([...this.running.values()].map((t) => t.done));
     this.questions.dispose();
     await this.mcp.close();

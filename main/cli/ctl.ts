@@ -18,7 +18,16 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
   sandbox                              paths the jail denied, waiting for your consent
   consent ID session|always|deny       answer a sandbox request
   request --tool T --args JSON [--session S] [--unattended] [--no-wait] [--execute]
-                                       submit a tool call to the gate (--execute: run an approved command in the jail)`;
+                                       submit a tool call to the gate (--execute: run an approved command in the jail)
+  run [--session S] [--unattended] [--no-wait] MESSAGE
+                                       send the agent a message and wait for the turn to end
+                                       (--unattended: every call that would ask is denied)
+  stop SESSION                         stop the session's running turn
+  sessions                             the agent's sessions
+  transcript SESSION                   a session's conversation
+  questions                            questions the agent is waiting on (ask_user)
+  answer ID TEXT                       answer a question
+  dismiss ID                           dismiss a question (the agent uses its best judgment)`;
 
 export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -69,6 +78,7 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
     const result = await client.call(plan.method, plan.params);
     out(plan.render(result), result);
     if (command === 'verify' && !(result as { ok: boolean }).ok) return 1;
+    if (command === 'run' && ['provider_error', 'crashed'].includes(String((result as { reason?: string }).reason))) return 1;
     return 0;
   } catch (err) {
     if (err instanceof RemoteError) {
@@ -175,6 +185,46 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
       if (v['execute']) params['execute'] = true;
       return { method: 'approval.request', params, render: (r) => JSON.stringify(r) };
     }
+    case 'run': {
+      if (rest.length === 0) throw new UsageError('ctl run needs a MESSAGE.');
+      const params: Record<string, unknown> = { message: rest.join(' ') };
+      if (v['session']) params['session_id'] = v['session'];
+      if (v['unattended']) params['unattended'] = true;
+      if (v['no-wait']) params['wait'] = false;
+      return { method: 'agent.send', params, render: (r) => renderRun(r as RunResult) };
+    }
+    case 'stop':
+      noArgs(1);
+      return { method: 'agent.stop', params: { session_id: rest[0] }, render: (r) => ((r as { stopped: boolean }).stopped ? `stopped ${rest[0]}` : `no turn is running in ${rest[0]}`) };
+    case 'sessions':
+      noArgs(0);
+      return {
+        method: 'agent.sessions',
+        params: {},
+        render: (r) => {
+          const list = r as { id: string; title: string | null; updated_at?: number | null; created_at: number; running: boolean }[];
+          return list.length ? table([['ID', 'STATE', 'UPDATED', 'TITLE'], ...list.map((x) => [x.id, x.running ? 'running' : 'idle', when(x.updated_at ?? x.created_at), short(x.title ?? '', 70)])]) : 'No sessions.';
+        },
+      };
+    case 'transcript':
+      noArgs(1);
+      return { method: 'agent.transcript', params: { session_id: rest[0] }, render: (r) => renderTranscript(r as TranscriptEntry[]) };
+    case 'questions':
+      noArgs(0);
+      return {
+        method: 'question.list',
+        params: {},
+        render: (r) => {
+          const list = r as { id: string; session_id: string; question: string; expires_at: number }[];
+          return list.length ? table([['ID', 'SESSION', 'EXPIRES', 'QUESTION'], ...list.map((q) => [q.id, q.session_id, when(q.expires_at), short(q.question, 90)])]) : 'No open questions.';
+        },
+      };
+    case 'answer':
+      if (rest.length < 2) throw new UsageError('usage: threshold ctl answer ID TEXT');
+      return { method: 'question.answer', params: { id: rest[0], answer: rest.slice(1).join(' ') }, render: () => `answered ${rest[0]}` };
+    case 'dismiss':
+      noArgs(1);
+      return { method: 'question.dismiss', params: { id: rest[0] }, render: () => `dismissed ${rest[0]}` };
     default:
       throw new UsageError(`unknown ctl command "${command}".\n${USAGE}`);
   }
@@ -219,6 +269,52 @@ function renderHistory(list: DecisionRecord[]): string {
       short(typeof (d.args as { command?: unknown })?.command === 'string' ? String((d.args as { command: string }).command) : JSON.stringify(d.args), 60),
     ]),
   ]);
+}
+
+interface RunResult {
+  session_id: string;
+  turn_id: string;
+  appended: boolean;
+  reason?: string;
+  steps?: number;
+  text?: string;
+  error?: string | null;
+}
+
+function renderRun(r: RunResult): string {
+  if (r.appended) return `added to the turn running in session ${r.session_id}`;
+  if (r.reason === undefined) return `started turn ${r.turn_id} in session ${r.session_id}`;
+  const tail = `[session ${r.session_id}, turn ${r.turn_id}: ${r.reason} after ${r.steps} step(s)]`;
+  return [r.text, r.error && r.error !== r.text ? r.error : '', tail].filter(Boolean).join('\n');
+}
+
+interface TranscriptEntry {
+  role: string;
+  content: unknown;
+  created_at: number;
+}
+
+/** One line per message part: what was said, which tool was called with what, and what came back. */
+function renderTranscript(rows: TranscriptEntry[]): string {
+  if (rows.length === 0) return 'The session is empty.';
+  const lines: string[] = [];
+  for (const row of rows) {
+    const content = (row.content as { content?: unknown; text?: string }) ?? {};
+    if (row.role === 'note') {
+      lines.push(`[threshold] ${content.text ?? ''}`);
+      continue;
+    }
+    const parts = typeof content.content === 'string' ? [{ type: 'text', text: content.content }] : Array.isArray(content.content) ? (content.content as Record<string, unknown>[]) : [];
+    for (const p of parts) {
+      if (p['type'] === 'text' && p['text']) lines.push(`${row.role}: ${String(p['text'])}`);
+      else if (p['type'] === 'tool-call') lines.push(`${row.role}: → ${String(p['toolName'])} ${short(JSON.stringify(p['input']), 120)}`);
+      else if (p['type'] === 'tool-result') {
+        const out = p['output'] as { type?: string; value?: unknown } | undefined;
+        lines.push(`${row.role}: ← ${String(p['toolName'])}${out?.type === 'error-text' ? ' (error)' : ''}: ${short(typeof out?.value === 'string' ? out.value : JSON.stringify(out?.value), 160)}`);
+      }
+    }
+  }
+  return lines.join('\n');
 }
 
 function renderGrants(list: GrantRecord[]): string {

@@ -19,7 +19,7 @@ commands:
   classify --jsonl           classify {"cmd": "..."} lines from stdin, one JSON result a line
   evaluate --jsonl           the gate's decision for {"tool": "...", "args": {...}} lines from stdin
                              [--level L] [--config FILE] [--workspace DIR]
-  serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended]
+  serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent]
                              run the core headless: gate, store and the control API
   ctl [--data-dir DIR] [--json] <pending | history | decide | grants | revoke | verify | level | request>
                              talk to a running core; "threshold ctl" alone lists its commands

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { OUTCOMES } from '../../common/approvals';
 import { LEVELS } from '../../common/domain';
+import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { realDir } from '../config/dirs';
 import { RpcError } from './rpc';
@@ -76,6 +77,23 @@ export const methodSchemas = {
   'checkpoints.restore': z.object({ id: z.string().min(1) }).strict(),
   'settings.get': empty,
   'settings.set_level': z.object({ level: z.enum(LEVELS) }).strict(),
+  'agent.info': empty,
+  'agent.send': z
+    .object({
+      message: z.string().min(1).max(100_000),
+      session_id: z.string().min(1).optional(),
+      /** An unattended turn: every call that would ask is denied, never reviewed. */
+      unattended: z.boolean().optional(),
+      /** Wait for the turn to end (default) or return once it started. */
+      wait: z.boolean().optional(),
+    })
+    .strict(),
+  'agent.stop': z.object({ session_id: z.string().min(1) }).strict(),
+  'agent.sessions': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict().optional(),
+  'agent.transcript': z.object({ session_id: z.string().min(1) }).strict(),
+  'question.list': empty,
+  'question.answer': z.object({ id: z.string().min(1), answer: z.string().min(1).max(20_000) }).strict(),
+  'question.dismiss': z.object({ id: z.string().min(1) }).strict(),
 } as const;
 
 export type MethodName = keyof typeof methodSchemas;
@@ -85,9 +103,13 @@ function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { code: strin
   return r.value;
 }
 
-/** Handlers; `surface` names who decides (the control API). */
-export function createMethods(core: ThresholdCore, surface = 'control') {
+/** Handlers; `surface` names who decides (the control API). Without an agent its methods say so. */
+export function createMethods(core: ThresholdCore, surface = 'control', agent: Agent | null = null) {
   let requestCounter = 0;
+  const theAgent = (): Agent => {
+    if (!agent) throw new RpcError('agent_unavailable', 'This Threshold runs without an agent (it hosts the gate only).');
+    return agent;
+  };
   return {
     'approval.list_pending': () => core.gate.listPending(),
     'approval.list_recent_decisions': (p: z.infer<(typeof methodSchemas)['approval.list_recent_decisions']>) => core.store.approvals.listDecisions({ limit: p?.limit ?? 50, ...p }),
@@ -161,5 +183,32 @@ export function createMethods(core: ThresholdCore, surface = 'control') {
     },
     'settings.get': () => core.settings(),
     'settings.set_level': (p: z.infer<(typeof methodSchemas)['settings.set_level']>) => unwrap(core.setLevel(p.level, surface)),
+    'agent.info': () => ({ model: theAgent().modelLabel, running: theAgent().runningSessions() }),
+    'agent.send': async (p: z.infer<(typeof methodSchemas)['agent.send']>) => {
+      const handle = theAgent().send(p.session_id ?? null, p.message, { kind: p.unattended ? 'unattended' : 'reactive' });
+      const started = { session_id: handle.sessionId, turn_id: handle.turnId, appended: handle.appended };
+      if (p.wait === false || handle.appended) return started;
+      const summary = await handle.done;
+      return { ...started, turn_id: summary.turnId, reason: summary.reason, steps: summary.steps, text: summary.text, error: summary.error };
+    },
+    'agent.stop': (p: z.infer<(typeof methodSchemas)['agent.stop']>) => ({ stopped: theAgent().stop(p.session_id) }),
+    'agent.sessions': (p: z.infer<(typeof methodSchemas)['agent.sessions']>) => {
+      const a = theAgent();
+      return core.store.sessions.list(p?.limit ?? 50).map((s) => ({ ...s, running: a.isRunning(s.id) }));
+    },
+    'agent.transcript': (p: z.infer<(typeof methodSchemas)['agent.transcript']>) => {
+      theAgent();
+      if (!core.store.sessions.get(p.session_id)) throw new RpcError('not_found', `No session ${p.session_id}.`);
+      return core.store.transcripts.list(p.session_id);
+    },
+    'question.list': () => theAgent().questions.pending(),
+    'question.answer': (p: z.infer<(typeof methodSchemas)['question.answer']>) => {
+      if (!theAgent().questions.answer(p.id, p.answer)) throw new RpcError('not_found', `No open question ${p.id} (already answered, dismissed or timed out).`);
+      return { id: p.id, outcome: 'answered' };
+    },
+    'question.dismiss': (p: z.infer<(typeof methodSchemas)['question.dismiss']>) => {
+      if (!theAgent().questions.dismiss(p.id)) throw new RpcError('not_found', `No open question ${p.id} (already answered, dismissed or timed out).`);
+      return { id: p.id, outcome: 'dismissed' };
+    },
   } satisfies Record<MethodName, (p: never) => unknown>;
 }

@@ -18,6 +18,7 @@ export const RPC_ERRORS = {
   already_recorded: -32009,
   store_failed: -32010,
   message_too_large: -32011,
+  agent_unavailable: -32012,
 } as const;
 
 export type RpcId = string | number | null;

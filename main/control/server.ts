@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
 import { createMethods, methodSchemas, type MethodName } from './methods';
@@ -71,14 +72,14 @@ function errorResponse(id: RpcId, err: RpcError): RpcResponse {
   return { jsonrpc: '2.0', id, error };
 }
 
-export async function startControlServer(core: ThresholdCore, dataDir: string): Promise<ControlServer> {
+export async function startControlServer(core: ThresholdCore, dataDir: string, agent: Agent | null = null): Promise<ControlServer> {
   checkDataDir(dataDir);
   const path = socketPath(dataDir);
   if (existsSync(path)) {
     if (await socketAnswers(path)) throw new Error(`Another process already serves ${path}.`);
     rmSync(path, { force: true });
   }
-  const methods = createMethods(core, 'control');
+  const methods = createMethods(core, 'control', agent);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);

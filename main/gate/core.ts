@@ -8,6 +8,7 @@ import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
 import type { ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
 import type { PathContext } from '../policy/paths';
+import type { McpToolDeclaration } from '../policy/tools';
 import { Redactor, sanitiseErrorText } from '../redact/redactor';
 import type { VerifyResult } from '../store/audit-repo';
 import { newId } from '../store/ids';
@@ -57,6 +58,7 @@ export class ThresholdCore {
   readonly execution: ExecutionService;
   private readonly now: () => number;
   private releaseLock: (() => void) | null = null;
+  private mcpTools: () => Readonly<Record<string, McpToolDeclaration>> | undefined = () => undefined;
   private retentionTimer: NodeJS.Timeout | null = null;
 
   private constructor(readonly o: CoreOptions) {
@@ -82,6 +84,7 @@ export class ThresholdCore {
         rules: () => o.config.rules,
         configGrants: () => o.config.grants,
         paths: () => o.paths,
+        mcpTools: () => this.mcpTools(),
       },
       ttlMs: o.config.approvalTtlSeconds * 1000,
       runtimeId: this.runtimeId,
@@ -121,6 +124,11 @@ export class ThresholdCore {
     apply();
     this.retentionTimer = setInterval(apply, 3_600_000);
     this.retentionTimer.unref();
+  }
+
+  /** The MCP tools the agent has, so the gate judges them by their declarations. */
+  setMcpTools(source: () => Readonly<Record<string, McpToolDeclaration>> | undefined): void {
+    this.mcpTools = source;
   }
 
   get paths(): PathContext {

@@ -202,7 +202,7 @@ export class ApprovalGate {
       return verdict(true, { approvalId: sessionApproval, outcome: 'approve_session' });
     }
     const followUp = this.o.store.approvals.followUpFor(call.sessionId, hash);
-    if (followUp && followUp.turn_id !== call.turnId && this.o.store.approvals.consumeFollowUp(followUp.id)) {
+    if (followUp && followUp.turn_id !== call.turnId && this.o.store.approvals.consumeFollowUp(followUp.id, callId)) {
       this.recordPolicyDecision(call, callId, evaluation, 'scheduled', { by: `approval:${followUp.id}:follow_up` });
       return verdict(true, { approvalId: followUp.id, outcome: followUp.outcome });
     }
@@ -457,6 +457,8 @@ export class ApprovalGate {
 
   /** Cancels one pending approval (its turn stopped). */
   cancelApproval(approvalId: string, by: string): void {
+    // After dispose (quitting) approvals stay pending in the store: the next start lists them as orphans.
+    if (this.disposed) return;
     const at = this.now();
     let cancelled = false;
     try {
@@ -541,7 +543,10 @@ export class ApprovalGate {
     }
   }
 
-  /** Releases every waiter (as cancelled) and timer: quitting stops everything that waits. */
+  /**
+   * Releases every waiter (as cancelled, in memory only) and timer: quitting stops everything that waits,
+   * while the approvals stay pending in the store for the next start.
+   */
   dispose(): void {
     this.disposed = true;
     for (const t of this.orphanTimers.values()) clearTimeout(t);

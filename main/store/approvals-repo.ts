@@ -29,6 +29,8 @@ interface ApprovalRow {
   note: string | null;
   grant_ids: string | null;
   follow_up: 'awaiting' | 'consumed' | null;
+  /** The later call that carried out an orphan approved after a restart. */
+  follow_up_call_id: string | null;
   preview: string | null;
 }
 
@@ -149,8 +151,8 @@ export class ApprovalsRepo {
     return rows.map((r) => toDecision(r, null));
   }
 
-  consumeFollowUp(id: string): boolean {
-    return this.db.prepare("UPDATE approvals SET follow_up = 'consumed' WHERE id = ? AND follow_up = 'awaiting'").run(id).changes === 1;
+  consumeFollowUp(id: string, callId: string): boolean {
+    return this.db.prepare("UPDATE approvals SET follow_up = 'consumed', follow_up_call_id = ? WHERE id = ? AND follow_up = 'awaiting'").run(callId, id).changes === 1;
   }
 
   listDecisions(f: DecisionFilter = {}): DecisionRecord[] {
@@ -168,7 +170,7 @@ export class ApprovalsRepo {
     const rows = this.db
       .prepare(
         `SELECT a.*, o.status AS x_status, o.exit_code AS x_exit_code, o.signal AS x_signal, o.duration_ms AS x_duration_ms, o.error AS x_error, o.recorded_at AS x_recorded_at
-         FROM approvals a LEFT JOIN outcomes o ON o.call_id = a.call_id
+         FROM approvals a LEFT JOIN outcomes o ON o.call_id = COALESCE(a.follow_up_call_id, a.call_id)
          WHERE ${where.join(' AND ')} ORDER BY a.decided_at DESC, a.rowid DESC LIMIT ?`,
       )
       .all(...params) as (ApprovalRow & Record<string, unknown>)[];
@@ -230,6 +232,7 @@ function toDecision(r: ApprovalRow, execution: DecisionRecord['execution']): Dec
     note: r.note,
     grant_ids: r.grant_ids ? (JSON.parse(r.grant_ids) as string[]) : [],
     follow_up: r.follow_up,
+    follow_up_call_id: r.follow_up_call_id ?? null,
     execution,
   };
 }

@@ -178,6 +178,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE sessions ADD COLUMN updated_at INTEGER;
     `,
   },
+  {
+    version: 4,
+    name: 'the call that carried out an approved orphan',
+    sql: `
+      ALTER TABLE approvals ADD COLUMN follow_up_call_id TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -8,6 +8,8 @@ export interface SessionRow {
   created_at: number;
   approve_all_at: number | null;
   approve_all_approval: string | null;
+  /** When the session last had a turn (null before the first). */
+  updated_at: number | null;
 }
 
 export interface TurnRow {
@@ -33,7 +35,7 @@ export class SessionsRepo {
   }
 
   list(limit = 100): SessionRow[] {
-    return this.db.prepare('SELECT * FROM sessions ORDER BY created_at DESC LIMIT ?').all(limit) as SessionRow[];
+    return this.db.prepare('SELECT * FROM sessions ORDER BY COALESCE(updated_at, created_at) DESC, created_at DESC LIMIT ?').all(limit) as SessionRow[];
   }
 
   setApproveAll(id: string, at: number, approvalId: string): void {
@@ -42,6 +44,7 @@ export class SessionsRepo {
 
   startTurn(turn: Omit<TurnRow, 'ended_at' | 'end_reason'>): void {
     this.db.prepare('INSERT INTO turns (id, session_id, kind, started_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING').run(turn.id, turn.session_id, turn.kind, turn.started_at);
+    this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(turn.started_at, turn.session_id);
   }
 
   endTurn(id: string, at: number, reason: string): void {

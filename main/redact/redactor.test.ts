@@ -64,3 +64,12 @@ describe('sanitiseErrorText', () => {
     expect(sanitiseErrorText(redactor, 'auth failed for password=supersecret1')).toBe('auth failed for password=[REDACTED:secret]');
   });
 });
+
+describe('a long-running process', () => {
+  it('keeps no performance marks from secretlint, scan after scan', async () => {
+    performance.clearMarks();
+    for (let i = 0; i < 20; i++) await redactor.redactText(`token ghp_${'a'.repeat(36)} run ${i}`);
+    await new Promise((r) => setImmediate(r));
+    expect(performance.getEntriesByType('mark').length).toBe(0);
+  });
+});

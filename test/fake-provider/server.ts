@@ -46,6 +46,8 @@ export class FakeProvider {
   private readonly script: Step[] = [];
   private readonly sockets = new Set<Socket>();
   private counter = 0;
+  /** performance.now() when the last streamed response was fully written (for latency benchmarks). */
+  lastStreamEndedAt = 0;
   /** Served when the script is empty (so a runaway loop ends instead of hanging). */
   fallback: Step = { text: 'The script for this test has no more steps.' };
 
@@ -126,6 +128,7 @@ export class FakeProvider {
       if (step.chunkDelayMs) await new Promise((r) => setTimeout(r, step.chunkDelayMs));
     }
     res.end();
+    this.lastStreamEndedAt = performance.now();
   }
 
   private anthropicStream(res: ServerResponse, step: Step, calls: { id: string; name: string; raw: string }[]): Promise<void> {

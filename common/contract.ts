@@ -39,6 +39,16 @@ export const requestSchemas = {
   'grants.revoke': z.object({ id: z.string().min(1).max(64) }).strict(),
   'settings.get': z.undefined(),
   'settings.set-level': z.object({ level: z.enum(LEVELS) }).strict(),
+  'agent.get-info': z.undefined(),
+  'agent.send': z.object({ message: z.string().min(1).max(100_000), session_id: z.string().min(1).max(64).optional() }).strict(),
+  'agent.stop': z.object({ session_id: z.string().min(1).max(64) }).strict(),
+  'agent.list-sessions': z.undefined(),
+  'agent.get-transcript': z.object({ session_id: z.string().min(1).max(64) }).strict(),
+  'questions.list': z.undefined(),
+  'questions.answer': z.object({ id: z.string().min(1).max(64), answer: z.string().min(1).max(20_000) }).strict(),
+  'questions.dismiss': z.object({ id: z.string().min(1).max(64) }).strict(),
+  /** Stores the provider's API key in the OS keychain; it is never sent back. */
+  'settings.set-api-key': z.object({ key: z.string().min(8).max(4096).regex(/^\S+$/, 'an API key has no spaces') }).strict(),
 } as const;
 
 export type Channel = keyof typeof requestSchemas;
@@ -59,6 +69,39 @@ export interface SettingsView {
   approvers: string[];
 }
 
+export interface AgentInfo {
+  /** "Demo: scripted model" in demo mode. */
+  model: string;
+  /** Sessions with a turn running. */
+  running: string[];
+}
+
+export interface SessionView {
+  id: string;
+  title: string | null;
+  created_at: number;
+  updated_at: number | null;
+  running: boolean;
+}
+
+export interface TranscriptEntry {
+  role: 'user' | 'assistant' | 'tool' | 'note';
+  turn_id: string | null;
+  /** A model message (redacted), or `{ text }` for a note. */
+  content: unknown;
+  created_at: number;
+}
+
+export interface QuestionView {
+  id: string;
+  session_id: string;
+  turn_id: string;
+  call_id: string;
+  question: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface AppApi {
   getInfo(): Promise<Result<AppInfo>>;
   listPending(): Promise<Result<PendingApproval[]>>;
@@ -68,6 +111,16 @@ export interface AppApi {
   revokeGrant(req: z.infer<(typeof requestSchemas)['grants.revoke']>): Promise<Result<GrantRecord>>;
   getSettings(): Promise<Result<SettingsView>>;
   setLevel(req: z.infer<(typeof requestSchemas)['settings.set-level']>): Promise<Result<{ level: Level }>>;
+  getAgentInfo(): Promise<Result<AgentInfo>>;
+  /** Starts a turn (or joins the running one); returns at once. */
+  send(req: z.infer<(typeof requestSchemas)['agent.send']>): Promise<Result<{ session_id: string; turn_id: string; appended: boolean }>>;
+  stop(req: z.infer<(typeof requestSchemas)['agent.stop']>): Promise<Result<{ stopped: boolean }>>;
+  listSessions(): Promise<Result<SessionView[]>>;
+  getTranscript(req: z.infer<(typeof requestSchemas)['agent.get-transcript']>): Promise<Result<TranscriptEntry[]>>;
+  listQuestions(): Promise<Result<QuestionView[]>>;
+  answerQuestion(req: z.infer<(typeof requestSchemas)['questions.answer']>): Promise<Result<{ id: string }>>;
+  dismissQuestion(req: z.infer<(typeof requestSchemas)['questions.dismiss']>): Promise<Result<{ id: string }>>;
+  setApiKey(req: z.infer<(typeof requestSchemas)['settings.set-api-key']>): Promise<Result<{ stored: true }>>;
   /** Subscribes to core events; returns the unsubscribe function. */
   onEvent(listener: (event: CoreEventMessage) => void): () => void;
 }
@@ -82,4 +135,13 @@ export const VERBS = {
   revokeGrant: 'grants.revoke',
   getSettings: 'settings.get',
   setLevel: 'settings.set-level',
+  getAgentInfo: 'agent.get-info',
+  send: 'agent.send',
+  stop: 'agent.stop',
+  listSessions: 'agent.list-sessions',
+  getTranscript: 'agent.get-transcript',
+  listQuestions: 'questions.list',
+  answerQuestion: 'questions.answer',
+  dismissQuestion: 'questions.dismiss',
+  setApiKey: 'settings.set-api-key',
 } as const satisfies Record<Exclude<keyof AppApi, 'onEvent'>, Channel>;

@@ -69,9 +69,11 @@ export class Agent {
   private readonly now: () => number;
   private readonly offDecided: () => void;
   private closing = false;
+  private model: { model: LanguageModel; label: string };
 
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
+    this.model = { model: o.model, label: o.modelLabel };
     const core = o.core;
     this.questions = new Questions(
       (q) => {
@@ -95,7 +97,12 @@ export class Agent {
   }
 
   get modelLabel(): string {
-    return this.o.modelLabel;
+    return this.model.label;
+  }
+
+  /** Switches the model (a new key, another provider) from the next model step on. */
+  useModel(model: LanguageModel, label: string): void {
+    this.model = { model, label };
   }
 
   /** Starts a turn, or adds the message to the turn already running in that session. */
@@ -165,7 +172,7 @@ export class Agent {
     const core = this.o.core;
     const { turnId, controller } = turn;
     const signal = controller.signal;
-    core.events.emit('turn.started', { session_id: sessionId, turn_id: turnId, kind: turn.kind, model: this.o.modelLabel });
+    core.events.emit('turn.started', { session_id: sessionId, turn_id: turnId, kind: turn.kind, model: this.model.label });
     const messages = this.history(sessionId);
     const userMessage: ModelMessage = { role: 'user', content: text };
     messages.push(userMessage);
@@ -251,7 +258,7 @@ export class Agent {
     let text = '';
     try {
       const result = streamText({
-        model: this.o.model,
+        model: this.model.model,
         system: SYSTEM(core.paths.workspace),
         messages,
         tools,

@@ -4,7 +4,7 @@
 // store, jail — is real. The script advances by how many tool results the conversation holds.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export const DEMO_LABEL = 'Demo: scripted model';
 export const DEMO_PROMPT = 'Show me around this folder, then write a short summary and stage it for the build.';
@@ -91,7 +91,14 @@ export function createDemoModel(): LanguageModelV3 {
   };
 }
 
-/** A small project to tour, created once in the data directory when no workspace is given. */
+/** The demo's folder: beside the data directory (never inside it: the agent may not touch Threshold's own data). */
+export function demoWorkspaceFor(dataDir: string): string {
+  const dir = join(dirname(dataDir), `${basename(dataDir)}-demo-workspace`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return ensureDemoWorkspace(dir);
+}
+
+/** A small project to tour, created once when no workspace is given. */
 export function ensureDemoWorkspace(dir: string): string {
   if (existsSync(join(dir, 'README.md'))) return dir;
   mkdirSync(join(dir, 'notes'), { recursive: true });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from '../../common/contract';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
+import { createAgent } from '../agent';
+import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { registerHandlers, type IpcEventLike } from './ipc';
 
@@ -39,5 +41,49 @@ describe('IPC handlers', () => {
     expect((listed.value as { id: string }[]).map((x) => x.id)).toEqual([p.id]);
     expect(await call('approvals.decide', { id: p.id, hash: p.hash, outcome: 'approve_once' })).toMatchObject({ ok: true, value: { outcome: 'approve_once', decided_by: 'desktop' } });
     expect((await review).run).toBe(true);
+  });
+});
+
+describe('IPC handlers for the agent', () => {
+  const agentHandlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
+  const ask = (channel: Channel, payload?: unknown) => agentHandlers.get(channel)!({ senderFrame: { url: TRUSTED } }, payload) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+  let agentCore: ThresholdCore;
+  let agent: Agent;
+  beforeAll(async () => {
+    agentCore = await testCore();
+    agent = createAgent(agentCore, { demo: true, env: {} });
+    registerHandlers({ handle: (c, f) => agentHandlers.set(c, f) }, { version: '1', runtime: 'electron', core: agentCore, agent, trustedFrame: (u) => u === TRUSTED, surface: 'desktop' });
+  });
+  afterAll(async () => {
+    await agent.dispose();
+    agentCore.dispose();
+  });
+
+  it('names the model, so the demo is labelled as scripted', async () => {
+    expect(await ask('agent.get-info')).toEqual({ ok: true, value: { model: 'Demo: scripted model', running: [] } });
+  });
+
+  it('starts a turn at once, shows it in the sessions and transcript, and stops it', async () => {
+    const sent = (await ask('agent.send', { message: 'Show me around' })) as { ok: true; value: { session_id: string; appended: boolean } };
+    expect(sent).toMatchObject({ ok: true, value: { appended: false } });
+    await nextPending(agentCore);
+    const sessions = (await ask('agent.list-sessions')).value as { id: string; running: boolean }[];
+    expect(sessions.map((s) => [s.id, s.running])).toEqual([[sent.value.session_id, true]]);
+    expect(await ask('agent.stop', { session_id: sent.value.session_id })).toEqual({ ok: true, value: { stopped: true } });
+    const transcript = (await ask('agent.get-transcript', { session_id: sent.value.session_id })).value as { role: string }[];
+    expect(transcript[0]).toMatchObject({ role: 'user' });
+  });
+
+  it.each([
+    { name: 'an empty message', channel: 'agent.send' as Channel, payload: { message: '' }, code: 'invalid_payload' },
+    { name: 'an unknown session', channel: 'agent.get-transcript' as Channel, payload: { session_id: 's_nope' }, code: 'not_found' },
+    { name: 'an answer to no question', channel: 'questions.answer' as Channel, payload: { id: 'q_nope', answer: 'yes' }, code: 'not_found' },
+    { name: 'a dismissal with an extra field', channel: 'questions.dismiss' as Channel, payload: { id: 'q_x', all: true }, code: 'invalid_payload' },
+  ])('refuses $name', async ({ channel, payload, code }) => {
+    expect(await ask(channel, payload)).toMatchObject({ ok: false, error: { code } });
+  });
+
+  it('says there is no agent when the app runs without one', async () => {
+    expect(await call('agent.get-info')).toMatchObject({ ok: false, error: { code: 'agent_unavailable' } });
   });
 });

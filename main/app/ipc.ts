@@ -2,6 +2,7 @@
 // payload is parsed with the contract's schema and every sender frame is checked before use; answers
 // are Result values, never thrown errors.
 import { requestSchemas, type AppInfo, type Channel, type Result } from '../../common/contract';
+import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 
 export interface IpcLike {
@@ -18,6 +19,10 @@ export interface HandlerDeps {
   /** The core; absent while it failed to open (every call then answers with that error). */
   core: ThresholdCore | null;
   coreError?: string;
+  /** The agent; absent when the core failed or the app runs without one. */
+  agent?: Agent | null;
+  /** Stores the provider key in the OS keychain and switches the agent to it (absent: no keychain). */
+  setApiKey?: (key: string) => Result<{ stored: true }>;
   /** Whether a frame URL is the app's own renderer. */
   trustedFrame: (url: string) => boolean;
   /** Who decides through this surface (desktop or web). */
@@ -37,6 +42,12 @@ function wrap<T>(r: { ok: true; value: T } | { ok: false; error: { code: string;
 export function createHandlers(deps: HandlerDeps): Record<Channel, Handler> {
   const core = () => deps.core;
   const unavailable = () => fail('core_unavailable', deps.coreError ?? 'Threshold could not start its core.');
+  // The agent's verbs: the core's error when there is no core, else a plain "no agent".
+  const withAgent = <T>(fn: (agent: Agent, core: ThresholdCore) => Result<T>): Result<T> => {
+    if (!deps.core) return unavailable();
+    if (!deps.agent) return fail('agent_unavailable', 'Threshold runs without an agent.');
+    return fn(deps.agent, deps.core);
+  };
   return {
     'app.get-info': () => ({ ok: true, value: { name: 'Threshold', version: deps.version, runtime: deps.runtime } }),
     'approvals.list-pending': () => (core() ? { ok: true, value: core()!.gate.listPending() } : unavailable()),
@@ -50,6 +61,27 @@ export function createHandlers(deps: HandlerDeps): Record<Channel, Handler> {
     'grants.revoke': (p: { id: string }) => (core() ? wrap(core()!.revokeGrant(p.id, deps.surface)) : unavailable()),
     'settings.get': () => (core() ? { ok: true, value: core()!.settings() } : unavailable()),
     'settings.set-level': (p: { level: string }) => (core() ? wrap(core()!.setLevel(p.level, deps.surface)) : unavailable()),
+    'agent.get-info': () => withAgent((a) => ({ ok: true, value: { model: a.modelLabel, running: a.runningSessions() } })),
+    'agent.send': (p: { message: string; session_id?: string }) =>
+      withAgent((a) => {
+        // The window's turns are reactive: someone is there to answer.
+        const h = a.send(p.session_id ?? null, p.message, { kind: 'reactive' });
+        h.done.catch(() => undefined);
+        return { ok: true, value: { session_id: h.sessionId, turn_id: h.turnId, appended: h.appended } };
+      }),
+    'agent.stop': (p: { session_id: string }) => withAgent((a) => ({ ok: true, value: { stopped: a.stop(p.session_id) } })),
+    'agent.list-sessions': () => withAgent((a, c) => ({ ok: true, value: c.store.sessions.list(100).map((s) => ({ id: s.id, title: s.title, created_at: s.created_at, updated_at: s.updated_at, running: a.isRunning(s.id) })) })),
+    'agent.get-transcript': (p: { session_id: string }) =>
+      withAgent((_a, c) => (c.store.sessions.get(p.session_id) ? { ok: true, value: c.store.transcripts.list(p.session_id) } : fail('not_found', `No session ${p.session_id}.`))),
+    'questions.list': () => withAgent((a) => ({ ok: true, value: a.questions.pending() })),
+    'questions.answer': (p: { id: string; answer: string }) =>
+      withAgent((a) => (a.questions.answer(p.id, p.answer) ? { ok: true, value: { id: p.id } } : fail('not_found', `No open question ${p.id} (already answered, dismissed or timed out).`))),
+    'questions.dismiss': (p: { id: string }) =>
+      withAgent((a) => (a.questions.dismiss(p.id) ? { ok: true, value: { id: p.id } } : fail('not_found', `No open question ${p.id} (already answered, dismissed or timed out).`))),
+    'settings.set-api-key': (p: { key: string }) => {
+      if (!core()) return unavailable();
+      return deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', 'This Threshold has no OS keychain; set the key in the environment variable named by [provider] api_key_env.');
+    },
   };
 }
 

@@ -1,11 +1,9 @@
 // `threshold serve`: a headless daemon hosting the core (gate, store, control API) and the agent for one
 // data directory. With --demo the model is scripted and a demo session starts on its own.
-import { mkdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent/agent';
-import { DEMO_PROMPT, ensureDemoWorkspace } from '../agent/demo-model';
+import { DEMO_PROMPT, demoWorkspaceFor } from '../agent/demo-model';
 import { startControlServer } from '../control/server';
 import { ThresholdCore } from '../gate/core';
 import type { CallState } from '../gate/events';
@@ -56,13 +54,6 @@ function logEvents(core: ThresholdCore, log: (line: string) => void): void {
       }
     }
   });
-}
-
-/** The demo's folder: beside the data directory (never inside it: the agent may not touch Threshold's own data). */
-export function demoWorkspaceFor(dataDir: string): string {
-  const dir = join(dirname(dataDir), `${basename(dataDir)}-demo-workspace`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return ensureDemoWorkspace(dir);
 }
 
 export async function serveCli(argv: string[], io: CliIo): Promise<number> {

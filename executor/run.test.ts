@@ -68,9 +68,10 @@ describe('process control', () => {
   });
   it('cancel sends SIGTERM first, so the command can clean up', async () => {
     const c = new AbortController();
-    setTimeout(() => c.abort(), 300);
-    const r = await sh('trap "echo cleaned-up; exit 3" TERM; sleep 30 & wait', 'write', {}, c.signal);
-    expect({ cancelled: r.cancelled, out: r.stdout.text.trim() }).toEqual({ cancelled: true, out: 'cleaned-up' });
+    // Cancel once the trap is set (the script says so), however slow the machine is.
+    const onOutput = (_s: string, chunk: string) => chunk.includes('trap-set') && c.abort();
+    const r = await sh('trap "echo cleaned-up; exit 3" TERM; echo trap-set; sleep 30 & wait', 'write', { onOutput }, c.signal);
+    expect({ cancelled: r.cancelled, out: r.stdout.text.trim() }).toEqual({ cancelled: true, out: 'trap-set\ncleaned-up' });
   });
   it('kills after the grace when SIGTERM is ignored', async () => {
     const c = new AbortController();

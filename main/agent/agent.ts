@@ -87,9 +87,10 @@ export class Agent {
       this.now,
     );
     this.mcp = o.mcp ?? new McpManager({}, process.env);
-    // An orphan approved after a restart runs only when the model issues it again, in a new turn.
+    // An orphan approved after a restart runs only when the model issues it again, in a new turn (queued
+    // behind a turn already running in that session).
     this.offDecided = core.events.on('approval.decided', (d) => {
-      if (d.follow_up !== 'awaiting' || this.running.has(d.session_id)) return;
+      if (d.follow_up !== 'awaiting') return;
       const what = typeof (d.args as { command?: unknown })?.command === 'string' ? `\`${(d.args as { command: string }).command}\`` : `${d.tool} ${JSON.stringify(d.args)}`;
       this.send(d.session_id, `[Threshold] While Threshold was restarting, your call ${what} waited for approval, and the user has now approved it. It has not run. If it is still needed, make exactly the same call again; otherwise continue.`, { kind: 'reactive', fromThreshold: true });
     });
@@ -108,14 +109,17 @@ export class Agent {
   /** Starts a turn, or adds the message to the turn already running in that session. */
   send(sessionId: string | null, text: string, opts: { kind?: 'reactive' | 'unattended'; fromThreshold?: boolean } = {}): TurnHandle {
     const core = this.o.core;
+    if (this.closing) throw new Error('Threshold is shutting down; the message was not sent.');
     const id = sessionId ?? newId('s');
     const running = this.running.get(id);
-    if (running && running.kind === 'reactive' && !opts.fromThreshold) {
+    // Only the user's own words join a running turn: not Threshold's messages, not unattended requests.
+    if (running && running.kind === 'reactive' && !opts.fromThreshold && opts.kind !== 'unattended') {
       running.pendingUser.push(text);
       return { sessionId: id, turnId: running.turnId, done: running.done, appended: true };
     }
     if (running) {
-      const done = running.done.then(() => this.send(id, text, opts).done);
+      // Queued behind the running turn; nothing starts once Threshold is shutting down.
+      const done = running.done.then(() => (this.closing ? { turnId: '(not started)', reason: 'stopped' as const, steps: 0, text: '', error: 'Threshold shut down before this message was sent.' } : this.send(id, text, opts).done));
       return { sessionId: id, turnId: '(queued)', done, appended: false };
     }
     const kind = opts.kind ?? 'reactive';

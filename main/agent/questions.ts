@@ -2,17 +2,11 @@
 // permission: no level, grant, rule or reviewer answers it; the turn waits for the user's answer, a
 // dismissal, or the timeout (then the model is told to use its best judgment). A notification asks for
 // nothing and never blocks.
+import type { QuestionView } from '../../common/contract';
 import { newId } from '../store/ids';
 
-export interface Question {
-  id: string;
-  session_id: string;
-  turn_id: string;
-  call_id: string;
-  question: string;
-  created_at: number;
-  expires_at: number;
-}
+/** A question as every surface shows it (the contract's QuestionView). */
+export type Question = QuestionView;
 
 export type QuestionOutcome = { kind: 'answered'; answer: string } | { kind: 'dismissed' } | { kind: 'timed_out' } | { kind: 'cancelled' } | { kind: 'no_one' };
 

@@ -1,6 +1,7 @@
 // `threshold ctl`: talks to a running daemon over its control socket. --json for scripts; tables otherwise.
 import { parseArgs } from 'node:util';
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
+import type { TranscriptEntry } from '../../common/contract';
 import { ControlClient, ControlUnavailable, RemoteError } from '../control/client';
 import { socketPath } from '../control/server';
 import { resolveDataDir, UsageError, type CliIo } from './context';
@@ -286,12 +287,6 @@ function renderRun(r: RunResult): string {
   if (r.reason === undefined) return `started turn ${r.turn_id} in session ${r.session_id}`;
   const tail = `[session ${r.session_id}, turn ${r.turn_id}: ${r.reason} after ${r.steps} step(s)]`;
   return [r.text, r.error && r.error !== r.text ? r.error : '', tail].filter(Boolean).join('\n');
-}
-
-interface TranscriptEntry {
-  role: string;
-  content: unknown;
-  created_at: number;
 }
 
 /** One line per message part: what was said, which tool was called with what, and what came back. */

@@ -382,6 +382,8 @@ export class Agent {
    */
   private repairTranscripts(): void {
     const core = this.o.core;
+    // No turn runs yet in this process: any turn still open was cut short by the previous one.
+    core.store.sessions.endOpenTurns(this.now(), 'crashed');
     for (const s of core.store.sessions.list(10_000)) {
       const rows = core.store.transcripts.list(s.id).filter((r) => r.role !== 'note');
       const last = rows[rows.length - 1];

@@ -51,6 +51,11 @@ export class SessionsRepo {
     this.db.prepare('UPDATE turns SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(at, reason, id);
   }
 
+  /** Turns a previous process left open (it died mid-turn): ended now with the reason given. */
+  endOpenTurns(at: number, reason: string): number {
+    return this.db.prepare('UPDATE turns SET ended_at = ?, end_reason = ? WHERE ended_at IS NULL').run(at, reason).changes;
+  }
+
   getTurn(id: string): TurnRow | undefined {
     return this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined;
   }

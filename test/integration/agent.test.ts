@@ -165,6 +165,7 @@ describe('restart with a call pending', () => {
     const transcript = second.core.store.transcripts.list(turn.sessionId);
     expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'note']);
     expect(second.core.gate.listPending().map((x) => [x.id, x.orphan])).toEqual([[p.id, true]]);
+    expect(second.core.store.sessions.getTurn(turn.turnId)).toMatchObject({ end_reason: 'crashed' });
     h.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch after-restart.txt' } }] }, { text: 'Done after the restart.' });
     const ended = new Promise<void>((resolve) => second.core.events.on('turn.ended', () => resolve()));
     await second.core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'control' });

@@ -384,10 +384,8 @@ export class Agent {
     const core = this.o.core;
     // No turn runs yet in this process: any turn still open was cut short by the previous one.
     core.store.sessions.endOpenTurns(this.now(), 'crashed');
-    for (const s of core.store.sessions.list(10_000)) {
-      const rows = core.store.transcripts.list(s.id).filter((r) => r.role !== 'note');
-      const last = rows[rows.length - 1];
-      if (!last || last.role !== 'assistant') continue;
+    // Only the sessions whose last message is the model's (with calls) need a look, not every transcript.
+    for (const last of core.store.transcripts.endingWithAssistant()) {
       const content = (last.content as ModelMessage).content;
       const calls = Array.isArray(content) ? (content as { type: string; toolCallId?: string; toolName?: string }[]).filter((p) => p.type === 'tool-call') : [];
       if (!calls.length) continue;
@@ -395,8 +393,8 @@ export class Agent {
         role: 'tool',
         content: calls.map((c) => ({ type: 'tool-result', toolCallId: c.toolCallId!, toolName: c.toolName!, output: { type: 'error-text', value: 'Threshold stopped (a crash or a restart) before this call finished; it did not complete. Check before repeating it.' } })),
       };
-      core.store.transcripts.append({ session_id: s.id, turn_id: last.turn_id, role: 'tool', content: tool, created_at: this.now() });
-      core.store.transcripts.append({ session_id: s.id, turn_id: last.turn_id, role: 'note', content: { text: `Threshold restarted in the middle of a turn; ${calls.length} call(s) were marked as not completed.` }, created_at: this.now() });
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: tool, created_at: this.now() });
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: { text: `Threshold restarted in the middle of a turn; ${calls.length} call(s) were marked as not completed.` }, created_at: this.now() });
     }
   }
 

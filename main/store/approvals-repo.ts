@@ -34,27 +34,15 @@ interface ApprovalRow {
   preview: string | null;
 }
 
-export interface NewApproval {
-  id: string;
-  call_id: string;
-  session_id: string;
-  turn_id: string | null;
-  tool: string;
+/** What parking a call stores: the pending approval as shown, under the store's own column names. */
+export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview'> & {
   args_redacted: unknown;
   content_hash: string;
-  class: Class;
-  effects: Effect[];
-  reason: string;
-  segment: { index: number; text: string } | null;
-  floor: string | null;
-  outcomes: HumanOutcome[];
-  proposed_grant: ProposedGrant | null;
-  created_at: number;
-  expires_at: number | null;
+  /** The runtime that parked it (another runtime's rows are orphans). */
   owner: string;
   /** What the call would change (a diff for file edits), redacted. */
   preview?: string | null;
-}
+};
 
 export interface DecisionFields {
   outcome: Outcome;

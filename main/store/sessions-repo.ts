@@ -44,7 +44,6 @@ export class SessionsRepo {
 
   startTurn(turn: Omit<TurnRow, 'ended_at' | 'end_reason'>): void {
     this.db.prepare('INSERT INTO turns (id, session_id, kind, started_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING').run(turn.id, turn.session_id, turn.kind, turn.started_at);
-    this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(turn.started_at, turn.session_id);
   }
 
   endTurn(id: string, at: number, reason: string): void {

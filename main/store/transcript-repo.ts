@@ -22,7 +22,26 @@ export class TranscriptRepo {
   }
 
   list(sessionId: string): TranscriptRow[] {
-    const rows = this.db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as (Omit<TranscriptRow, 'content'> & { content: string })[];
-    return rows.map((r) => ({ ...r, content: JSON.parse(r.content) as unknown }));
+    const rows = this.db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as RawRow[];
+    return rows.map(parse);
   }
+
+  /** Sessions whose conversation (notes aside) ends with an assistant message: the one message each. */
+  endingWithAssistant(): TranscriptRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT m.* FROM messages m
+         JOIN (SELECT session_id, max(seq) AS seq FROM messages WHERE role != 'note' GROUP BY session_id) last
+           ON last.session_id = m.session_id AND last.seq = m.seq
+         WHERE m.role = 'assistant'`,
+      )
+      .all() as RawRow[];
+    return rows.map(parse);
+  }
+}
+
+type RawRow = Omit<TranscriptRow, 'content'> & { content: string };
+
+function parse(r: RawRow): TranscriptRow {
+  return { ...r, content: JSON.parse(r.content) as unknown };
 }

@@ -228,7 +228,10 @@ export class Agent {
         for (const call of step.calls) {
           if (stopTurn || signal.aborted) {
             results.push(result(call, signal.aborted ? 'The turn was stopped; this call did not run.' : 'An earlier call in this step was denied, which stopped the turn; this call did not run.', true));
-            this.emitCall(sessionId, turnId, call.toolCallId, call.toolCallId, fromModelName(call.toolName), 'cancelled');
+            // Recorded too, so the history of calls has every call the model made.
+            const tool = fromModelName(call.toolName);
+            const callId = await this.o.core.gate.recordUnreviewed({ sessionId, turnId, turnKind: turn.kind, tool, args: call.input, cwd: cwdOf(tool, call.input, this.o.core.paths.workspace), modelCallId: call.toolCallId });
+            this.emitCall(sessionId, turnId, callId ?? call.toolCallId, call.toolCallId, tool, 'cancelled');
             continue;
           }
           const r = await this.handleCall(sessionId, turn, call);

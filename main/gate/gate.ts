@@ -286,6 +286,19 @@ export class ApprovalGate {
     return verdictOf(j, isApproval(outcome), { approvalId, outcome, note, stopTurn: outcome === 'deny' || outcome === 'expired' || outcome === 'cancelled', message: isApproval(outcome) ? '' : refusalMessage(outcome, note) });
   }
 
+  /** Records a call that never reached the policy because its turn stopped first; never throws. */
+  async recordUnreviewed(call: GateCall): Promise<string | null> {
+    const callId = call.callId ?? newId('call');
+    const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
+    const at = this.now();
+    const r = this.commit({
+      kind: 'never_reviewed',
+      by: { kind: 'turn_stopped' },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: null, effects: null, decision: null, decided_by: null, explanation: 'The turn stopped before this call was judged; it did not run.', created_at: at, model_call_id: call.modelCallId ?? null },
+    });
+    return r.ok ? callId : null;
+  }
+
   /**
    * The one way this gate moves a call: the lifecycle checks, writes and audits in one transaction;
    * then, only once it committed, the events go out. A store failure is a value, never a throw (the

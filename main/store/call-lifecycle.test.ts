@@ -67,6 +67,12 @@ describe('the transition function', () => {
     expect({ state: s.calls.get('c1')?.state, audit: s.audit.list().length, approvals: s.approvals.listPending('rt_test').length, outcome: s.outcomes.get('c1') ?? null }).toEqual({ state: from, ...before });
   });
 
+  it('a call that never reached the policy is recorded as received, then cancelled, with who stopped it', () => {
+    const s = Store.inMemory();
+    const r = new CallLifecycle(s).apply({ kind: 'never_reviewed', by: { kind: 'turn_stopped' }, call: { id: 'c9', session_id: 's9', turn_id: null, tool: 'run_command', args_redacted: '{}', content_hash: 'h', cwd: null, class: null, effects: null, decision: null, decided_by: null, explanation: null, created_at: 1 } }, 2);
+    expect({ state: r.call.state, by: r.call.decided_by, audit: s.audit.list().map((e) => e.kind) }).toEqual({ state: 'cancelled', by: 'turn_stopped', audit: ['call.cancelled'] });
+  });
+
   it('an unknown call is refused by name', () => {
     expect(() => new CallLifecycle(Store.inMemory()).apply({ kind: 'started', callId: 'nope' }, 1)).toThrow('There is no call nope.');
   });

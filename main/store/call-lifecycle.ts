@@ -7,7 +7,7 @@ import { isApproval, type DecisionRecord, type ExecutionOutcome, type Outcome } 
 import type { CallState } from '../../common/call-state';
 import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import type { NewApproval } from './approvals-repo';
-import { IllegalTransition, type CallRow } from './calls-repo';
+import { IllegalTransition, type CallRow, type NewCall } from './calls-repo';
 import type { NewGrant } from './grants-repo';
 import { OutcomeAlreadyRecorded } from './outcomes-repo';
 import type { Store } from './store';
@@ -40,6 +40,8 @@ export type Step =
       /** The approval whose approve_all_session answered this one. */
       via?: string;
     }
+  /** A call the model made that never reached the policy (its turn stopped first): recorded, cancelled. */
+  | { kind: 'never_reviewed'; call: NewCall; by: DecidedBy }
   /** The call starts to run. */
   | { kind: 'started'; callId: string }
   /** How it ended: the write-once execution outcome. */
@@ -106,6 +108,14 @@ export class CallLifecycle {
       }
       case 'approval_decided':
         return this.decideApproval(step, at);
+      case 'never_reviewed': {
+        const by = formatDecidedBy(step.by);
+        s.sessions.ensure(step.call.session_id, at);
+        s.calls.insert({ ...step.call, state: 'received' });
+        const call = s.calls.transition(step.call.id, 'cancelled', at, by);
+        s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: { tool: call.tool, decided_by: by } });
+        return { call, decision: null, decided: true };
+      }
       case 'started': {
         const call = s.calls.transition(step.callId, 'executing', at);
         s.audit.append({ at, kind: 'call.started', session_id: call.session_id, subject: call.id, data: { tool: call.tool } });

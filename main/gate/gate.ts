@@ -2,6 +2,8 @@
 // current policy; an `ask` becomes a durable, fail-closed approval: the waiter is registered first, then
 // the pending row is persisted, then approval.requested is broadcast. A decision names the approval and
 // the content hash it was shown; the first one wins. TTL expiry re-reads the stored decision first.
+// Every move of a call goes through `commit` (the call lifecycle in main/store/call-lifecycle.ts): one
+// transaction that checks the move, writes and audits it, then the events.
 import type { DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import { HUMAN_OUTCOMES, isApproval } from '../../common/approvals';
 import type { DecidedBy } from '../../common/decided-by';
@@ -202,6 +204,7 @@ export class ApprovalGate {
       this.commit({ kind: 'policy_decided', callId, to: 'denied', by: evaluation.decider });
       return verdictOf(j, false);
     }
+    // It asks, but an earlier human decision may already cover exactly this call.
     const sessionApproval = this.o.store.approvals.sessionApprovedHash(call.sessionId, hash);
     if (sessionApproval) {
       this.commit({ kind: 'policy_decided', callId, to: 'scheduled', by: { kind: 'earlier_approval', approvalId: sessionApproval, via: 'approve_session' } });

@@ -318,9 +318,12 @@ export class Agent {
     // Questions and notifications are not permissions: no level, rule, grant or reviewer answers them.
     if (tool === 'ask_user' && !call.invalid && typeof (args as { question?: unknown })?.question === 'string') {
       emit('awaiting_approval', 'question');
+      const asked = this.now();
       const outcome = turn.kind === 'unattended' ? ({ kind: 'no_one' } as const) : await this.questions.ask({ session_id: sessionId, turn_id: turnId, call_id: call.toolCallId, question: (args as { question: string }).question }, this.o.questionTimeoutMs, signal);
       const r = questionResult(outcome);
-      emit(outcome.kind === 'answered' ? 'succeeded' : outcome.kind === 'cancelled' ? 'cancelled' : 'failed', outcome.kind);
+      const status = outcome.kind === 'answered' ? 'succeeded' : outcome.kind === 'cancelled' ? 'cancelled' : 'failed';
+      await core.gate.recordHandled({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: core.paths.workspace, modelCallId: call.toolCallId }, { status, error: status === 'succeeded' ? null : outcome.kind, durationMs: this.now() - asked });
+      emit(status, outcome.kind);
       return { ...r, stopTurn: false };
     }
     if (tool === 'notify_user' && !call.invalid && typeof (args as { message?: unknown })?.message === 'string') {
@@ -332,6 +335,7 @@ export class Agent {
       } catch {
         // A failing notification service must not fail the call.
       }
+      await core.gate.recordHandled({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: core.paths.workspace, modelCallId: call.toolCallId }, { status: 'succeeded', error: null, durationMs: 0 });
       emit('succeeded');
       return { text: 'The notification was shown.', isError: false, stopTurn: false };
     }

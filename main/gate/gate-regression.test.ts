@@ -80,6 +80,24 @@ describe('gate regressions', () => {
     const row = c.store.calls.get(v.callId)!;
     expect({ state: row.state, by: row.decided_by, decision: row.decision, outcome: c.store.outcomes.get(v.callId)?.status }).toEqual({ state: 'succeeded', by: 'level:auto-edit', decision: 'allow', outcome: 'succeeded' });
   });
+
+  it.each([
+    { name: 'a question the user answered', tool: 'ask_user', args: { question: 'Which branch?' }, status: 'succeeded' as const, want: ['succeeded', 'ask', 'floor:human_input', 'succeeded'] },
+    { name: 'a notification', tool: 'notify_user', args: { message: 'done' }, status: 'succeeded' as const, want: ['succeeded', 'allow', 'level:supervised', 'succeeded'] },
+    { name: 'a question nobody answered', tool: 'ask_user', args: { question: 'Which branch?' }, status: 'failed' as const, want: ['failed', 'ask', 'floor:human_input', 'failed'] },
+  ])('$name, handled by the agent itself, still gets a row with who decided and its outcome (it used to have none)', async ({ tool, args, status, want }) => {
+    const c = await core();
+    const id = await c.gate.recordHandled({ sessionId: 's1', turnId: 't1', turnKind: 'reactive', tool, args, cwd: '/home/user/project', modelCallId: 'm1' }, { status, error: null, durationMs: 4 });
+    const row = c.store.calls.get(id!)!;
+    expect([row.state, row.decision, row.decided_by, c.store.outcomes.get(id!)?.status]).toEqual(want);
+  });
+
+  it('a call cut off by a stop before the policy saw it still gets a row (it used to have none)', async () => {
+    const c = await core();
+    const id = await c.gate.recordUnreviewed(shellCall('touch late.txt', { modelCallId: 'm2' }));
+    const row = c.store.calls.get(id!)!;
+    expect([row.state, row.decided_by, row.model_call_id, c.store.audit.list({ limit: 1 })[0]?.kind]).toEqual(['cancelled', 'turn_stopped', 'm2', 'call.cancelled']);
+  });
 });
 
 describe('confinement is data, not a string compare', () => {

@@ -294,12 +294,47 @@ export class ApprovalGate {
     const callId = call.callId ?? newId('call');
     const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
     const at = this.now();
+    if (!this.ensureTurn(call, at)) return null;
     const r = this.commit({
       kind: 'never_reviewed',
       by: { kind: 'turn_stopped' },
       call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: null, effects: null, decision: null, decided_by: null, explanation: 'The turn stopped before this call was judged; it did not run.', created_at: at, model_call_id: call.modelCallId ?? null },
     });
     return r.ok ? callId : null;
+  }
+
+  /**
+   * Records a question or notification the agent handled itself (no level, rule, grant or reviewer
+   * answers those), with what the policy says of it, so every call the model made has a row. Never throws.
+   */
+  async recordHandled(call: GateCall, end: { status: 'succeeded' | 'failed' | 'cancelled'; error: string | null; durationMs: number }): Promise<string | null> {
+    const callId = call.callId ?? newId('call');
+    const ctx = this.policyContext(call.sessionId);
+    const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools });
+    const e = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
+    const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
+    const at = this.now();
+    if (!this.ensureTurn(call, at)) return null;
+    const r = this.commit({
+      kind: 'handled_by_agent',
+      by: e.decider,
+      outcome: { status: end.status, exit_code: null, signal: null, duration_ms: end.durationMs, error: end.error ? sanitiseErrorText(this.o.redactor, end.error) : null, recorded_at: at },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null },
+    });
+    return r.ok ? callId : null;
+  }
+
+  /** The session and turn a call belongs to exist before its row (the agent makes them; the control API may not). */
+  private ensureTurn(call: GateCall, at: number): boolean {
+    try {
+      this.o.store.transaction(() => {
+        this.o.store.sessions.ensure(call.sessionId, at);
+        if (call.turnId) this.o.store.sessions.startTurn({ id: call.turnId, session_id: call.sessionId, kind: call.turnKind, started_at: at });
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**

@@ -69,6 +69,7 @@ describe('the transition function', () => {
 
   it('a call that never reached the policy is recorded as received, then cancelled, with who stopped it', () => {
     const s = Store.inMemory();
+    s.sessions.ensure('s9', 1);
     const r = new CallLifecycle(s).apply({ kind: 'never_reviewed', by: { kind: 'turn_stopped' }, call: { id: 'c9', session_id: 's9', turn_id: null, tool: 'run_command', args_redacted: '{}', content_hash: 'h', cwd: null, class: null, effects: null, decision: null, decided_by: null, explanation: null, created_at: 1 } }, 2);
     expect({ state: r.call.state, by: r.call.decided_by, audit: s.audit.list().map((e) => e.kind) }).toEqual({ state: 'cancelled', by: 'turn_stopped', audit: ['call.cancelled'] });
   });

@@ -42,6 +42,8 @@ export type Step =
     }
   /** A call the model made that never reached the policy (its turn stopped first): recorded, cancelled. */
   | { kind: 'never_reviewed'; call: NewCall; by: DecidedBy }
+  /** A question or a notification, which the agent answers itself (they are not permissions): recorded when done. */
+  | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: ExecutionOutcome }
   /** The call starts to run. */
   | { kind: 'started'; callId: string }
   /** How it ended: the write-once execution outcome. */
@@ -110,10 +112,19 @@ export class CallLifecycle {
         return this.decideApproval(step, at);
       case 'never_reviewed': {
         const by = formatDecidedBy(step.by);
-        s.sessions.ensure(step.call.session_id, at);
         s.calls.insert({ ...step.call, state: 'received' });
         const call = s.calls.transition(step.call.id, 'cancelled', at, by);
         s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: { tool: call.tool, decided_by: by } });
+        return { call, decision: null, decided: true };
+      }
+      case 'handled_by_agent': {
+        const by = formatDecidedBy(step.by);
+        s.calls.insert({ ...step.call, decided_by: by, state: 'classifying' });
+        s.calls.transition(step.call.id, 'scheduled', at);
+        s.calls.transition(step.call.id, 'executing', at);
+        const call = s.calls.transition(step.call.id, step.outcome.status, at);
+        s.outcomes.record(call.id, step.outcome);
+        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: { ...step.outcome, tool: call.tool } });
         return { call, decision: null, decided: true };
       }
       case 'started': {

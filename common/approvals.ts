@@ -63,7 +63,8 @@ export interface PendingApproval {
   preview: string | null;
 }
 
-export const EXECUTION_STATUSES = ['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled'] as const;
+/** `interrupted` also covers a call Threshold stopped while it ran; `not_run`: Threshold stopped before it ran. */
+export const EXECUTION_STATUSES = ['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled', 'not_run'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 export interface ExecutionOutcome {
@@ -86,7 +87,7 @@ export interface DecisionRecord {
   class: Class;
   reason: string;
   outcome: Outcome;
-  /** Who or what decided: a surface (desktop, web, control), or the system (ttl, turn_stopped, no_approver, session_approve_all). */
+  /** Who or what decided, formatted by formatDecidedBy (common/decided-by.ts): a surface (desktop, web, control), or the system (ttl, turn_stopped, no_approver_surface, unattended_turn, session_approve_all). */
   decided_by: string;
   decided_at: number;
   created_at: number;

@@ -6,6 +6,8 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolCallPart, type ToolResultPart } from 'ai';
 import type { ProviderConfig } from '../config/load';
 import type { ThresholdCore } from '../gate/core';
+import type { ExecutionOutcome } from '../../common/approvals';
+import { crashPoint } from '../gate/crash-hook';
 import type { CallState, TurnEndReason } from '../gate/events';
 import { newId } from '../store/ids';
 import { McpManager } from './mcp';
@@ -218,6 +220,7 @@ export class Agent {
         messages.push(step.assistant);
         await this.persist(sessionId, turnId, 'assistant', step.assistant);
         if (step.calls.length === 0) break;
+        crashPoint('model_emitted');
 
         // The calls of one step, strictly in model order: a later call never runs while an earlier one waits.
         const results: ToolResultPart[] = [];
@@ -225,7 +228,10 @@ export class Agent {
         for (const call of step.calls) {
           if (stopTurn || signal.aborted) {
             results.push(result(call, signal.aborted ? 'The turn was stopped; this call did not run.' : 'An earlier call in this step was denied, which stopped the turn; this call did not run.', true));
-            this.emitCall(sessionId, turnId, call.toolCallId, call.toolCallId, fromModelName(call.toolName), 'cancelled');
+            // Recorded too, so the history of calls has every call the model made.
+            const tool = fromModelName(call.toolName);
+            const callId = await this.o.core.gate.recordUnreviewed({ sessionId, turnId, turnKind: turn.kind, tool, args: call.input, cwd: cwdOf(tool, call.input, this.o.core.paths.workspace), modelCallId: call.toolCallId });
+            this.emitCall(sessionId, turnId, callId ?? call.toolCallId, call.toolCallId, tool, 'cancelled');
             continue;
           }
           const r = await this.handleCall(sessionId, turn, call);
@@ -312,9 +318,12 @@ export class Agent {
     // Questions and notifications are not permissions: no level, rule, grant or reviewer answers them.
     if (tool === 'ask_user' && !call.invalid && typeof (args as { question?: unknown })?.question === 'string') {
       emit('awaiting_approval', 'question');
+      const asked = this.now();
       const outcome = turn.kind === 'unattended' ? ({ kind: 'no_one' } as const) : await this.questions.ask({ session_id: sessionId, turn_id: turnId, call_id: call.toolCallId, question: (args as { question: string }).question }, this.o.questionTimeoutMs, signal);
       const r = questionResult(outcome);
-      emit(outcome.kind === 'answered' ? 'succeeded' : outcome.kind === 'cancelled' ? 'cancelled' : 'failed', outcome.kind);
+      const status = outcome.kind === 'answered' ? 'succeeded' : outcome.kind === 'cancelled' ? 'cancelled' : 'failed';
+      await core.gate.recordHandled({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: core.paths.workspace, modelCallId: call.toolCallId }, { status, error: status === 'succeeded' ? null : outcome.kind, durationMs: this.now() - asked });
+      emit(status, outcome.kind);
       return { ...r, stopTurn: false };
     }
     if (tool === 'notify_user' && !call.invalid && typeof (args as { message?: unknown })?.message === 'string') {
@@ -326,13 +335,14 @@ export class Agent {
       } catch {
         // A failing notification service must not fail the call.
       }
+      await core.gate.recordHandled({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: core.paths.workspace, modelCallId: call.toolCallId }, { status: 'succeeded', error: null, durationMs: 0 });
       emit('succeeded');
       return { text: 'The notification was shown.', isError: false, stopTurn: false };
     }
 
     emit('classifying');
     const preview = typeof args === 'object' && args ? previewEdit(tool, args as Record<string, unknown>, core.paths.workspace, core) : null;
-    const verdict = await core.gate.review({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: cwdOf(tool, args, core.paths.workspace), preview }, signal);
+    const verdict = await core.gate.review({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: cwdOf(tool, args, core.paths.workspace), preview, modelCallId: call.toolCallId }, signal);
     const callId = verdict.callId;
     if (!verdict.run) {
       emit(verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);
@@ -353,6 +363,7 @@ export class Agent {
         const report = await core.execution.runCommand({ callId, sessionId, command: a.command, cwd: cwdOf(tool, args, core.paths.workspace), evaluation: verdict.evaluation }, signal);
         out = { text: report.text, isError: report.status !== 'succeeded', status: report.status };
       } else {
+        core.markStarted(callId);
         out = await runTool(tool, args as Record<string, unknown>, {
           core,
           sessionId,
@@ -378,7 +389,8 @@ export class Agent {
 
   /**
    * Every call id gets exactly one result: a transcript whose last assistant message has calls without
-   * results (the process died mid-turn) gets them written now.
+   * results (the process died mid-turn) gets them written now, each saying how that call ended (the core
+   * has already ended the calls left in flight as interrupted or not run).
    */
   private repairTranscripts(): void {
     const core = this.o.core;
@@ -389,12 +401,17 @@ export class Agent {
       const content = (last.content as ModelMessage).content;
       const calls = Array.isArray(content) ? (content as { type: string; toolCallId?: string; toolName?: string }[]).filter((p) => p.type === 'tool-call') : [];
       if (!calls.length) continue;
+      const rows = new Map(core.store.calls.byModelCallIds(last.session_id, calls.map((c) => c.toolCallId!)).map((r) => [r.model_call_id, r]));
+      const ends = calls.map((c) => restartResult(rows.get(c.toolCallId!)?.state ?? null, rows.get(c.toolCallId!) ? core.store.outcomes.get(rows.get(c.toolCallId!)!.id) : undefined));
       const tool: ModelMessage = {
         role: 'tool',
-        content: calls.map((c) => ({ type: 'tool-result', toolCallId: c.toolCallId!, toolName: c.toolName!, output: { type: 'error-text', value: 'Threshold stopped (a crash or a restart) before this call finished; it did not complete. Check before repeating it.' } })),
+        content: calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId!, toolName: c.toolName!, output: { type: 'error-text', value: ends[i]!.text } })),
       };
       core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: tool, created_at: this.now() });
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: { text: `Threshold restarted in the middle of a turn; ${calls.length} call(s) were marked as not completed.` }, created_at: this.now() });
+      const counts = new Map<string, number>();
+      for (const e of ends) counts.set(e.label, (counts.get(e.label) ?? 0) + 1);
+      const summary = [...counts].map(([label, n]) => `${n} ${label}`).join(', ');
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: { text: `Threshold restarted in the middle of a turn; its ${calls.length} call(s) ended: ${summary}.` }, created_at: this.now() });
     }
   }
 
@@ -410,6 +427,33 @@ export class Agent {
     await Promise.allSettled([...this.running.values()].map((t) => t.done));
     this.questions.dispose();
     await this.mcp.close();
+  }
+}
+
+/** What the model is told, after a restart, about a call whose result it never got. */
+export function restartResult(state: CallState | null, outcome: ExecutionOutcome | undefined): { label: string; text: string } {
+  switch (state) {
+    case null:
+    case 'received':
+    case 'validating':
+    case 'classifying':
+    case 'reviewing':
+    case 'scheduled':
+    case 'not_run':
+      return { label: 'not run', text: 'Threshold stopped before this call ran (not run); it had no effect. Make it again if it is still needed.' };
+    case 'executing':
+    case 'interrupted':
+      return { label: 'interrupted', text: 'Threshold stopped while this call ran (interrupted); it may have done part of its work. Check before repeating it.' };
+    case 'awaiting_approval':
+      return { label: 'waiting for approval', text: 'Threshold stopped while this call waited for approval; it did not run. The approval stays pending: if the user approves it later, you will be asked to make the call again.' };
+    case 'denied':
+    case 'refused':
+    case 'cancelled':
+      return { label: 'not run', text: `This call was ${state} and did not run (Threshold restarted before this result reached you).` };
+    case 'succeeded':
+    case 'failed':
+    case 'timed_out':
+      return { label: 'ran', text: `This call ran before Threshold restarted and ${state === 'succeeded' ? 'succeeded' : state === 'timed_out' ? 'timed out' : 'failed'}${outcome?.exit_code !== null && outcome?.exit_code !== undefined ? ` (exit ${outcome.exit_code})` : ''}; its output was lost in the restart.` };
   }
 }
 

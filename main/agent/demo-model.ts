@@ -3,6 +3,7 @@
 // read-only command, then write a file and run a command that need approval. Everything else — gate,
 // store, jail — is real. The script advances by how many tool results the conversation holds.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -54,7 +55,9 @@ function stepFor(options: LanguageModelV3CallOptions): DemoStep {
 
 const AFTER_TOUR: DemoStep = { text: 'I am the demo\'s scripted model, so the tour is all I can do. Set up a provider (see docs/agent.md) to talk to a real model.' };
 
+// Call ids are unique across restarts too (a provider's are): the transcript outlives the process.
 let counter = 0;
+const run = randomBytes(3).toString('hex');
 
 export function createDemoModel(): LanguageModelV3 {
   return {
@@ -65,7 +68,7 @@ export function createDemoModel(): LanguageModelV3 {
     async doGenerate(options) {
       const step = stepFor(options);
       const content: LanguageModelV3Content[] = [{ type: 'text', text: step.text }];
-      if (step.call) content.push({ type: 'tool-call', toolCallId: `demo_${++counter}`, toolName: step.call.name, input: JSON.stringify(step.call.input) });
+      if (step.call) content.push({ type: 'tool-call', toolCallId: `demo_${run}_${++counter}`, toolName: step.call.name, input: JSON.stringify(step.call.input) });
       return { content, finishReason: { unified: step.call ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
     },
     async doStream(options) {
@@ -73,7 +76,7 @@ export function createDemoModel(): LanguageModelV3 {
       const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }];
       for (const word of step.text.split(/(?<= )/)) parts.push({ type: 'text-delta', id: 't', delta: word });
       parts.push({ type: 'text-end', id: 't' });
-      if (step.call) parts.push({ type: 'tool-call', toolCallId: `demo_${++counter}`, toolName: step.call.name, input: JSON.stringify(step.call.input) });
+      if (step.call) parts.push({ type: 'tool-call', toolCallId: `demo_${run}_${++counter}`, toolName: step.call.name, input: JSON.stringify(step.call.input) });
       parts.push({ type: 'finish', usage: USAGE, finishReason: { unified: step.call ? 'tool-calls' : 'stop', raw: undefined } });
       return {
         stream: new ReadableStream<LanguageModelV3StreamPart>({

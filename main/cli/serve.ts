@@ -95,6 +95,7 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   log(`serving ${dataDir} (workspace ${workspace}, level ${core.level()}${values.unattended ? ', unattended: asks are denied' : ''}); control socket ${server.path}`);
   log(agent ? `model: ${agent.modelLabel}` : 'no agent: the gate only');
   if (orphans) log(`${orphans} approval(s) from an earlier run are pending as orphans: threshold ctl pending`);
+  if (core.recovered.length) log(`${core.recovered.length} call(s) cut short by an earlier run were ended: ${core.recovered.filter((c) => c.state === 'interrupted').length} interrupted, ${core.recovered.filter((c) => c.state === 'not_run').length} not run`);
   logEvents(core, log);
   if (agent && values.demo && core.store.sessions.list(1).length === 0) {
     // The tour starts by itself once; after a restart its session (and any pending approval) carries on.

@@ -12,10 +12,13 @@ import type { McpToolDeclaration } from '../policy/tools';
 import { Redactor, sanitiseErrorText } from '../redact/redactor';
 import type { VerifyResult } from '../store/audit-repo';
 import { newId } from '../store/ids';
+import { CallLifecycle } from '../store/call-lifecycle';
+import { IllegalTransition, type CallRow } from '../store/calls-repo';
 import { OutcomeAlreadyRecorded } from '../store/outcomes-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
 import { ApproverRegistry } from './approvers';
+import { crashPoint } from './crash-hook';
 import { CheckpointService } from './checkpoint-service';
 import { ExecutionService } from './execution';
 import { SandboxConsent } from './sandbox-consent';
@@ -56,6 +59,10 @@ export class ThresholdCore {
   readonly checkpoints: CheckpointService;
   readonly consent: SandboxConsent;
   readonly execution: ExecutionService;
+  /** The one transition function of a call's life. */
+  readonly lifecycle: CallLifecycle;
+  /** Calls the previous process left in flight, ended at start as interrupted or not run. */
+  readonly recovered: readonly CallRow[];
   private readonly now: () => number;
   private releaseLock: (() => void) | null = null;
   private mcpTools: () => Readonly<Record<string, McpToolDeclaration>> | undefined = () => undefined;
@@ -74,7 +81,11 @@ export class ThresholdCore {
       throw err;
     }
     this.redactor = new Redactor({ home: o.paths.home });
+    this.lifecycle = new CallLifecycle(this.store, crashPoint);
+    // No call of this process exists yet: whatever is still in flight was cut short by the previous one.
+    this.recovered = this.lifecycle.recoverInFlight(this.now());
     this.gate = new ApprovalGate({
+      lifecycle: this.lifecycle,
       store: this.store,
       redactor: this.redactor,
       events: this.events,
@@ -100,6 +111,7 @@ export class ThresholdCore {
       config: () => this.o.config.executor,
       paths: () => this.o.paths,
       recordOutcome: (callId, outcome) => void this.recordOutcome(callId, outcome),
+      started: (callId) => this.markStarted(callId),
       raiseOffer: (offer) => this.events.emit('sandbox.denied', offer),
       output: (callId, stream, chunk) => this.events.emit('call.output', { call_id: callId, stream, chunk: this.redactor.redactTextSync(chunk) }),
     });
@@ -269,16 +281,25 @@ export class ThresholdCore {
     const call = this.store.calls.get(callId);
     if (!call) return { ok: false, error: { code: 'not_found', message: `There is no call ${callId}.` } };
     try {
-      this.store.transaction(() => {
-        this.store.outcomes.record(callId, outcome);
-        this.store.calls.setState(callId, outcome.status, at);
-        this.store.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: callId, data: { ...outcome } });
-      });
+      this.lifecycle.apply({ kind: 'executed', callId, outcome }, at);
     } catch (err) {
       if (err instanceof OutcomeAlreadyRecorded) return { ok: false, error: { code: 'already_recorded', message: err.message } };
+      // Only a call that was allowed to run has an outcome: never one that was denied or still waits.
+      if (err instanceof IllegalTransition) return { ok: false, error: { code: 'not_runnable', message: `Call ${callId} was not allowed to run (it is ${err.from}), so it has no execution outcome.` } };
       throw err;
     }
     return { ok: true, value: outcome };
+  }
+
+  /** The call starts to run: after a crash from here on, it is recorded as interrupted rather than not run. */
+  markStarted(callId: string): void {
+    try {
+      this.lifecycle.apply({ kind: 'started', callId }, this.now());
+    } catch (err) {
+      // Already running or ended: the outcome write decides what is recorded.
+      if (!(err instanceof IllegalTransition)) throw err;
+    }
+    crashPoint('executing');
   }
 
   verifyAudit(): VerifyResult {

@@ -1,6 +1,7 @@
 // Events the core broadcasts to approver surfaces (desktop, web, control clients). Past tense names;
 // every payload is redacted before it is emitted.
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
+import type { CallState } from '../../common/call-state';
 import type { Level } from '../../common/domain';
 import type { ConsentOffer } from './sandbox-consent';
 import type { Notification, Question, QuestionOutcome } from '../agent/questions';
@@ -28,8 +29,8 @@ export interface CoreEvents {
   'session.note': { session_id: string | null; text: string };
 }
 
-export const CALL_STATES = ['received', 'validating', 'classifying', 'denied', 'scheduled', 'reviewing', 'awaiting_approval', 'executing', 'succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled'] as const;
-export type CallState = (typeof CALL_STATES)[number];
+// The call's states are one closed union, shared with the store's state machine.
+export { CALL_STATES, type CallState } from '../../common/call-state';
 export type TurnEndReason = 'completed' | 'stopped' | 'denied' | 'step_limit' | 'provider_error' | 'crashed';
 
 export type CoreEventName = keyof CoreEvents;

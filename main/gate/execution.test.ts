@@ -31,13 +31,13 @@ async function runThroughGate(command: string, sessionId = 's1') {
 }
 
 describe('the jail a decision earns', () => {
-  const e = (over: Partial<Evaluation>): Evaluation => ({ decision: 'allow', tool: 'run_command', tier: 'exec', class: 'write', effects: ['command_exec', 'file_write'], flags: [], hardline: false, reasons: [], decidedBy: 'level:supervised', segment: null, explanation: '', floor: null, grants: [], reviewable: false, ...over });
+  const e = (over: Partial<Evaluation>): Evaluation => ({ decision: 'allow', tool: 'run_command', tier: 'exec', class: 'write', effects: ['command_exec', 'file_write'], flags: [], hardline: false, reasons: [], decider: { kind: 'level', level: 'supervised' }, decidedBy: 'level:supervised', confined: false, segment: null, explanation: '', floor: null, grants: [], reviewable: false, ...over });
   it.each([
     { name: 'a read stays read-only', ev: e({ class: 'read', effects: ['command_exec', 'file_read'] }), want: 'read' },
     { name: 'a write gets the workspace', ev: e({}), want: 'write' },
     { name: 'an approved network call gets the network', ev: e({ class: 'network', effects: ['command_exec', 'network'], decidedBy: 'approval' }), want: 'network' },
     { name: 'an unknown program approved by a person may reach the network', ev: e({ effects: ['command_exec', 'network', 'file_write'] }), want: 'network' },
-    { name: 'an auto-edit allow never gets the network, whatever the command can reach', ev: e({ effects: ['command_exec', 'network', 'file_write'], decidedBy: 'level:auto-edit' }), want: 'write' },
+    { name: 'an auto-edit allow never gets the network, whatever the command can reach', ev: e({ effects: ['command_exec', 'network', 'file_write'], decider: { kind: 'level', level: 'auto-edit' }, decidedBy: 'level:auto-edit', confined: true }), want: 'write' },
   ])('$name', ({ ev, want }) => {
     expect(jailClassFor(ev)).toBe(want);
   });
@@ -80,7 +80,7 @@ describe('running approved commands', () => {
   });
 
   it('never offers the home folder or a credential location', async () => {
-    const r = await core.execution.runCommand({ callId: (await core.gate.review({ sessionId: 's3', turnId: 't', turnKind: 'reactive', tool: 'run_command', args: { command: 'true' }, cwd: fx.workspace })).callId, sessionId: 's3', command: `echo x > ${fx.home}/.bashrc; echo y > ${fx.home}/.ssh/config; echo z > /new-root-file`, cwd: fx.workspace, evaluation: { decision: 'allow', tool: 'run_command', tier: 'exec', class: 'write', effects: ['command_exec', 'file_write'], flags: [], hardline: false, reasons: [], decidedBy: 'approval', segment: null, explanation: '', floor: null, grants: [], reviewable: false } });
+    const r = await core.execution.runCommand({ callId: (await core.gate.review({ sessionId: 's3', turnId: 't', turnKind: 'reactive', tool: 'run_command', args: { command: 'true' }, cwd: fx.workspace })).callId, sessionId: 's3', command: `echo x > ${fx.home}/.bashrc; echo y > ${fx.home}/.ssh/config; echo z > /new-root-file`, cwd: fx.workspace, evaluation: { decision: 'allow', tool: 'run_command', tier: 'exec', class: 'write', effects: ['command_exec', 'file_write'], flags: [], hardline: false, reasons: [], decider: { kind: 'human', surface: 'desktop' }, decidedBy: 'approval', confined: false, segment: null, explanation: '', floor: null, grants: [], reviewable: false } });
     expect({ violations: r.result!.violations.length >= 2, offers: r.offers }).toEqual({ violations: true, offers: [] });
   });
 });

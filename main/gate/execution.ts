@@ -10,6 +10,7 @@ import type { Evaluation } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
 import { openOnDesktop } from '../../executor/open-path';
 import type { CheckpointService, CheckpointView } from './checkpoint-service';
+import { crashPoint } from './crash-hook';
 import type { ConsentOffer, SandboxConsent } from './sandbox-consent';
 
 export interface CommandRun {
@@ -35,7 +36,7 @@ export interface CommandReport {
 /** The jail a decision earns. An auto-edit allow is confined: no network, whatever the command can reach. */
 export function jailClassFor(e: Evaluation): JailClass {
   if (e.class === 'read' && !e.effects.includes('network')) return 'read';
-  if (e.effects.includes('network') && e.decidedBy !== 'level:auto-edit') return 'network';
+  if (e.effects.includes('network') && !e.confined) return 'network';
   return 'write';
 }
 
@@ -48,6 +49,8 @@ export class ExecutionService {
       config: () => ExecutorConfig;
       paths: () => PathContext;
       recordOutcome: (callId: string, o: { status: ExecutionStatus; exit_code: number | null; signal: string | null; duration_ms: number | null; error?: string | null }) => void;
+      /** The call starts to run (recorded, so a crash from here on reads as interrupted). */
+      started?: (callId: string) => void;
       raiseOffer: (offer: ConsentOffer) => void;
       /** Live output for the UI, when the caller does not take it itself. */
       output?: (callId: string, stream: 'stdout' | 'stderr', chunk: string) => void;
@@ -67,6 +70,9 @@ export class ExecutionService {
       return { status: 'failed', result: null, checkpoint: null, offers: [], text: error, error };
     }
     let result: RunResult;
+    this.o.started?.(run.callId);
+    const output = run.onOutput ?? (this.o.output ? (stream: 'stdout' | 'stderr', chunk: string) => this.o.output!(run.callId, stream, chunk) : undefined);
+    let running = false;
     try {
       result = await this.o.executor.run(
         {
@@ -77,7 +83,13 @@ export class ExecutionService {
           jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId) },
           limits: cfg.limits,
           terminal: run.terminal,
-          onOutput: run.onOutput ?? (this.o.output ? (stream, chunk) => this.o.output!(run.callId, stream, chunk) : undefined),
+          onOutput: (stream, chunk) => {
+            if (!running) {
+              running = true;
+              crashPoint('command_running');
+            }
+            output?.(stream, chunk);
+          },
         },
         signal,
       );

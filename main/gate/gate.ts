@@ -2,20 +2,26 @@
 // current policy; an `ask` becomes a durable, fail-closed approval: the waiter is registered first, then
 // the pending row is persisted, then approval.requested is broadcast. A decision names the approval and
 // the content hash it was shown; the first one wins. TTL expiry re-reads the stored decision first.
+// Every move of a call goes through `commit` (the call lifecycle in main/store/call-lifecycle.ts): one
+// transaction that checks the move, writes and audits it, then the events.
 import type { DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import { HUMAN_OUTCOMES, isApproval } from '../../common/approvals';
+import type { DecidedBy } from '../../common/decided-by';
 import type { Grant, GrantPattern, Level } from '../../common/domain';
-import { decide as decidePolicy, type Evaluation, type PolicyRules } from '../policy/evaluate';
+import { decide as decidePolicy, invalidCallEvaluation, type Evaluation, type PolicyRules } from '../policy/evaluate';
 import { coverCall } from '../policy/grants';
 import type { PathContext } from '../policy/paths';
 import { describeCall, type CallFacts, type McpToolDeclaration } from '../policy/tools';
 import type { Redactor } from '../redact/redactor';
 import { sanitiseErrorText } from '../redact/redactor';
+import type { NewApproval } from '../store/approvals-repo';
+import { CallLifecycle, type Step, type StepResult } from '../store/call-lifecycle';
 import { toPolicyGrant } from '../store/grants-repo';
 import { newId } from '../store/ids';
 import type { Store } from '../store/store';
 import type { ApproverRegistry } from './approvers';
 import { contentHash } from './content-hash';
+import { crashPoint } from './crash-hook';
 import type { EventBus } from './events';
 import { observeCall } from './observe';
 import { availableOutcomes, grantPatternProblem, grantScope, proposeGrant } from './proposals';
@@ -23,6 +29,8 @@ import { availableOutcomes, grantPatternProblem, grantScope, proposeGrant } from
 export interface GateCall {
   /** Our id for the call; generated when absent. */
   callId?: string;
+  /** The model's id for the call (its tool-call id), so a restart can tell the model how each call ended. */
+  modelCallId?: string;
   sessionId: string;
   turnId: string | null;
   /** Reactive: someone is there. Unattended: every ask is denied as no_approver. */
@@ -73,6 +81,8 @@ export interface GateOptions {
   /** Identifies this process's waiters; pending rows of any other owner are orphans. */
   runtimeId: string;
   now?: () => number;
+  /** The transition function; the core shares one with the executor side. */
+  lifecycle?: CallLifecycle;
 }
 
 export type GateError = { code: 'not_found' | 'already_decided' | 'hash_mismatch' | 'outcome_unavailable' | 'invalid_outcome' | 'invalid_grant' | 'store_failed'; message: string };
@@ -106,9 +116,11 @@ export class ApprovalGate {
   private readonly now: () => number;
   private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
   private disposed = false;
+  private readonly lifecycle: CallLifecycle;
 
   constructor(private readonly o: GateOptions) {
     this.now = o.now ?? Date.now;
+    this.lifecycle = o.lifecycle ?? new CallLifecycle(o.store);
     this.scheduleOrphanExpiry();
   }
 
@@ -130,36 +142,28 @@ export class ApprovalGate {
     };
   }
 
-  /** Judges a call and, when it asks, waits for a decision. Never throws: failures refuse the call. */
+  /**
+   * Judges a call and, when it asks, waits for a decision. Never throws: failures refuse the call.
+   * A short pipeline: judge (classify, decide, record) → shortcut (anything that answers without a
+   * prompt) → park (wait for a person).
+   */
   async review(call: GateCall, signal?: AbortSignal): Promise<GateVerdict> {
+    const judged = await this.judge(call);
+    if ('refused' in judged) return judged.refused;
+    return this.shortcut(judged) ?? (await this.park(judged, signal));
+  }
+
+  /** Classifies the call, applies the policy and records the call (redacted) before anything is decided. */
+  private async judge(call: GateCall): Promise<Judged | { refused: GateVerdict }> {
     const callId = call.callId ?? newId('call');
     const hash = contentHash(call);
     const ctx = this.policyContext(call.sessionId);
     const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: observeCall(call.tool, call.args, call.cwd, ctx.paths) });
-    let evaluation: Evaluation;
-    let facts: CallFacts | null = null;
-    if (described.ok) {
-      facts = described.facts;
-      evaluation = decidePolicy(facts, ctx);
-    } else {
-      evaluation = invalidCallEvaluation(call.tool, described.code, described.message);
-    }
+    const facts = described.ok ? described.facts : null;
+    const evaluation = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
     const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
     const explanation = this.o.redactor.redactTextSync(evaluation.explanation);
-    const verdict = (run: boolean, extra: Partial<GateVerdict> = {}): GateVerdict => ({
-      run,
-      stopTurn: false,
-      callId,
-      hash,
-      evaluation,
-      approvalId: null,
-      outcome: null,
-      message: run ? '' : explanation,
-      note: null,
-      ...extra,
-    });
-
-    // Record the call (redacted) before anything is decided about it.
+    const j: Judged = { call, callId, hash, evaluation, facts, ctx, argsRedacted, explanation };
     try {
       this.o.store.transaction(() => {
         const at = this.now();
@@ -178,51 +182,61 @@ export class ApprovalGate {
           decision: evaluation.decision,
           decided_by: evaluation.decidedBy,
           explanation,
-          state: 'classifying',
           created_at: at,
+          model_call_id: call.modelCallId ?? null,
         });
       });
     } catch (err) {
-      return verdict(false, { message: `Threshold could not record this call (${sanitiseErrorText(this.o.redactor, (err as Error).message)}), so it was refused.` });
+      return { refused: verdictOf(j, false, { message: `Threshold could not record this call (${sanitiseErrorText(this.o.redactor, (err as Error).message)}), so it was refused.` }) };
     }
+    return j;
+  }
 
+  /** Every answer that needs no prompt: the policy's own, an earlier approval of this exact call, approve-all, nobody to ask. */
+  private shortcut(j: Judged): GateVerdict | null {
+    const { call, callId, hash, evaluation } = j;
     if (evaluation.decision === 'allow') {
-      this.recordPolicyDecision(call, callId, evaluation, 'scheduled', { by: evaluation.decidedBy, grants: evaluation.grants });
-      return verdict(true);
+      // A failed state write must not change the decision: the call is already recorded.
+      this.commit({ kind: 'policy_decided', callId, to: 'scheduled', by: evaluation.decider, grantIds: evaluation.grants });
+      return verdictOf(j, true);
     }
     if (evaluation.decision === 'deny') {
-      this.recordPolicyDecision(call, callId, evaluation, 'denied', { by: evaluation.decidedBy });
-      return verdict(false);
+      this.commit({ kind: 'policy_decided', callId, to: 'denied', by: evaluation.decider });
+      return verdictOf(j, false);
     }
-
-    // ask: an earlier human decision may already cover exactly this call.
+    // It asks, but an earlier human decision may already cover exactly this call.
     const sessionApproval = this.o.store.approvals.sessionApprovedHash(call.sessionId, hash);
     if (sessionApproval) {
-      this.recordPolicyDecision(call, callId, evaluation, 'scheduled', { by: `approval:${sessionApproval}:approve_session` });
-      return verdict(true, { approvalId: sessionApproval, outcome: 'approve_session' });
+      this.commit({ kind: 'policy_decided', callId, to: 'scheduled', by: { kind: 'earlier_approval', approvalId: sessionApproval, via: 'approve_session' } });
+      return verdictOf(j, true, { approvalId: sessionApproval, outcome: 'approve_session' });
     }
     const followUp = this.o.store.approvals.followUpFor(call.sessionId, hash);
     if (followUp && followUp.turn_id !== call.turnId && this.o.store.approvals.consumeFollowUp(followUp.id, callId)) {
-      this.recordPolicyDecision(call, callId, evaluation, 'scheduled', { by: `approval:${followUp.id}:follow_up` });
-      return verdict(true, { approvalId: followUp.id, outcome: followUp.outcome });
+      this.commit({ kind: 'policy_decided', callId, to: 'scheduled', by: { kind: 'earlier_approval', approvalId: followUp.id, via: 'follow_up' } });
+      return verdictOf(j, true, { approvalId: followUp.id, outcome: followUp.outcome });
     }
+    return null;
+  }
 
+  /** The call asks: approve-all or nobody-to-ask answer at once; otherwise the waiter, the row, the broadcast. */
+  private async park(j: Judged, signal?: AbortSignal): Promise<GateVerdict> {
+    const { call, callId, evaluation, facts, explanation } = j;
     // A grant is stored as written, so a proposal that holds a secret is not offered at all.
-    let proposal = facts ? proposeGrant(facts, evaluation, ctx.paths) : null;
+    let proposal = facts ? proposeGrant(facts, evaluation, j.ctx.paths) : null;
     const proposalShown = proposal ? await this.o.redactor.redactValue(proposal) : null;
     if (proposalShown && JSON.stringify(proposalShown).includes('[REDACTED:')) proposal = null;
     const outcomes = availableOutcomes(evaluation, proposal);
     const approvalId = newId('ap');
     const created = this.now();
     const ttl = this.o.ttlMs;
-    const row = {
+    const row: NewApproval = {
       id: approvalId,
       call_id: callId,
       session_id: call.sessionId,
       turn_id: call.turnId,
       tool: call.tool,
-      args_redacted: argsRedacted,
-      content_hash: hash,
+      args_redacted: j.argsRedacted,
+      content_hash: j.hash,
       class: evaluation.class,
       effects: evaluation.effects,
       reason: explanation,
@@ -239,76 +253,114 @@ export class ApprovalGate {
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.
     const session = this.o.store.sessions.get(call.sessionId);
     if (session?.approve_all_at && outcomes.includes('approve_all_session')) {
-      const record = this.decideAtOnce(row, 'approve_all_session', 'session_approve_all', callId);
-      if (record) return verdict(true, { approvalId, outcome: 'approve_all_session' });
+      const r = this.commit({ kind: 'approval_decided', approvalId, outcome: 'approve_all_session', by: { kind: 'session_approve_all' }, insert: row });
+      if (r.ok && r.value.decided) return verdictOf(j, true, { approvalId, outcome: 'approve_all_session' });
     }
 
     // Nobody can answer: fail closed at once.
     if (call.turnKind === 'unattended' || !this.o.approvers.available()) {
-      const by = call.turnKind === 'unattended' ? 'unattended_turn' : 'no_approver_surface';
-      this.decideAtOnce(row, 'no_approver', by, callId);
-      const why = call.turnKind === 'unattended' ? 'this turn runs unattended, so nobody can approve it' : 'no approver is connected (no window, web client or control API)';
-      return verdict(false, { approvalId, outcome: 'no_approver', message: `Refused without asking: ${why}. ${explanation}` });
+      const why = call.turnKind === 'unattended' ? 'unattended_turn' : 'no_approver_surface';
+      this.commit({ kind: 'approval_decided', approvalId, outcome: 'no_approver', by: { kind: 'no_approver', why }, insert: row });
+      const words = why === 'unattended_turn' ? 'this turn runs unattended, so nobody can approve it' : 'no approver is connected (no window, web client or control API)';
+      return verdictOf(j, false, { approvalId, outcome: 'no_approver', message: `Refused without asking: ${words}. ${explanation}` });
     }
 
-    // Park: the waiter exists before the row, so a decision can never arrive before its waiter.
+    // The waiter exists before the row, so a decision can never arrive before its waiter.
     let resolveWaiter!: Waiter['resolve'];
     const decided = new Promise<{ outcome: Outcome; note: string | null }>((resolve) => (resolveWaiter = resolve));
     const waiter: Waiter = { resolve: resolveWaiter, timer: null, sessionId: call.sessionId, turnId: call.turnId, facts: facts!, call, proposal };
     this.waiters.set(approvalId, waiter);
-    try {
-      this.o.store.transaction(() => {
-        this.o.store.approvals.insertPending(row);
-        this.o.store.calls.setState(callId, 'awaiting_approval', created);
-        this.o.store.audit.append({ at: created, kind: 'approval.requested', session_id: call.sessionId, subject: approvalId, data: { call_id: callId, tool: call.tool, args: argsRedacted, hash, class: evaluation.class, reason: explanation, expires_at: row.expires_at } });
-      });
-    } catch (err) {
+    const parked = this.commit({ kind: 'parked', callId, approval: row });
+    if (!parked.ok) {
       this.waiters.delete(approvalId);
-      const why = sanitiseErrorText(this.o.redactor, (err as Error).message);
+      const why = parked.error.message;
       this.tryAudit({ at: this.now(), kind: 'approval.persist_failed', session_id: call.sessionId, subject: callId, data: { tool: call.tool, error: why } });
-      this.trySetState(callId, 'denied');
-      return verdict(false, { message: `Threshold could not record the approval request (${why}), so the call was refused.` });
+      this.commit({ kind: 'park_failed', callId });
+      return verdictOf(j, false, { message: `Threshold could not record the approval request (${why}), so the call was refused.` });
     }
+    crashPoint('pending_written');
     if (ttl > 0) waiter.timer = setTimeout(() => this.expire(approvalId), ttl);
-    const onAbort = () => this.cancelApproval(approvalId, 'turn_stopped');
+    const onAbort = () => this.cancelApproval(approvalId);
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
-    const pending = this.o.store.approvals.pendingView(approvalId, this.o.runtimeId);
-    if (pending) this.o.events.emit('approval.requested', pending);
 
     const { outcome, note } = await decided;
     signal?.removeEventListener('abort', onAbort);
-    return verdict(isApproval(outcome), { approvalId, outcome, note, stopTurn: outcome === 'deny' || outcome === 'expired' || outcome === 'cancelled', message: isApproval(outcome) ? '' : refusalMessage(outcome, note) });
+    return verdictOf(j, isApproval(outcome), { approvalId, outcome, note, stopTurn: outcome === 'deny' || outcome === 'expired' || outcome === 'cancelled', message: isApproval(outcome) ? '' : refusalMessage(outcome, note) });
   }
 
-  /** Records an approval decided the moment it was asked (approve-all, no approver). */
-  private decideAtOnce(row: Parameters<Store['approvals']['insertPending']>[0], outcome: Outcome, by: string, callId: string): DecisionRecord | null {
+  /** Records a call that never reached the policy because its turn stopped first; never throws. */
+  async recordUnreviewed(call: GateCall): Promise<string | null> {
+    const callId = call.callId ?? newId('call');
+    const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
     const at = this.now();
-    try {
-      this.o.store.transaction(() => {
-        this.o.store.approvals.insertDecided(row, { outcome, decided_at: at, decided_by: by });
-        this.o.store.calls.setState(callId, isApproval(outcome) ? 'scheduled' : 'denied', at);
-        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: row.id, data: { call_id: callId, tool: row.tool, args: row.args_redacted, hash: row.content_hash, outcome, decided_by: by } });
-      });
-    } catch {
-      return null;
-    }
-    const record = this.o.store.approvals.listDecisions({ session_id: row.session_id, limit: 1 })[0] ?? null;
-    if (record) this.o.events.emit('approval.decided', record);
-    return record;
+    if (!this.ensureTurn(call, at)) return null;
+    const r = this.commit({
+      kind: 'never_reviewed',
+      by: { kind: 'turn_stopped' },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: null, effects: null, decision: null, decided_by: null, explanation: 'The turn stopped before this call was judged; it did not run.', created_at: at, model_call_id: call.modelCallId ?? null },
+    });
+    return r.ok ? callId : null;
   }
 
-  private recordPolicyDecision(call: GateCall, callId: string, e: Evaluation, state: string, d: { by: string; grants?: string[] }): void {
+  /**
+   * Records a question or notification the agent handled itself (no level, rule, grant or reviewer
+   * answers those), with what the policy says of it, so every call the model made has a row. Never throws.
+   */
+  async recordHandled(call: GateCall, end: { status: 'succeeded' | 'failed' | 'cancelled'; error: string | null; durationMs: number }): Promise<string | null> {
+    const callId = call.callId ?? newId('call');
+    const ctx = this.policyContext(call.sessionId);
+    const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools });
+    const e = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
+    const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
     const at = this.now();
+    if (!this.ensureTurn(call, at)) return null;
+    const r = this.commit({
+      kind: 'handled_by_agent',
+      by: e.decider,
+      outcome: { status: end.status, exit_code: null, signal: null, duration_ms: end.durationMs, error: end.error ? sanitiseErrorText(this.o.redactor, end.error) : null, recorded_at: at },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null },
+    });
+    return r.ok ? callId : null;
+  }
+
+  /** The session and turn a call belongs to exist before its row (the agent makes them; the control API may not). */
+  private ensureTurn(call: GateCall, at: number): boolean {
     try {
       this.o.store.transaction(() => {
-        this.o.store.calls.setState(callId, state, at);
-        if (d.grants?.length) this.o.store.grants.recordUse(d.grants, at);
-        this.o.store.audit.append({ at, kind: 'call.decided', session_id: call.sessionId, subject: callId, data: { tool: call.tool, decision: e.decision, decided_by: d.by, class: e.class } });
+        this.o.store.sessions.ensure(call.sessionId, at);
+        if (call.turnId) this.o.store.sessions.startTurn({ id: call.turnId, session_id: call.sessionId, kind: call.turnKind, started_at: at });
       });
+      return true;
     } catch {
-      // The call was already recorded; a failed state update must not change the decision.
+      return false;
     }
+  }
+
+  /**
+   * The one way this gate moves a call: the lifecycle checks, writes and audits in one transaction;
+   * then, only once it committed, the events go out. A store failure is a value, never a throw (the
+   * callers include timers, where a throw would end the process).
+   */
+  private commit(step: Step): { ok: true; value: StepResult } | { ok: false; error: { message: string } } {
+    let value: StepResult;
+    try {
+      value = this.lifecycle.apply(step, this.now());
+    } catch (err) {
+      return { ok: false, error: { message: sanitiseErrorText(this.o.redactor, (err as Error).message) } };
+    }
+    if (step.kind === 'parked') {
+      const pending = this.o.store.approvals.pendingView(step.approval.id, this.o.runtimeId);
+      if (pending) this.o.events.emit('approval.requested', pending);
+    }
+    if (step.kind === 'approval_decided' && value.decision) {
+      for (const g of step.grants ?? []) {
+        const stored = this.o.store.grants.get(g.id);
+        if (stored) this.o.events.emit('grant.created', stored);
+      }
+      this.o.events.emit('approval.decided', value.decision);
+    }
+    return { ok: true, value };
   }
 
   /** A person (or a surface on their behalf) decides a pending approval. */
@@ -337,55 +389,37 @@ export class ApprovalGate {
       grants = built.grants;
     }
     const orphan = row.owner !== this.o.runtimeId || !waiter;
-    let decidedNow = false;
-    try {
-      this.o.store.transaction(() => {
-        decidedNow = this.o.store.approvals.decide(row.id, {
-          outcome,
-          decided_at: at,
-          decided_by: req.surface,
-          note,
-          grant_ids: grants.map((g) => g.id),
-          follow_up: orphan && isApproval(outcome) ? 'awaiting' : null,
-        });
-        if (!decidedNow) return;
-        for (const g of grants) {
-          this.o.store.grants.insert({
-            id: g.id,
-            tool: g.tool,
-            pattern: g.pattern,
-            scope: g.scope,
-            session_id: g.sessionId ?? null,
-            expires_at: g.expiresAt ?? null,
-            source: 'approval',
-            source_session_id: row.session_id,
-            source_call_id: row.call_id,
-            created_at: at,
-            note: null,
-          });
-          this.o.store.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: { tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expiresAt ?? null, approval_id: row.id } });
-        }
-        if (outcome === 'approve_all_session') this.o.store.sessions.setApproveAll(row.session_id, at, row.id);
-        this.o.store.calls.setState(row.call_id, isApproval(outcome) ? 'scheduled' : 'refused', at);
-        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: row.id, data: { call_id: row.call_id, tool: row.tool, hash: row.content_hash, outcome, decided_by: req.surface, note, orphan, grant_ids: grants.map((g) => g.id) } });
-      });
-    } catch (err) {
-      return fail('store_failed', `The decision could not be recorded: ${sanitiseErrorText(this.o.redactor, (err as Error).message)}. Nothing changed; try again.`);
-    }
-    if (!decidedNow) {
+    const r = this.commit({
+      kind: 'approval_decided',
+      approvalId: row.id,
+      outcome,
+      by: { kind: 'human', surface: req.surface },
+      note,
+      orphan,
+      grants: grants.map((g) => ({
+        id: g.id,
+        tool: g.tool,
+        pattern: g.pattern,
+        scope: g.scope,
+        session_id: g.sessionId ?? null,
+        expires_at: g.expiresAt ?? null,
+        source: 'approval' as const,
+        source_session_id: row.session_id,
+        source_call_id: row.call_id,
+        created_at: at,
+        note: null,
+      })),
+    });
+    if (!r.ok) return fail('store_failed', `The decision could not be recorded: ${r.error.message}. Nothing changed; try again.`);
+    if (!r.value.decision) {
       const again = this.o.store.approvals.get(row.id);
       return fail('already_decided', `Approval ${row.id} was already decided: ${again?.outcome} by ${again?.decided_by}.`);
     }
-    const record = this.o.store.approvals.listDecisions({ session_id: row.session_id, limit: 20 }).find((d) => d.id === row.id)!;
-    for (const id of grants.map((g) => g.id)) {
-      const g = this.o.store.grants.get(id);
-      if (g) this.o.events.emit('grant.created', g);
-    }
-    this.o.events.emit('approval.decided', record);
+    crashPoint('decision_written');
     if (waiter) this.settle(row.id, outcome, note);
     if (outcome === 'approve_all_session') this.approveSessionPending(row.session_id, row.id);
     this.clearOrphanTimer(row.id);
-    return { ok: true, value: record };
+    return { ok: true, value: r.value.decision };
   }
 
   private buildGrants(
@@ -415,72 +449,42 @@ export class ApprovalGate {
   }
 
   /** After approve_all_session, the session's other pending non-floor asks are approved too. */
-  private approveSessionPending(sessionId: string, by: string): void {
+  private approveSessionPending(sessionId: string, via: string): void {
     for (const p of this.o.store.approvals.listPending(this.o.runtimeId)) {
       if (p.session_id !== sessionId || p.orphan || !p.outcomes.includes('approve_all_session')) continue;
-      const at = this.now();
-      let ok = false;
-      this.o.store.transaction(() => {
-        ok = this.o.store.approvals.decide(p.id, { outcome: 'approve_all_session', decided_at: at, decided_by: 'session_approve_all' });
-        if (ok) this.o.store.audit.append({ at, kind: 'approval.decided', session_id: sessionId, subject: p.id, data: { call_id: p.call_id, outcome: 'approve_all_session', decided_by: 'session_approve_all', via: by } });
-      });
-      if (ok) this.settle(p.id, 'approve_all_session', null);
+      const r = this.commit({ kind: 'approval_decided', approvalId: p.id, outcome: 'approve_all_session', by: { kind: 'session_approve_all' }, via });
+      if (r.ok && r.value.decided) this.settle(p.id, 'approve_all_session', null);
     }
+  }
+
+  /**
+   * Ends a pending approval without a person (TTL, a stopped turn). A decision that committed first wins
+   * and is what the waiter gets; if the store fails, the waiter still gets `fallback`: the call never runs.
+   */
+  private endPending(approvalId: string, outcome: 'expired' | 'cancelled', by: DecidedBy, orphan = false): void {
+    const r = this.commit({ kind: 'approval_decided', approvalId, outcome, by, orphan });
+    if (r.ok && !r.value.decided) {
+      const stored = this.o.store.approvals.get(approvalId);
+      if (stored?.outcome) return this.settle(approvalId, stored.outcome, stored.note);
+    }
+    this.settle(approvalId, outcome, null);
   }
 
   /** TTL: the stored decision wins if one committed in the race; otherwise the approval expires. */
   private expire(approvalId: string): void {
-    const at = this.now();
-    let expiredNow = false;
-    let row: ReturnType<Store['approvals']['get']>;
-    try {
-      this.o.store.transaction(() => {
-        expiredNow = this.o.store.approvals.decide(approvalId, { outcome: 'expired', decided_at: at, decided_by: 'ttl' });
-        row = this.o.store.approvals.get(approvalId);
-        if (expiredNow && row) {
-          this.o.store.calls.setState(row.call_id, 'refused', at);
-          this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: approvalId, data: { call_id: row.call_id, outcome: 'expired', decided_by: 'ttl' } });
-        }
-      });
-    } catch {
-      // The store is failing: the call still must not run.
-      this.settle(approvalId, 'expired', null);
-      return;
-    }
-    const stored = row!;
-    if (!stored) return this.settle(approvalId, 'expired', null);
-    if (!expiredNow && stored.outcome) return this.settle(approvalId, stored.outcome, stored.note);
-    const record = this.o.store.approvals.listDecisions({ session_id: stored.session_id, limit: 20 }).find((d) => d.id === approvalId);
-    if (record) this.o.events.emit('approval.decided', record);
-    this.settle(approvalId, 'expired', null);
+    this.endPending(approvalId, 'expired', { kind: 'timeout' });
   }
 
   /** Cancels one pending approval (its turn stopped). */
-  cancelApproval(approvalId: string, by: string): void {
+  cancelApproval(approvalId: string): void {
     // After dispose (quitting) approvals stay pending in the store: the next start lists them as orphans.
     if (this.disposed) return;
-    const at = this.now();
-    let cancelled = false;
-    try {
-      this.o.store.transaction(() => {
-        cancelled = this.o.store.approvals.decide(approvalId, { outcome: 'cancelled', decided_at: at, decided_by: by });
-        const row = this.o.store.approvals.get(approvalId);
-        if (cancelled && row) {
-          this.o.store.calls.setState(row.call_id, 'cancelled', at);
-          this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: approvalId, data: { call_id: row.call_id, outcome: 'cancelled', decided_by: by } });
-        }
-      });
-    } catch {
-      // fall through: the waiter is released as cancelled regardless
-    }
-    const row = this.o.store.approvals.get(approvalId);
-    if (!cancelled && row?.outcome) return this.settle(approvalId, row.outcome, row.note);
-    this.settle(approvalId, 'cancelled', null);
+    this.endPending(approvalId, 'cancelled', { kind: 'turn_stopped' });
   }
 
   /** Cancels every pending approval of a turn (stop). */
   cancelTurn(turnId: string): void {
-    for (const [id, w] of this.waiters) if (w.turnId === turnId) this.cancelApproval(id, 'turn_stopped');
+    for (const [id, w] of this.waiters) if (w.turnId === turnId) this.cancelApproval(id);
   }
 
   private settle(approvalId: string, outcome: Outcome, note: string | null): void {
@@ -512,13 +516,8 @@ export class ApprovalGate {
   private expireOrphan(id: string): void {
     this.orphanTimers.delete(id);
     if (this.disposed) return;
-    const at = this.now();
-    this.o.store.transaction(() => {
-      const row = this.o.store.approvals.get(id);
-      if (row && this.o.store.approvals.decide(id, { outcome: 'expired', decided_at: at, decided_by: 'ttl' })) {
-        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: id, data: { call_id: row.call_id, outcome: 'expired', decided_by: 'ttl', orphan: true } });
-      }
-    });
+    // No waiter to release; a failing store leaves the orphan pending (it never runs by itself).
+    this.endPending(id, 'expired', { kind: 'timeout' }, true);
   }
 
   private clearOrphanTimer(id: string): void {
@@ -532,14 +531,6 @@ export class ApprovalGate {
       this.o.store.transaction(() => this.o.store.audit.append(e));
     } catch {
       process.emitWarning(`Threshold could not write an audit entry (${e.kind}).`);
-    }
-  }
-
-  private trySetState(callId: string, state: string): void {
-    try {
-      this.o.store.calls.setState(callId, state, this.now());
-    } catch {
-      // best effort
     }
   }
 
@@ -576,21 +567,17 @@ function refusalMessage(outcome: Outcome, note: string | null): string {
   }
 }
 
-function invalidCallEvaluation(tool: string, code: string, message: string): Evaluation {
-  return {
-    decision: 'deny',
-    tool,
-    tier: null,
-    class: 'write',
-    effects: [],
-    flags: [],
-    hardline: false,
-    reasons: [message],
-    decidedBy: `tool:${code}`,
-    segment: null,
-    explanation: `Denied: ${message}`,
-    floor: null,
-    grants: [],
-    reviewable: false,
-  };
+interface Judged {
+  call: GateCall;
+  callId: string;
+  hash: string;
+  evaluation: Evaluation;
+  facts: CallFacts | null;
+  ctx: ReturnType<ApprovalGate['policyContext']>;
+  argsRedacted: unknown;
+  explanation: string;
+}
+
+function verdictOf(j: Judged, run: boolean, extra: Partial<GateVerdict> = {}): GateVerdict {
+  return { run, stopTurn: false, callId: j.callId, hash: j.hash, evaluation: j.evaluation, approvalId: null, outcome: null, message: run ? '' : j.explanation, note: null, ...extra };
 }

@@ -12,13 +12,13 @@ export function availableOutcomes(e: Evaluation, proposal: ProposedGrant | null)
   if (e.floor) return ['approve_once', 'skip', 'deny'];
   const out: HumanOutcome[] = ['approve_once', 'approve_session'];
   if (proposal) out.push('approve_always');
-  if (!e.decidedBy.startsWith('safety:')) out.push('approve_all_session');
+  if (e.decider.kind !== 'safety') out.push('approve_all_session');
   out.push('skip', 'deny');
   return out;
 }
 
 export function proposeGrant(f: CallFacts, e: Evaluation, ctx: PathContext): ProposedGrant | null {
-  if (e.floor || e.decidedBy.startsWith('safety:')) return null;
+  if (e.floor || e.decider.kind === 'safety') return null;
   const patterns: GrantPattern[] = [];
   if (f.tool === 'run_command') {
     for (const s of f.segments) {

@@ -13,6 +13,7 @@ import {
   type ToolRule,
   type ToolTier,
 } from '../../common/domain';
+import { formatDecidedBy, type DecidedBy, type FloorName } from '../../common/decided-by';
 import { coverCall } from './grants';
 import type { PathContext } from './paths';
 import { describeCall, type CallFacts, type McpToolDeclaration, type ObservedFacts } from './tools';
@@ -43,8 +44,8 @@ export interface ToolCallInput {
   observed?: ObservedFacts;
 }
 
-export const FLOORS = ['hardline', 'destructive', 'secret_read', 'capability_change', 'human_input'] as const;
-export type Floor = (typeof FLOORS)[number];
+export { FLOORS } from '../../common/decided-by';
+export type Floor = FloorName;
 
 export interface Evaluation {
   decision: Decision;
@@ -56,8 +57,16 @@ export interface Evaluation {
   hardline: boolean;
   /** Every reason the classification found, most severe first. */
   reasons: string[];
-  /** What decided: floor:<name>, safety:<flag>, rule:tool:<tool>=<rule>, rule:effect:<effect>=<rule>, rule:effects=auto, grant:<id>, level:<level>, tool:invalid_args, tool:unknown_tool, tool:refused. */
+  /** What decided, as data: logic reads this, never the string. */
+  decider: DecidedBy;
+  /**
+   * The same, formatted once by formatDecidedBy (floor:<name>, safety:<flag>, rule:tool:<tool>=<rule>,
+   * rule:effect:<effect>=<rule>, rule:effects=auto, grant:<id>, level:<level>, tool:<problem>): the
+   * form stored and printed (`threshold evaluate --jsonl`, `ctl`), kept for those contracts.
+   */
   decidedBy: string;
+  /** An allow that holds only inside the jail's confinement (auto-edit): the command never gets the network. */
+  confined: boolean;
   /** The segment (shell commands) that drove the decision. */
   segment: { index: number; text: string } | null;
   /** One sentence a user can read. */
@@ -70,7 +79,7 @@ export interface Evaluation {
   reviewable: boolean;
 }
 
-const SAFETY_FLAGS: Flag[] = ['parse_error', 'unknown_syntax', 'obfuscation'];
+const SAFETY_FLAGS = ['parse_error', 'unknown_syntax', 'obfuscation'] as const satisfies readonly Flag[];
 const SAFETY_WORDS: Record<string, string> = {
   parse_error: 'it is not valid bash, so what it would run cannot be known',
   unknown_syntax: 'it uses syntax the classifier does not know',
@@ -79,30 +88,36 @@ const SAFETY_WORDS: Record<string, string> = {
 
 export function evaluate(call: ToolCallInput, ctx: PolicyContext): Evaluation {
   const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: call.observed });
-  if (!described.ok) {
-    return {
-      decision: 'deny',
-      tool: call.tool,
-      tier: null,
-      class: 'write',
-      effects: [],
-      flags: [],
-      hardline: false,
-      reasons: [described.message],
-      decidedBy: `tool:${described.code}`,
-      segment: null,
-      explanation: `Denied: ${described.message}`,
-      floor: null,
-      grants: [],
-      reviewable: false,
-    };
-  }
+  if (!described.ok) return invalidCallEvaluation(call.tool, described.code, described.message);
   return decide(described.facts, ctx);
+}
+
+/** A call that is not a valid call of a known tool: denied, with what is wrong. */
+export function invalidCallEvaluation(tool: string, problem: string, message: string): Evaluation {
+  const decider: DecidedBy = { kind: 'tool', problem };
+  return {
+    decision: 'deny',
+    tool,
+    tier: null,
+    class: 'write',
+    effects: [],
+    flags: [],
+    hardline: false,
+    reasons: [message],
+    decider,
+    decidedBy: formatDecidedBy(decider),
+    confined: false,
+    segment: null,
+    explanation: `Denied: ${message}`,
+    floor: null,
+    grants: [],
+    reviewable: false,
+  };
 }
 
 /** The resolution order, documented in docs/policy.md. */
 export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
-  const out = (decision: Decision, decidedBy: string, explanation: string, extra: Partial<Evaluation> = {}): Evaluation => ({
+  const out = (decision: Decision, decider: DecidedBy, explanation: string, extra: Partial<Evaluation> = {}): Evaluation => ({
     decision,
     tool: f.tool,
     tier: f.tier,
@@ -111,12 +126,14 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
     flags: f.flags,
     hardline: f.hardline,
     reasons: f.reasons,
-    decidedBy,
+    decider,
+    decidedBy: formatDecidedBy(decider),
+    confined: extra.confined ?? false,
     segment: extra.segment ?? null,
     explanation,
     floor: extra.floor ?? null,
     grants: extra.grants ?? [],
-    reviewable: decision === 'ask' && !extra.floor && !decidedBy.startsWith('safety:'),
+    reviewable: decision === 'ask' && !extra.floor && decider.kind !== 'safety',
   });
   const what = describeTarget(f);
   const why = (seg: { index: number; text: string } | null) => mainReason(f, seg);
@@ -124,79 +141,79 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
   // 1. Hardline: never runs, at any level.
   if (f.hardline) {
     const seg = segmentWhere(f, (s) => s.hardline);
-    return out('deny', 'floor:hardline', `Denied: ${what} is on the hardline list (${why(seg)}); it never runs, at any level.`, { segment: seg, floor: 'hardline' });
+    return out('deny', { kind: 'floor', floor: 'hardline' }, `Denied: ${what} is on the hardline list (${why(seg)}); it never runs, at any level.`, { segment: seg, floor: 'hardline' });
   }
   // 2. The tool itself refuses.
-  if (f.refusal) return out('deny', 'tool:refused', `Denied: ${f.refusal}.`);
+  if (f.refusal) return out('deny', { kind: 'tool', problem: 'refused' }, `Denied: ${f.refusal}.`);
   // 3. Explicit deny rules, checked before the level.
   const toolRule = ctx.rules.tools[f.tool];
-  if (toolRule === 'deny') return out('deny', `rule:tool:${f.tool}=deny`, `Denied: your rule ${f.tool} = "deny" refuses this tool at every level.`);
+  if (toolRule === 'deny') return out('deny', { kind: 'rule', on: 'tool', tool: f.tool, value: 'deny' }, `Denied: your rule ${f.tool} = "deny" refuses this tool at every level.`);
   for (const e of f.effects) {
     if (ctx.rules.effects[e] === 'deny') {
       const seg = segmentWhere(f, (s) => s.effects.includes(e));
-      return out('deny', `rule:effect:${e}=deny`, `Denied: your rule ${e} = "deny" covers this call, which can reach ${e.replace('_', ' ')}${seg ? ` (${truncate(seg.text)})` : ''}.`, { segment: seg });
+      return out('deny', { kind: 'rule', on: 'effect', effect: e, value: 'deny' }, `Denied: your rule ${e} = "deny" covers this call, which can reach ${e.replace('_', ' ')}${seg ? ` (${truncate(seg.text)})` : ''}.`, { segment: seg });
     }
   }
   // 4. Read-only is a ceiling: nothing but reads, whatever grants or rules say.
   if (ctx.level === 'read-only' && f.class !== 'read') {
     const seg = segmentWhere(f, (s) => s.class === f.class);
-    return out('deny', 'level:read-only', `Denied: the level is read-only and ${what} is ${article(f.class)} ${f.class} call (${why(seg)}).`, { segment: seg });
+    return out('deny', { kind: 'level', level: 'read-only' }, `Denied: the level is read-only and ${what} is ${article(f.class)} ${f.class} call (${why(seg)}).`, { segment: seg });
   }
   // 5. Floors: a human decides each one; no grant, rule, level or reviewer can.
   const floor = floorOf(f);
   if (floor) {
     const seg = floor === 'destructive' ? segmentWhere(f, (s) => s.class === 'destructive') : segmentWhere(f, (s) => s.effects.includes(floor as Effect));
-    return out('ask', `floor:${floor}`, `Asks: ${FLOOR_WORDS[floor]} always need your decision (${why(seg)}).`, { segment: seg, floor });
+    return out('ask', { kind: 'floor', floor }, `Asks: ${FLOOR_WORDS[floor]} always need your decision (${why(seg)}).`, { segment: seg, floor });
   }
   // 6. Safety: what cannot be analysed, or what a tool insists on showing, is asked.
   const unsafe = SAFETY_FLAGS.find((flag) => f.flags.includes(flag));
-  if (unsafe) return out('ask', `safety:${unsafe}`, `Asks: ${what} cannot be judged safely: ${SAFETY_WORDS[unsafe]}.`);
-  if (f.override) return out('ask', 'safety:override', `Asks: ${f.override}.`);
-  if (f.flags.includes('non_posix')) return out('ask', 'safety:non_posix', `Asks: ${what} is not a POSIX shell command and is not analysed.`);
+  if (unsafe) return out('ask', { kind: 'safety', reason: unsafe }, `Asks: ${what} cannot be judged safely: ${SAFETY_WORDS[unsafe]}.`);
+  if (f.override) return out('ask', { kind: 'safety', reason: 'override' }, `Asks: ${f.override}.`);
+  if (f.flags.includes('non_posix')) return out('ask', { kind: 'safety', reason: 'non_posix' }, `Asks: ${what} is not a POSIX shell command and is not analysed.`);
 
   // 7. Grants: argument-scoped allow rules. They cover the call only when they cover every part of it.
   const coverage = coverCall(f, ctx.grants, ctx.paths, { now: ctx.now, sessionId: ctx.sessionId });
   if (coverage.covered) {
     const names = coverage.grants.map(describeGrant).join(', ');
-    return out('allow', `grant:${coverage.grants.map((g) => g.id).join(',')}`, `Allowed: your grant${coverage.grants.length > 1 ? 's' : ''} ${names} cover${coverage.grants.length > 1 ? '' : 's'} every part of ${what}.`, { grants: coverage.grants.map((g) => g.id) });
+    return out('allow', { kind: 'grant', grantIds: coverage.grants.map((g) => g.id) }, `Allowed: your grant${coverage.grants.length > 1 ? 's' : ''} ${names} cover${coverage.grants.length > 1 ? '' : 's'} every part of ${what}.`, { grants: coverage.grants.map((g) => g.id) });
   }
 
   // 8. Explicit ask rules.
-  if (toolRule === 'ask') return out('ask', `rule:tool:${f.tool}=ask`, `Asks: your rule ${f.tool} = "ask".`);
+  if (toolRule === 'ask') return out('ask', { kind: 'rule', on: 'tool', tool: f.tool, value: 'ask' }, `Asks: your rule ${f.tool} = "ask".`);
   const asked = f.effects.find((e) => ctx.rules.effects[e] === 'ask');
   if (asked) {
     const seg = segmentWhere(f, (s) => s.effects.includes(asked));
-    return out('ask', `rule:effect:${asked}=ask`, `Asks: your rule ${asked} = "ask" covers this call, which can reach ${asked.replace('_', ' ')}.`, { segment: seg });
+    return out('ask', { kind: 'rule', on: 'effect', effect: asked, value: 'ask' }, `Asks: your rule ${asked} = "ask" covers this call, which can reach ${asked.replace('_', ' ')}.`, { segment: seg });
   }
 
   // 9. Explicit allow rules (never past the floors above).
-  if (toolRule === 'allow') return out('allow', `rule:tool:${f.tool}=allow`, `Allowed: your rule ${f.tool} = "allow".`);
+  if (toolRule === 'allow') return out('allow', { kind: 'rule', on: 'tool', tool: f.tool, value: 'allow' }, `Allowed: your rule ${f.tool} = "allow".`);
   if (f.effects.length > 0 && f.effects.every((e) => ctx.rules.effects[e] === 'auto')) {
-    return out('allow', 'rule:effects=auto', `Allowed: your rules set every effect this call can reach (${f.effects.join(', ')}) to "auto".`);
+    return out('allow', { kind: 'rule', on: 'effects_auto' }, `Allowed: your rules set every effect this call can reach (${f.effects.join(', ')}) to "auto".`);
   }
 
   // 10. The level.
   return byLevel(f, ctx.level, out, what, why);
 }
 
-type Out = (decision: Decision, decidedBy: string, explanation: string, extra?: Partial<Evaluation>) => Evaluation;
+type Out = (decision: Decision, decider: DecidedBy, explanation: string, extra?: Partial<Evaluation>) => Evaluation;
 
 function byLevel(f: CallFacts, level: Level, out: Out, what: string, why: (seg: { index: number; text: string } | null) => string): Evaluation {
   const seg = segmentWhere(f, (s) => s.class === f.class);
   if (f.class === 'read') {
     const last = f.reasons[f.reasons.length - 1];
-    return out('allow', `level:${level}`, `Allowed: ${what} only reads, and reads run at every level${last ? ` (${truncate(last, 80)})` : ''}.`);
+    return out('allow', { kind: 'level', level }, `Allowed: ${what} only reads, and reads run at every level${last ? ` (${truncate(last, 80)})` : ''}.`);
   }
   switch (level) {
     case 'read-only':
-      return out('deny', 'level:read-only', `Denied: the level is read-only and ${what} is ${article(f.class)} ${f.class} call.`, { segment: seg });
+      return out('deny', { kind: 'level', level: 'read-only' }, `Denied: the level is read-only and ${what} is ${article(f.class)} ${f.class} call.`, { segment: seg });
     case 'supervised':
-      return out('ask', 'level:supervised', `Asks: at the supervised level every ${f.class} call needs your approval (${why(seg)}).`, { segment: seg });
+      return out('ask', { kind: 'level', level: 'supervised' }, `Asks: at the supervised level every ${f.class} call needs your approval (${why(seg)}).`, { segment: seg });
     case 'auto-edit': {
       const confined = f.class === 'write' && !f.outsideWorkspace && !f.flags.includes('dynamic') && (f.workspaceFileEdit || f.tool === 'run_command');
       if (confined) {
         const how = f.tool === 'run_command' ? 'it runs jailed to the workspace without network, after a checkpoint' : 'a checkpoint is taken first';
-        return out('allow', 'level:auto-edit', `Allowed at auto-edit: ${what} only writes inside the workspace; ${how}, so it can be undone.`);
+        return out('allow', { kind: 'level', level: 'auto-edit' }, `Allowed at auto-edit: ${what} only writes inside the workspace; ${how}, so it can be undone.`, { confined: true });
       }
       const reason = f.outsideWorkspace
         ? 'it writes outside the workspace'
@@ -205,10 +222,10 @@ function byLevel(f: CallFacts, level: Level, out: Out, what: string, why: (seg: 
           : f.class === 'write'
             ? `${f.tool} is not a workspace file edit or a shell command`
             : `it is ${article(f.class)} ${f.class} call`;
-      return out('ask', 'level:auto-edit', `Asks: auto-edit only allows writes confined to the workspace, and ${reason} (${why(seg)}).`, { segment: seg });
+      return out('ask', { kind: 'level', level: 'auto-edit' }, `Asks: auto-edit only allows writes confined to the workspace, and ${reason} (${why(seg)}).`, { segment: seg });
     }
     case 'full':
-      return out('allow', 'level:full', `Allowed: the level is full, which runs everything outside the floors (${why(seg)}).`);
+      return out('allow', { kind: 'level', level: 'full' }, `Allowed: the level is full, which runs everything outside the floors (${why(seg)}).`);
   }
 }
 

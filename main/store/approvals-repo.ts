@@ -155,11 +155,20 @@ export class ApprovalsRepo {
     if (f.tool) add('a.tool = ?', f.tool);
     if (f.since !== undefined) add('a.decided_at >= ?', f.since);
     params.push(f.limit ?? 50);
+    return this.decisions(`${where.join(' AND ')} ORDER BY a.decided_at DESC, a.rowid DESC LIMIT ?`, params);
+  }
+
+  /** One decision, as history shows it (read back inside the transaction that wrote it). */
+  getDecision(id: string): DecisionRecord | undefined {
+    return this.decisions("a.status = 'decided' AND a.id = ?", [id])[0];
+  }
+
+  private decisions(whereAndOrder: string, params: unknown[]): DecisionRecord[] {
     const rows = this.db
       .prepare(
         `SELECT a.*, o.status AS x_status, o.exit_code AS x_exit_code, o.signal AS x_signal, o.duration_ms AS x_duration_ms, o.error AS x_error, o.recorded_at AS x_recorded_at
          FROM approvals a LEFT JOIN outcomes o ON o.call_id = COALESCE(a.follow_up_call_id, a.call_id)
-         WHERE ${where.join(' AND ')} ORDER BY a.decided_at DESC, a.rowid DESC LIMIT ?`,
+         WHERE ${whereAndOrder}`,
       )
       .all(...params) as (ApprovalRow & Record<string, unknown>)[];
     return rows.map((r) =>

@@ -1,4 +1,6 @@
-// Tool calls, with their redacted arguments and their state.
+// Tool calls, with their redacted arguments, their state and who decided them. The state only moves
+// through `transition`, which refuses a move the state machine (common/call-state.ts) does not allow.
+import { canMove, IN_FLIGHT_STATES, type CallState } from '../../common/call-state';
 import type { Db } from './db';
 
 export interface CallRow {
@@ -11,32 +13,55 @@ export interface CallRow {
   cwd: string | null;
   class: string | null;
   effects: string | null;
+  /** The policy's decision (allow, ask, deny). */
   decision: string | null;
+  /** Who decided in the end (formatDecidedBy): the policy's step, or the person or system that answered its ask. */
   decided_by: string | null;
   explanation: string | null;
-  state: string;
+  state: CallState;
   created_at: number;
   updated_at: number;
+  /** The model's id for the call (its tool-call id), when a model made it. */
+  model_call_id: string | null;
+}
+
+export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id'> & { state?: CallState; model_call_id?: string | null };
+
+export class IllegalTransition extends Error {
+  constructor(
+    readonly callId: string,
+    readonly from: CallState | null,
+    readonly to: CallState,
+  ) {
+    super(from === null ? `There is no call ${callId}.` : `Call ${callId} cannot move from ${from} to ${to}.`);
+    this.name = 'IllegalTransition';
+  }
 }
 
 export class CallsRepo {
   constructor(private readonly db: Db) {}
 
-  insert(row: Omit<CallRow, 'updated_at'>): void {
+  insert(row: NewCall): void {
     this.db
       .prepare(
-        `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, explanation, state, created_at, updated_at)
-         VALUES (@id, @session_id, @turn_id, @tool, @args_redacted, @content_hash, @cwd, @class, @effects, @decision, @decided_by, @explanation, @state, @created_at, @created_at)`,
+        `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, explanation, state, created_at, updated_at, model_call_id)
+         VALUES (@id, @session_id, @turn_id, @tool, @args_redacted, @content_hash, @cwd, @class, @effects, @decision, @decided_by, @explanation, @state, @created_at, @created_at, @model_call_id)`,
       )
-      .run(row);
+      .run({ ...row, state: row.state ?? 'classifying', model_call_id: row.model_call_id ?? null });
   }
 
-  setState(id: string, state: string, at: number, decision?: { decision: string; decided_by: string; explanation: string; class: string; effects: string }): void {
-    if (decision) {
-      this.db
-        .prepare('UPDATE tool_calls SET state = ?, updated_at = ?, decision = ?, decided_by = ?, explanation = ?, class = ?, effects = ? WHERE id = ?')
-        .run(state, at, decision.decision, decision.decided_by, decision.explanation, decision.class, decision.effects, id);
-    } else this.db.prepare('UPDATE tool_calls SET state = ?, updated_at = ? WHERE id = ?').run(state, at, id);
+  /**
+   * Moves a call to `to` when the state machine allows it from its current state (a compare-and-set on
+   * that state), recording who decided when `by` is given. Throws IllegalTransition otherwise. Callers
+   * run it inside the transaction that audits the move (main/store/call-lifecycle.ts).
+   */
+  transition(id: string, to: CallState, at: number, by?: string): CallRow {
+    const row = this.get(id);
+    if (!row) throw new IllegalTransition(id, null, to);
+    if (!canMove(row.state, to)) throw new IllegalTransition(id, row.state, to);
+    const r = this.db.prepare('UPDATE tool_calls SET state = ?, updated_at = ?, decided_by = coalesce(?, decided_by) WHERE id = ? AND state = ?').run(to, at, by ?? null, id, row.state);
+    if (r.changes !== 1) throw new IllegalTransition(id, row.state, to);
+    return { ...row, state: to, updated_at: at, decided_by: by ?? row.decided_by };
   }
 
   get(id: string): CallRow | undefined {
@@ -45,5 +70,18 @@ export class CallsRepo {
 
   listForSession(sessionId: string): CallRow[] {
     return this.db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY created_at, rowid').all(sessionId) as CallRow[];
+  }
+
+  /** Calls a process was still working on (after a crash: cut short). */
+  listInFlight(): CallRow[] {
+    const marks = IN_FLIGHT_STATES.map(() => '?').join(', ');
+    return this.db.prepare(`SELECT * FROM tool_calls WHERE state IN (${marks}) ORDER BY created_at, rowid`).all(...IN_FLIGHT_STATES) as CallRow[];
+  }
+
+  /** The calls a model made in one of its messages, by the model's tool-call ids. */
+  byModelCallIds(sessionId: string, modelCallIds: readonly string[]): CallRow[] {
+    if (modelCallIds.length === 0) return [];
+    const marks = modelCallIds.map(() => '?').join(', ');
+    return this.db.prepare(`SELECT * FROM tool_calls WHERE session_id = ? AND model_call_id IN (${marks}) ORDER BY created_at, rowid`).all(sessionId, ...modelCallIds) as CallRow[];
   }
 }

@@ -185,6 +185,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE approvals ADD COLUMN follow_up_call_id TEXT;
     `,
   },
+  {
+    version: 6,
+    name: 'call states as one state machine: the model\'s call id, and calls cut short found fast',
+    sql: `
+      ALTER TABLE tool_calls ADD COLUMN model_call_id TEXT;
+      CREATE INDEX tool_calls_state ON tool_calls(state);
+      CREATE INDEX tool_calls_model_call ON tool_calls(session_id, model_call_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

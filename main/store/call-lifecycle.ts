@@ -1,0 +1,201 @@
+// The one transition function of a call's life. Each step checks that the move is legal (the state
+// machine in common/call-state.ts), writes the call's new state with everything that goes with it (the
+// approval's decision, grants, the outcome), appends the audit entry, all in one transaction, and
+// returns what it wrote as history shows it. Events are emitted by the caller after the commit
+// (main/gate/transitions.ts), so nothing is ever broadcast that did not land.
+import { isApproval, type DecisionRecord, type ExecutionOutcome, type Outcome } from '../../common/approvals';
+import type { CallState } from '../../common/call-state';
+import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
+import type { NewApproval } from './approvals-repo';
+import { IllegalTransition, type CallRow, type NewCall } from './calls-repo';
+import type { NewGrant } from './grants-repo';
+import { OutcomeAlreadyRecorded } from './outcomes-repo';
+import type { Store } from './store';
+
+/** Test hook: see main/gate/crash-hook.ts. Inert unless THRESHOLD_CRASH_AT names the stage. */
+export type CrashHook = (stage: 'decision_write' | 'outcome_write') => void;
+
+export type Step =
+  /** The policy allowed or denied at once (level, rule, grant, floor), or an earlier approval covers it. */
+  | { kind: 'policy_decided'; callId: string; to: 'scheduled' | 'denied'; by: DecidedBy; grantIds?: readonly string[] }
+  /** The call asks: the pending approval is stored. */
+  | { kind: 'parked'; callId: string; approval: NewApproval }
+  /** The store could not park it: refused. */
+  | { kind: 'park_failed'; callId: string }
+  /**
+   * An approval is decided: by a person, the TTL, a stopped turn, approve-all, or at once when nobody can
+   * answer (`insert`: the approval row is written decided). First decision wins: `decided` is false when
+   * another decision committed first, and nothing is written.
+   */
+  | {
+      kind: 'approval_decided';
+      approvalId: string;
+      outcome: Outcome;
+      by: DecidedBy;
+      note?: string | null;
+      grants?: readonly NewGrant[];
+      /** An orphan (its waiter is gone): approving it waits for a follow-up call; this call never runs itself. */
+      orphan?: boolean;
+      insert?: NewApproval;
+      /** The approval whose approve_all_session answered this one. */
+      via?: string;
+    }
+  /** A call the model made that never reached the policy (its turn stopped first): recorded, cancelled. */
+  | { kind: 'never_reviewed'; call: NewCall; by: DecidedBy }
+  /** A question or a notification, which the agent answers itself (they are not permissions): recorded when done. */
+  | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: ExecutionOutcome }
+  /** The call starts to run. */
+  | { kind: 'started'; callId: string }
+  /** How it ended: the write-once execution outcome. */
+  | { kind: 'executed'; callId: string; outcome: ExecutionOutcome; recovered?: boolean };
+
+export interface StepResult {
+  call: CallRow;
+  /** approval_decided: the decision as history shows it (null when another decision won). */
+  decision: DecisionRecord | null;
+  /** approval_decided: false when the approval was already decided (nothing was written). */
+  decided: boolean;
+}
+
+/** The state a decided approval moves its call to. */
+export function stateAfter(outcome: Outcome, orphan: boolean): CallState {
+  switch (outcome) {
+    case 'approve_once':
+    case 'approve_session':
+    case 'approve_always':
+    case 'approve_all_session':
+      return orphan ? 'not_run' : 'scheduled';
+    case 'cancelled':
+      return 'cancelled';
+    case 'no_approver':
+      return 'denied';
+    case 'skip':
+    case 'deny':
+    case 'expired':
+      return 'refused';
+  }
+}
+
+export class CallLifecycle {
+  constructor(
+    private readonly store: Store,
+    private readonly crash: CrashHook = () => undefined,
+  ) {}
+
+  /** Applies one step in one transaction; throws IllegalTransition (nothing written) for a move the machine refuses. */
+  apply(step: Step, at: number): StepResult {
+    return this.store.transaction(() => this.applyInTransaction(step, at));
+  }
+
+  private applyInTransaction(step: Step, at: number): StepResult {
+    const s = this.store;
+    switch (step.kind) {
+      case 'policy_decided': {
+        const by = formatDecidedBy(step.by);
+        const call = s.calls.transition(step.callId, step.to, at, by);
+        if (step.grantIds?.length) s.grants.recordUse([...step.grantIds], at);
+        s.audit.append({ at, kind: 'call.decided', session_id: call.session_id, subject: call.id, data: { tool: call.tool, decision: call.decision, decided_by: by, class: call.class } });
+        return { call, decision: null, decided: true };
+      }
+      case 'parked': {
+        const a = step.approval;
+        s.approvals.insertPending(a);
+        const call = s.calls.transition(step.callId, 'awaiting_approval', at);
+        s.audit.append({ at, kind: 'approval.requested', session_id: a.session_id, subject: a.id, data: { call_id: call.id, tool: a.tool, args: a.args_redacted, hash: a.content_hash, class: a.class, reason: a.reason, expires_at: a.expires_at } });
+        return { call, decision: null, decided: true };
+      }
+      case 'park_failed': {
+        const call = s.calls.transition(step.callId, 'denied', at);
+        return { call, decision: null, decided: true };
+      }
+      case 'approval_decided':
+        return this.decideApproval(step, at);
+      case 'never_reviewed': {
+        const by = formatDecidedBy(step.by);
+        s.calls.insert({ ...step.call, state: 'received' });
+        const call = s.calls.transition(step.call.id, 'cancelled', at, by);
+        s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: { tool: call.tool, decided_by: by } });
+        return { call, decision: null, decided: true };
+      }
+      case 'handled_by_agent': {
+        const by = formatDecidedBy(step.by);
+        s.calls.insert({ ...step.call, decided_by: by, state: 'classifying' });
+        s.calls.transition(step.call.id, 'scheduled', at);
+        s.calls.transition(step.call.id, 'executing', at);
+        const call = s.calls.transition(step.call.id, step.outcome.status, at);
+        s.outcomes.record(call.id, step.outcome);
+        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: { ...step.outcome, tool: call.tool } });
+        return { call, decision: null, decided: true };
+      }
+      case 'started': {
+        const call = s.calls.transition(step.callId, 'executing', at);
+        s.audit.append({ at, kind: 'call.started', session_id: call.session_id, subject: call.id, data: { tool: call.tool } });
+        return { call, decision: null, decided: true };
+      }
+      case 'executed': {
+        if (s.outcomes.get(step.callId)) throw new OutcomeAlreadyRecorded(step.callId);
+        const call = s.calls.transition(step.callId, step.outcome.status, at, step.recovered ? formatDecidedBy({ kind: 'restart' }) : undefined);
+        s.outcomes.record(step.callId, step.outcome);
+        this.crash('outcome_write');
+        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: { ...step.outcome, ...(step.recovered ? { recovered: true } : {}) } });
+        return { call, decision: null, decided: true };
+      }
+    }
+  }
+
+  private decideApproval(step: Extract<Step, { kind: 'approval_decided' }>, at: number): StepResult {
+    const s = this.store;
+    const by = formatDecidedBy(step.by);
+    const grantIds = (step.grants ?? []).map((g) => g.id);
+    const fields = { outcome: step.outcome, decided_at: at, decided_by: by, note: step.note ?? null, grant_ids: grantIds, follow_up: step.orphan && isApproval(step.outcome) ? ('awaiting' as const) : null };
+    if (step.insert) s.approvals.insertPending(step.insert);
+    const row = s.approvals.get(step.approvalId);
+    if (!row) throw new IllegalTransition(step.approvalId, null, 'scheduled');
+    if (!s.approvals.decide(step.approvalId, fields)) {
+      const call = s.calls.get(row.call_id);
+      if (!call) throw new IllegalTransition(row.call_id, null, 'scheduled');
+      return { call, decision: null, decided: false };
+    }
+    for (const g of step.grants ?? []) {
+      s.grants.insert(g);
+      s.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: { tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expires_at, approval_id: row.id } });
+    }
+    if (step.outcome === 'approve_all_session') s.sessions.setApproveAll(row.session_id, at, row.id);
+    const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, by);
+    this.crash('decision_write');
+    s.audit.append({
+      at,
+      kind: 'approval.decided',
+      session_id: row.session_id,
+      subject: row.id,
+      data: { call_id: row.call_id, tool: row.tool, hash: row.content_hash, outcome: step.outcome, decided_by: by, note: fields.note, orphan: step.orphan ?? false, grant_ids: grantIds, ...(step.via ? { via: step.via } : {}) },
+    });
+    return { call, decision: s.approvals.getDecision(row.id) ?? null, decided: true };
+  }
+
+  /**
+   * After a crash or kill -9: every call the previous process was still working on ends now, visibly.
+   * One that had started is interrupted; one that had not is not run. Returns the calls it ended.
+   */
+  recoverInFlight(at: number): CallRow[] {
+    const ended: CallRow[] = [];
+    for (const c of this.store.calls.listInFlight()) {
+      const ran = c.state === 'executing';
+      const outcome: ExecutionOutcome = {
+        status: ran ? 'interrupted' : 'not_run',
+        exit_code: null,
+        signal: null,
+        duration_ms: null,
+        error: ran ? 'interrupted: Threshold stopped while it ran' : 'not run: Threshold stopped before it ran',
+        recorded_at: at,
+      };
+      try {
+        ended.push(this.apply({ kind: 'executed', callId: c.id, outcome, recovered: true }, at).call);
+      } catch (err) {
+        // Another writer moved it meanwhile; it is no longer in flight.
+        if (!(err instanceof IllegalTransition) && !(err instanceof OutcomeAlreadyRecorded)) throw err;
+      }
+    }
+    return ended;
+  }
+}

@@ -1,10 +1,11 @@
 // The core: store, gate, events, approvers and settings for one data directory. The `serve` daemon and
 // the desktop app's main process each host one; the control API and the IPC handlers call into it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
+import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import type { ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
 import type { PathContext } from '../policy/paths';
@@ -282,7 +283,7 @@ export class ThresholdCore {
   }
 
   verifyAudit(): VerifyResult {
-    return this.store.audit.verify();
+    return this.store.verify();
   }
 
   dispose(): void {
@@ -295,12 +296,17 @@ export class ThresholdCore {
   }
 }
 
-/** The data directory must not be writable by others: the control socket's safety depends on it. */
+/**
+ * The data directory must be the running user's and closed to others (mode 0700): whoever can write it
+ * could set the level or swap the database, whoever can read it reads the history, and the control
+ * socket's safety depends on it. Refused by name with the fix (see main/config/dirs.ts).
+ */
 export function checkDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const st = statSync(dataDir);
-  if ((st.mode & 0o022) !== 0) {
-    throw new CoreError('unsafe_data_dir', `The data directory ${dataDir} is writable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${dataDir}`);
+  try {
+    ensurePrivateDir(dataDir);
+  } catch (err) {
+    if (err instanceof UnsafePathError) throw new CoreError(err.code, err.message);
+    throw err;
   }
 }
 

@@ -1,7 +1,9 @@
-// Opening the database: refuse a newer schema without touching the file, then WAL, foreign keys, a busy
-// timeout, and the numbered migrations.
+// Opening the database: refuse a newer schema without touching its content, then WAL, foreign keys, a busy
+// timeout, and the numbered migrations. The file is created 0600 before SQLite sees it; SQLite gives its
+// -wal and -shm files the database's mode, and older, looser ones are tightened.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { ensurePrivateFile, tightenIfExists } from '../config/dirs';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 
 export type Db = Database.Database;
@@ -17,7 +19,8 @@ export class StoreError extends Error {
 }
 
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:' && existsSync(file)) {
+  const onDisk = file !== ':memory:';
+  if (onDisk && existsSync(file)) {
     // Read the version without writing anything: a newer database must be left exactly as it is.
     let version: number;
     try {
@@ -36,6 +39,10 @@ export function openDatabase(file: string): Db {
   }
   let db: Db;
   try {
+    if (onDisk) {
+      ensurePrivateFile(file);
+      for (const side of SIDE_FILES) tightenIfExists(file + side);
+    }
     db = new Database(file);
   } catch (err) {
     throw new StoreError('cannot_open', `Cannot open the database ${file}: ${(err as Error).message}`);
@@ -44,12 +51,22 @@ export function openDatabase(file: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  if (onDisk) for (const side of SIDE_FILES) tightenIfExists(file + side);
   migrate(db);
   return db;
 }
 
+const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
+
+/** The schema version a database was at before this open migrated it (0 for a new one). */
+export function schemaVersionBefore(db: Db): number {
+  return (db as Db & { [FROM]?: number })[FROM] ?? 0;
+}
+const FROM = Symbol('schemaVersionBefore');
+
 function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
+  (db as Db & { [FROM]?: number })[FROM] = current;
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     try {

@@ -185,6 +185,22 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE approvals ADD COLUMN follow_up_call_id TEXT;
     `,
   },
+  {
+    // Numbered 7 so the branches that add 5 and 6 merge in order (the lead may renumber).
+    version: 7,
+    name: 'keyed audit chain and the index that verifies history against it',
+    sql: `
+      CREATE TABLE audit_keying (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        keyed_from INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        mac TEXT NOT NULL
+      );
+      CREATE TRIGGER audit_keying_fixed BEFORE UPDATE ON audit_keying
+        BEGIN SELECT RAISE(ABORT, 'the audit keying record is written once'); END;
+      CREATE INDEX audit_subject ON audit(subject, kind);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

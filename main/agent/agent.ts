@@ -7,6 +7,7 @@ import { streamText, type LanguageModel, type ModelMessage, type ToolCallPart, t
 import type { ProviderConfig } from '../config/load';
 import type { ThresholdCore } from '../gate/core';
 import type { CallState, TurnEndReason } from '../gate/events';
+import { clip } from '../redact/redactor';
 import { newId } from '../store/ids';
 import { McpManager } from './mcp';
 import { setupAdvice } from './providers';
@@ -78,11 +79,11 @@ export class Agent {
     this.questions = new Questions(
       (q) => {
         core.events.emit('question.asked', { ...q, question: core.redactor.redactTextSync(q.question) });
-        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.asked', session_id: q.session_id, subject: q.id, data: { question: core.redactor.redactTextSync(q.question) } }));
+        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.asked', session_id: q.session_id, subject: q.id, data: core.redactor.redactRecord({ question: q.question }) }));
       },
       (q, outcome) => {
         core.events.emit('question.closed', { id: q.id, outcome: outcome.kind });
-        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.closed', session_id: q.session_id, subject: q.id, data: { outcome: outcome.kind } }));
+        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.closed', session_id: q.session_id, subject: q.id, data: core.redactor.redactRecord({ outcome: outcome.kind }) }));
       },
       this.now,
     );
@@ -125,7 +126,8 @@ export class Agent {
     const kind = opts.kind ?? 'reactive';
     const turnId = newId('turn');
     const controller = new AbortController();
-    core.store.sessions.ensure(id, this.now(), { title: text.slice(0, 80), workspace: core.paths.workspace });
+    // Redacted before it is cut, so a secret cut in half is still found.
+    core.store.sessions.ensure(id, this.now(), { title: clip(core.redactor.redactTextSync(text), 80), workspace: core.redactor.redactTextSync(core.paths.workspace) });
     core.store.sessions.startTurn({ id: turnId, session_id: id, kind, started_at: this.now() });
     const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], done: Promise.resolve(null as never) };
     turn.done = this.runTurn(id, turn, text).finally(() => this.running.delete(id));
@@ -393,8 +395,8 @@ export class Agent {
         role: 'tool',
         content: calls.map((c) => ({ type: 'tool-result', toolCallId: c.toolCallId!, toolName: c.toolName!, output: { type: 'error-text', value: 'Threshold stopped (a crash or a restart) before this call finished; it did not complete. Check before repeating it.' } })),
       };
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: tool, created_at: this.now() });
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: { text: `Threshold restarted in the middle of a turn; ${calls.length} call(s) were marked as not completed.` }, created_at: this.now() });
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: core.redactor.redactValueSync(tool), created_at: this.now() });
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: core.redactor.redactValueSync({ text: `Threshold restarted in the middle of a turn; ${calls.length} call(s) were marked as not completed.` }), created_at: this.now() });
     }
   }
 

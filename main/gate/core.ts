@@ -13,7 +13,7 @@ import type { McpToolDeclaration } from '../policy/tools';
 import { Redactor, sanitiseErrorText } from '../redact/redactor';
 import type { VerifyResult } from '../store/audit-repo';
 import { newId } from '../store/ids';
-import { OutcomeAlreadyRecorded } from '../store/outcomes-repo';
+import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
 import { ApproverRegistry } from './approvers';
@@ -92,8 +92,8 @@ export class ThresholdCore {
       now: this.now,
     });
     this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits });
-    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes);
-    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now);
+    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
+    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
     this.execution = new ExecutionService({
       executor: this.executor,
       checkpoints: this.checkpoints,
@@ -120,7 +120,7 @@ export class ThresholdCore {
     if (r.maxEntries === undefined && r.maxAgeDays === undefined) return;
     const apply = () => {
       const removed = this.store.audit.retain({ maxEntries: r.maxEntries, maxAgeMs: r.maxAgeDays !== undefined ? r.maxAgeDays * 86_400_000 : undefined, now: this.now() });
-      if (removed) this.store.transaction(() => this.store.audit.append({ at: this.now(), kind: 'audit.retained', data: { removed, max_entries: r.maxEntries ?? null, max_age_days: r.maxAgeDays ?? null } }));
+      if (removed) this.store.transaction(() => this.store.audit.append({ at: this.now(), kind: 'audit.retained', data: this.redactor.redactRecord({ removed, max_entries: r.maxEntries ?? null, max_age_days: r.maxAgeDays ?? null }) }));
     };
     apply();
     this.retentionTimer = setInterval(apply, 3_600_000);
@@ -152,7 +152,7 @@ export class ThresholdCore {
     const previous = this.level();
     this.store.transaction(() => {
       this.store.settings.set('level', level, at);
-      this.store.audit.append({ at, kind: 'settings.changed', subject: 'level', data: { level, previous, by } });
+      this.store.audit.append({ at, kind: 'settings.changed', subject: 'level', data: this.redactor.redactRecord({ level, previous, by }) });
     });
     this.events.emit('settings.changed', { level: level as Level });
     return { ok: true, value: { level: level as Level } };
@@ -218,10 +218,13 @@ export class ThresholdCore {
     if (duration === 'session' && !input.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'A session grant needs session_id.' } };
     const at = this.now();
     const scope = grantScope(duration, at, input.session_id ?? '');
+    const stored = this.redactor.redactGrantPattern(input.pattern);
+    if (!stored.ok) return { ok: false, error: { code: 'invalid_grant', message: stored.message } };
+    const note = input.note ? this.redactor.redactTextSync(input.note) : null;
     const id = newId('gr');
     this.store.transaction(() => {
-      this.store.grants.insert({ id, tool: input.tool, pattern: input.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note: input.note ?? null });
-      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: { tool: input.tool, pattern: input.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, by } });
+      this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note });
+      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by }) });
     });
     const g = this.store.grants.get(id)!;
     this.events.emit('grant.created', g);
@@ -238,9 +241,12 @@ export class ThresholdCore {
     const at = this.now();
     const scope = input.duration ? grantScope(input.duration as GrantDuration, at, current.session_id ?? '') : null;
     if (input.duration === 'session' && !current.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'This grant has no session to scope to.' } };
+    const stored = this.redactor.redactGrantPattern(pattern);
+    if (!stored.ok) return { ok: false, error: { code: 'invalid_grant', message: stored.message } };
+    const note = input.note ? this.redactor.redactTextSync(input.note) : null;
     this.store.transaction(() => {
-      this.store.grants.update(input.id, { pattern, ...(scope ? { scope: scope.scope, expires_at: scope.expiresAt ?? null, session_id: scope.sessionId ?? null } : {}), ...(input.note !== undefined ? { note: input.note } : {}) });
-      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: { pattern, duration: input.duration ?? null, by } });
+      this.store.grants.update(input.id, { pattern: stored.pattern, ...(scope ? { scope: scope.scope, expires_at: scope.expiresAt ?? null, session_id: scope.sessionId ?? null } : {}), ...(input.note !== undefined ? { note } : {}) });
+      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: this.redactor.redactRecord({ pattern: stored.pattern, duration: input.duration ?? null, ...(input.note !== undefined ? { note } : {}), by }) });
     });
     const g = this.store.grants.get(input.id)!;
     this.events.emit('grant.updated', g);
@@ -252,7 +258,7 @@ export class ThresholdCore {
     let revoked = false;
     this.store.transaction(() => {
       revoked = this.store.grants.revoke(id, at);
-      if (revoked) this.store.audit.append({ at, kind: 'grant.revoked', subject: id, data: { by } });
+      if (revoked) this.store.audit.append({ at, kind: 'grant.revoked', subject: id, data: this.redactor.redactRecord({ by }) });
     });
     const g = this.store.grants.get(id);
     if (!g) return { ok: false, error: { code: 'not_found', message: `There is no grant ${id}${id.startsWith('config-') ? ' in the database (grants from the config file are removed from the file)' : ''}.` } };
@@ -266,14 +272,14 @@ export class ThresholdCore {
   /** The write-once execution outcome of an approved call. */
   recordOutcome(callId: string, o: Omit<ExecutionOutcome, 'recorded_at' | 'error'> & { error?: string | null }): CoreResult<ExecutionOutcome> {
     const at = this.now();
-    const outcome: ExecutionOutcome = { ...o, error: o.error ? sanitiseErrorText(this.redactor, o.error) : null, recorded_at: at };
+    const outcome: NewOutcome = { ...o, error: o.error ? sanitiseErrorText(this.redactor, o.error) : null, recorded_at: at };
     const call = this.store.calls.get(callId);
     if (!call) return { ok: false, error: { code: 'not_found', message: `There is no call ${callId}.` } };
     try {
       this.store.transaction(() => {
         this.store.outcomes.record(callId, outcome);
         this.store.calls.setState(callId, outcome.status, at);
-        this.store.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: callId, data: { ...outcome } });
+        this.store.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: callId, data: this.redactor.redactRecord({ ...outcome }) });
       });
     } catch (err) {
       if (err instanceof OutcomeAlreadyRecorded) return { ok: false, error: { code: 'already_recorded', message: err.message } };

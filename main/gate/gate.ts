@@ -10,7 +10,7 @@ import { coverCall } from '../policy/grants';
 import type { PathContext } from '../policy/paths';
 import { describeCall, type CallFacts, type McpToolDeclaration } from '../policy/tools';
 import type { Redactor } from '../redact/redactor';
-import { sanitiseErrorText } from '../redact/redactor';
+import { clip, redactedJson, sanitiseErrorText } from '../redact/redactor';
 import { toPolicyGrant } from '../store/grants-repo';
 import { newId } from '../store/ids';
 import type { Store } from '../store/store';
@@ -170,9 +170,9 @@ export class ApprovalGate {
           session_id: call.sessionId,
           turn_id: call.turnId,
           tool: call.tool,
-          args_redacted: JSON.stringify(argsRedacted),
+          args_redacted: redactedJson(argsRedacted),
           content_hash: hash,
-          cwd: call.cwd,
+          cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null,
           class: evaluation.class,
           effects: JSON.stringify(evaluation.effects),
           decision: evaluation.decision,
@@ -233,7 +233,7 @@ export class ApprovalGate {
       created_at: created,
       expires_at: ttl > 0 ? created + ttl : null,
       owner: this.o.runtimeId,
-      preview: call.preview ? this.o.redactor.redactTextSync(call.preview).slice(0, 64 * 1024) : null,
+      preview: call.preview ? clip(this.o.redactor.redactTextSync(call.preview), 64 * 1024) : null,
     };
 
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.
@@ -260,12 +260,12 @@ export class ApprovalGate {
       this.o.store.transaction(() => {
         this.o.store.approvals.insertPending(row);
         this.o.store.calls.setState(callId, 'awaiting_approval', created);
-        this.o.store.audit.append({ at: created, kind: 'approval.requested', session_id: call.sessionId, subject: approvalId, data: { call_id: callId, tool: call.tool, args: argsRedacted, hash, class: evaluation.class, reason: explanation, expires_at: row.expires_at } });
+        this.o.store.audit.append({ at: created, kind: 'approval.requested', session_id: call.sessionId, subject: approvalId, data: this.o.redactor.redactRecord({ call_id: callId, tool: call.tool, args: argsRedacted, hash, class: evaluation.class, reason: explanation, expires_at: row.expires_at }, ['hash']) });
       });
     } catch (err) {
       this.waiters.delete(approvalId);
       const why = sanitiseErrorText(this.o.redactor, (err as Error).message);
-      this.tryAudit({ at: this.now(), kind: 'approval.persist_failed', session_id: call.sessionId, subject: callId, data: { tool: call.tool, error: why } });
+      this.tryAudit({ at: this.now(), kind: 'approval.persist_failed', session_id: call.sessionId, subject: callId, data: this.o.redactor.redactRecord({ tool: call.tool, error: why }) });
       this.trySetState(callId, 'denied');
       return verdict(false, { message: `Threshold could not record the approval request (${why}), so the call was refused.` });
     }
@@ -288,7 +288,7 @@ export class ApprovalGate {
       this.o.store.transaction(() => {
         this.o.store.approvals.insertDecided(row, { outcome, decided_at: at, decided_by: by });
         this.o.store.calls.setState(callId, isApproval(outcome) ? 'scheduled' : 'denied', at);
-        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: row.id, data: { call_id: callId, tool: row.tool, args: row.args_redacted, hash: row.content_hash, outcome, decided_by: by } });
+        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: row.id, data: this.o.redactor.redactRecord({ call_id: callId, tool: row.tool, args: row.args_redacted, hash: row.content_hash, outcome, decided_by: by }, ['hash']) });
       });
     } catch {
       return null;
@@ -304,7 +304,7 @@ export class ApprovalGate {
       this.o.store.transaction(() => {
         this.o.store.calls.setState(callId, state, at);
         if (d.grants?.length) this.o.store.grants.recordUse(d.grants, at);
-        this.o.store.audit.append({ at, kind: 'call.decided', session_id: call.sessionId, subject: callId, data: { tool: call.tool, decision: e.decision, decided_by: d.by, class: e.class } });
+        this.o.store.audit.append({ at, kind: 'call.decided', session_id: call.sessionId, subject: callId, data: this.o.redactor.redactRecord({ tool: call.tool, decision: e.decision, decided_by: d.by, class: e.class }) });
       });
     } catch {
       // The call was already recorded; a failed state update must not change the decision.
@@ -329,7 +329,7 @@ export class ApprovalGate {
 
     const waiter = this.waiters.get(row.id);
     const at = this.now();
-    const note = req.note ? this.o.redactor.redactTextSync(req.note).slice(0, 2000) : null;
+    const note = req.note ? clip(this.o.redactor.redactTextSync(req.note), 2000) : null;
     let grants: Grant[] = [];
     if (outcome === 'approve_always') {
       const built = this.buildGrants(row, req, waiter, at);
@@ -350,10 +350,13 @@ export class ApprovalGate {
         });
         if (!decidedNow) return;
         for (const g of grants) {
+          // buildGrants refused a pattern with a secret; what is stored is the pattern's redacted form.
+          const stored = this.o.redactor.redactGrantPattern(g.pattern);
+          if (!stored.ok) throw new Error(stored.message);
           this.o.store.grants.insert({
             id: g.id,
             tool: g.tool,
-            pattern: g.pattern,
+            pattern: stored.pattern,
             scope: g.scope,
             session_id: g.sessionId ?? null,
             expires_at: g.expiresAt ?? null,
@@ -363,11 +366,11 @@ export class ApprovalGate {
             created_at: at,
             note: null,
           });
-          this.o.store.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: { tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expiresAt ?? null, approval_id: row.id } });
+          this.o.store.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: this.o.redactor.redactRecord({ tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expiresAt ?? null, approval_id: row.id }) });
         }
         if (outcome === 'approve_all_session') this.o.store.sessions.setApproveAll(row.session_id, at, row.id);
         this.o.store.calls.setState(row.call_id, isApproval(outcome) ? 'scheduled' : 'refused', at);
-        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: row.id, data: { call_id: row.call_id, tool: row.tool, hash: row.content_hash, outcome, decided_by: req.surface, note, orphan, grant_ids: grants.map((g) => g.id) } });
+        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: row.id, data: this.o.redactor.redactRecord({ call_id: row.call_id, tool: row.tool, hash: row.content_hash, outcome, decided_by: req.surface, note, orphan, grant_ids: grants.map((g) => g.id) }, ['hash']) });
       });
     } catch (err) {
       return fail('store_failed', `The decision could not be recorded: ${sanitiseErrorText(this.o.redactor, (err as Error).message)}. Nothing changed; try again.`);
@@ -403,7 +406,8 @@ export class ApprovalGate {
     for (const p of patterns) {
       const problem = grantPatternProblem(row.tool, p, duration);
       if (problem) return { ok: false, message: problem };
-      if (this.o.redactor.redactTextSync(JSON.stringify(p)).includes('[REDACTED:')) return { ok: false, message: 'A grant must not contain a secret: it is stored as written.' };
+      const stored = this.o.redactor.redactGrantPattern(p);
+      if (!stored.ok) return { ok: false, message: stored.message };
       grants.push({ id: newId('gr'), tool: row.tool, pattern: p, ...scope, provenance: { source: 'approval', sessionId: row.session_id, callId: row.call_id }, createdAt: at });
     }
     // An edited grant must still cover the call it approves: otherwise it is a control that does nothing here.
@@ -422,7 +426,7 @@ export class ApprovalGate {
       let ok = false;
       this.o.store.transaction(() => {
         ok = this.o.store.approvals.decide(p.id, { outcome: 'approve_all_session', decided_at: at, decided_by: 'session_approve_all' });
-        if (ok) this.o.store.audit.append({ at, kind: 'approval.decided', session_id: sessionId, subject: p.id, data: { call_id: p.call_id, outcome: 'approve_all_session', decided_by: 'session_approve_all', via: by } });
+        if (ok) this.o.store.audit.append({ at, kind: 'approval.decided', session_id: sessionId, subject: p.id, data: this.o.redactor.redactRecord({ call_id: p.call_id, outcome: 'approve_all_session', decided_by: 'session_approve_all', via: by }) });
       });
       if (ok) this.settle(p.id, 'approve_all_session', null);
     }
@@ -439,7 +443,7 @@ export class ApprovalGate {
         row = this.o.store.approvals.get(approvalId);
         if (expiredNow && row) {
           this.o.store.calls.setState(row.call_id, 'refused', at);
-          this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: approvalId, data: { call_id: row.call_id, outcome: 'expired', decided_by: 'ttl' } });
+          this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: approvalId, data: this.o.redactor.redactRecord({ call_id: row.call_id, outcome: 'expired', decided_by: 'ttl' }) });
         }
       });
     } catch {
@@ -467,7 +471,7 @@ export class ApprovalGate {
         const row = this.o.store.approvals.get(approvalId);
         if (cancelled && row) {
           this.o.store.calls.setState(row.call_id, 'cancelled', at);
-          this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: approvalId, data: { call_id: row.call_id, outcome: 'cancelled', decided_by: by } });
+          this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: approvalId, data: this.o.redactor.redactRecord({ call_id: row.call_id, outcome: 'cancelled', decided_by: by }) });
         }
       });
     } catch {
@@ -516,7 +520,7 @@ export class ApprovalGate {
     this.o.store.transaction(() => {
       const row = this.o.store.approvals.get(id);
       if (row && this.o.store.approvals.decide(id, { outcome: 'expired', decided_at: at, decided_by: 'ttl' })) {
-        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: id, data: { call_id: row.call_id, outcome: 'expired', decided_by: 'ttl', orphan: true } });
+        this.o.store.audit.append({ at, kind: 'approval.decided', session_id: row.session_id, subject: id, data: this.o.redactor.redactRecord({ call_id: row.call_id, outcome: 'expired', decided_by: 'ttl', orphan: true }) });
       }
     });
   }

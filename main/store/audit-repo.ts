@@ -6,6 +6,7 @@
 // plain SHA-256 entries, sealed by an `audit.rekeyed` entry whose HMAC covers them. Retention removes
 // the oldest entries only behind a signed checkpoint row recording the hash the chain continues from.
 import { createHash, createHmac } from 'node:crypto';
+import type { Redacted } from '../redact/redactor';
 import type { AnchoredHead, HeadAnchor } from './audit-anchor';
 import { canonicalJson } from './canonical';
 import type { Db } from './db';
@@ -28,8 +29,8 @@ export interface NewAuditEntry {
   kind: string;
   session_id?: string | null;
   subject?: string | null;
-  /** Already redacted. */
-  data: unknown;
+  /** Redacted (Redactor.redactRecord); it can never be cleaned up later, the chain forbids it. */
+  data: Redacted<unknown>;
 }
 
 /** Which check found the problem: the chain itself, the head anchored outside it, or history vs chain. */
@@ -110,7 +111,8 @@ export class AuditRepo {
         const keyedFrom = head.seq + 1;
         this.db.prepare('INSERT INTO audit_keying (id, keyed_from, at, mac) VALUES (1, ?, ?, ?)').run(keyedFrom, now, this.keyingMac(keyedFrom, now));
         if (head.seq > 0) {
-          this.append({
+          // The store's own record (counts, a hash and a fixed sentence): nothing in it needs redacting.
+          this.write({
             at: now,
             kind: 'audit.rekeyed',
             data: { legacy_entries: legacy, legacy_head: head.hash, reason: 'From here on the chain is keyed (HMAC-SHA-256); the entries before were hashed without a key and are sealed by this one.' },
@@ -132,6 +134,10 @@ export class AuditRepo {
 
   /** Appends an entry; callers run it inside the transaction of the change it records. */
   append(e: NewAuditEntry): AuditEntry {
+    return this.write(e);
+  }
+
+  private write(e: Omit<NewAuditEntry, 'data'> & { data: unknown }): AuditEntry {
     const head = this.currentHead();
     const seq = head.seq + 1;
     const data = canonicalJson(e.data);

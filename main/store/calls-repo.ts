@@ -1,4 +1,5 @@
 // Tool calls, with their redacted arguments and their state.
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 export interface CallRow {
@@ -22,7 +23,8 @@ export interface CallRow {
 export class CallsRepo {
   constructor(private readonly db: Db) {}
 
-  insert(row: Omit<CallRow, 'updated_at'>): void {
+  /** The arguments (as JSON), the working directory and the explanation come redacted. */
+  insert(row: Omit<CallRow, 'updated_at' | 'args_redacted' | 'cwd' | 'explanation'> & { args_redacted: Redacted<string>; cwd: Redacted<string> | null; explanation: Redacted<string> | null }): void {
     this.db
       .prepare(
         `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, explanation, state, created_at, updated_at)

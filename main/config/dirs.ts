@@ -60,9 +60,9 @@ export function ensurePrivateDir(dir: string, what = 'data directory'): void {
     );
   }
   if ((st.mode & OPEN_TO_OTHERS) !== 0) {
-    throw new UnsafePathError(
-      `The ${what} ${dir} is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(3, '0')}): they could read the history or change the database. Run: chmod 700 ${dir}`,
-    );
+    const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
+    const harm = (st.mode & 0o022) !== 0 ? 'is writable by other users' : 'is open to other users';
+    throw new UnsafePathError(`The ${what} ${dir} ${harm} (mode ${mode}): they could read the history or change the database. Run: chmod 700 ${dir}`);
   }
 }
 

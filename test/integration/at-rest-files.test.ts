@@ -54,15 +54,16 @@ describe('the data directory', () => {
   });
 
   it.each([
-    ['open to everyone (0755)', 0o755],
-    ['readable by its group (0750)', 0o750],
-    ['writable by others (0777)', 0o777],
-    ['traversable by others (0701)', 0o701],
-  ])('is refused when it is %s, naming the fix', async (_why, m) => {
+    ['open to everyone (0755)', 0o755, 'is open to other users'],
+    ['readable by its group (0750)', 0o750, 'is open to other users'],
+    ['writable by others (0777)', 0o777, 'is writable by other users'],
+    ['writable by its group (0770)', 0o770, 'is writable by other users'],
+    ['traversable by others (0701)', 0o701, 'is open to other users'],
+  ])('is refused when it is %s, naming the fix', async (_why, m, harm) => {
     const dir = fresh(`mode-${m.toString(8)}`);
     mkdirSync(dir);
     chmodSync(dir, m);
-    expect(await refusal(openCore(dir))).toEqual({ code: 'unsafe_data_dir', message: expect.stringContaining(`is open to other users (mode ${m.toString(8)}): they could read the history or change the database. Run: chmod 700 ${dir}`) });
+    expect(await refusal(openCore(dir))).toEqual({ code: 'unsafe_data_dir', message: expect.stringContaining(`${harm} (mode ${m.toString(8)}): they could read the history or change the database. Run: chmod 700 ${dir}`) });
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -42,7 +42,8 @@ export class HeadAnchor {
 
   /** Replaces the file in one rename, so a crash leaves the old head or the new one, never half of one. */
   write(head: AnchoredHead): void {
-    const tmp = `${this.file}.tmp`;
+    // Per process: the daemon and the checkpoints CLI may both move the anchor.
+    const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ version: 1, ...head, mac: this.mac(head) }) + '\n', { mode: 0o600 });
     renameSync(tmp, this.file);
   }

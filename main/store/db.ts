@@ -19,6 +19,11 @@ export class StoreError extends Error {
 }
 
 export function openDatabase(file: string): Db {
+  return openDatabaseFrom(file).db;
+}
+
+/** Opens like openDatabase, and says which schema version the file was at before this open migrated it. */
+export function openDatabaseFrom(file: string): { db: Db; fromVersion: number } {
   const onDisk = file !== ':memory:';
   if (onDisk && existsSync(file)) {
     // Read the version without writing anything: a newer database must be left exactly as it is.
@@ -52,21 +57,16 @@ export function openDatabase(file: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   if (onDisk) for (const side of SIDE_FILES) tightenIfExists(file + side);
-  migrate(db);
-  return db;
+  const fromVersion = migrate(db);
+  return { db, fromVersion };
 }
 
 const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
 
-/** The schema version a database was at before this open migrated it (0 for a new one). */
-export function schemaVersionBefore(db: Db): number {
-  return (db as Db & { [FROM]?: number })[FROM] ?? 0;
-}
-const FROM = Symbol('schemaVersionBefore');
 
-function migrate(db: Db): void {
+/** Applies the migrations the file lacks; returns the version it was at (0 for a new one). */
+function migrate(db: Db): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  (db as Db & { [FROM]?: number })[FROM] = current;
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     try {
@@ -78,4 +78,5 @@ function migrate(db: Db): void {
       throw new StoreError('migration_failed', `Migration ${m.version} (${m.name}) failed: ${(err as Error).message}`);
     }
   }
+  return current;
 }

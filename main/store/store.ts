@@ -10,7 +10,7 @@ import { HeadAnchor } from './audit-anchor';
 import { AuditRepo, type VerifyResult } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
 import { CallsRepo } from './calls-repo';
-import { openDatabase, schemaVersionBefore, type Db } from './db';
+import { openDatabaseFrom, type Db } from './db';
 import { GrantsRepo } from './grants-repo';
 import { verifyHistory } from './history-verify';
 import { OutcomesRepo } from './outcomes-repo';
@@ -41,7 +41,8 @@ export class Store {
   readonly transcripts: TranscriptRepo;
 
   constructor(opts: StoreOptions) {
-    this.db = openDatabase(opts.file);
+    const { db, fromVersion } = openDatabaseFrom(opts.file);
+    this.db = db;
     this.sessions = new SessionsRepo(this.db);
     this.calls = new CallsRepo(this.db);
     this.approvals = new ApprovalsRepo(this.db);
@@ -51,7 +52,7 @@ export class Store {
     this.settings = new SettingsRepo(this.db);
     this.checkpoints = new CheckpointsRepo(this.db);
     this.transcripts = new TranscriptRepo(this.db);
-    this.audit.ensureKeyed(schemaVersionBefore(this.db), (opts.now ?? Date.now)());
+    this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 
   /**

@@ -9,6 +9,7 @@ import type { ThresholdCore } from '../gate/core';
 import type { ExecutionOutcome } from '../../common/approvals';
 import { crashPoint } from '../gate/crash-hook';
 import type { CallState, TurnEndReason } from '../gate/events';
+import { clip } from '../redact/redactor';
 import { newId } from '../store/ids';
 import { McpManager } from './mcp';
 import { setupAdvice } from './providers';
@@ -80,11 +81,11 @@ export class Agent {
     this.questions = new Questions(
       (q) => {
         core.events.emit('question.asked', { ...q, question: core.redactor.redactTextSync(q.question) });
-        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.asked', session_id: q.session_id, subject: q.id, data: { question: core.redactor.redactTextSync(q.question) } }));
+        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.asked', session_id: q.session_id, subject: q.id, data: core.redactor.redactRecord({ question: q.question }) }));
       },
       (q, outcome) => {
         core.events.emit('question.closed', { id: q.id, outcome: outcome.kind });
-        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.closed', session_id: q.session_id, subject: q.id, data: { outcome: outcome.kind } }));
+        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.closed', session_id: q.session_id, subject: q.id, data: core.redactor.redactRecord({ outcome: outcome.kind }) }));
       },
       this.now,
     );
@@ -127,7 +128,8 @@ export class Agent {
     const kind = opts.kind ?? 'reactive';
     const turnId = newId('turn');
     const controller = new AbortController();
-    core.store.sessions.ensure(id, this.now(), { title: text.slice(0, 80), workspace: core.paths.workspace });
+    // Redacted before it is cut, so a secret cut in half is still found.
+    core.store.sessions.ensure(id, this.now(), { title: clip(core.redactor.redactTextSync(text), 80), workspace: core.redactor.redactTextSync(core.paths.workspace) });
     core.store.sessions.startTurn({ id: turnId, session_id: id, kind, started_at: this.now() });
     const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], done: Promise.resolve(null as never) };
     turn.done = this.runTurn(id, turn, text).finally(() => this.running.delete(id));
@@ -407,11 +409,11 @@ export class Agent {
         role: 'tool',
         content: calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId!, toolName: c.toolName!, output: { type: 'error-text', value: ends[i]!.text } })),
       };
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: tool, created_at: this.now() });
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: core.redactor.redactValueSync(tool), created_at: this.now() });
       const counts = new Map<string, number>();
       for (const e of ends) counts.set(e.label, (counts.get(e.label) ?? 0) + 1);
       const summary = [...counts].map(([label, n]) => `${n} ${label}`).join(', ');
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: { text: `Threshold restarted in the middle of a turn; its ${calls.length} call(s) ended: ${summary}.` }, created_at: this.now() });
+      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: core.redactor.redactValueSync({ text: `Threshold restarted in the middle of a turn; its ${calls.length} call(s) ended: ${summary}.` }), created_at: this.now() });
     }
   }
 

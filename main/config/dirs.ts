@@ -1,5 +1,8 @@
-// Where Threshold keeps its config and data outside Electron (the app passes userData instead).
-import { realpathSync } from 'node:fs';
+// Where Threshold keeps its config and data outside Electron (the app passes userData instead), and the
+// rule for what it keeps there: its own directories (mode 0700) and files (mode 0600), never someone
+// else's. A data directory another user owns or can read is refused: its owner could set the level to
+// `full`, read the history, or swap the database.
+import { chmodSync, closeSync, existsSync, fstatSync, fchmodSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -22,4 +25,77 @@ export function realDir(dir: string): string {
   } catch {
     return resolve(dir);
   }
+}
+
+/** A directory or file Threshold will not use: whose it is or who can open it is wrong. */
+export class UnsafePathError extends Error {
+  readonly code = 'unsafe_data_dir';
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafePathError';
+  }
+}
+
+const myUid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
+
+/** Bits that let the group or others in: read, write or traverse. */
+const OPEN_TO_OTHERS = 0o077;
+
+/**
+ * Creates `dir` (mode 0700) or checks the existing one: it must be a directory, owned by the running
+ * user, and closed to everyone else. `what` names it in the error ("data directory").
+ */
+export function ensurePrivateDir(dir: string, what = 'data directory'): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UnsafePathError(`The ${what} ${dir} is not a directory; use another --data-dir.`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new UnsafePathError(`Cannot create the ${what} ${dir}: ${(err as Error).message}`);
+  }
+  const st = statSync(dir);
+  const uid = myUid();
+  if (uid !== null && st.uid !== uid) {
+    throw new UnsafePathError(
+      `The ${what} ${dir} belongs to another user (uid ${st.uid}; you are ${uid}): its owner could change what Threshold lets run (the level, grants) or rewrite its history. Use a directory of your own: --data-dir DIR.`,
+    );
+  }
+  if ((st.mode & OPEN_TO_OTHERS) !== 0) {
+    const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
+    const harm = (st.mode & 0o022) !== 0 ? 'is writable by other users' : 'is open to other users';
+    throw new UnsafePathError(`The ${what} ${dir} ${harm} (mode ${mode}): they could read the history or change the database. Run: chmod 700 ${dir}`);
+  }
+}
+
+/**
+ * Makes sure `file` exists with mode 0600 and is the running user's, tightening a looser mode left by an
+ * older version. Created files never pass through a wider mode.
+ */
+export function ensurePrivateFile(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'a', 0o600);
+  } catch (err) {
+    throw new UnsafePathError(`Cannot open ${file}: ${(err as Error).message}`);
+  }
+  try {
+    tighten(fd, file);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Tightens `file` to 0600 when it exists (SQLite's -wal and -shm files take the database's mode). */
+export function tightenIfExists(file: string): void {
+  if (!existsSync(file)) return;
+  const st = statSync(file);
+  const uid = myUid();
+  if (uid !== null && st.uid !== uid) throw new UnsafePathError(`${file} belongs to another user (uid ${st.uid}); move it away or use another --data-dir.`);
+  if ((st.mode & OPEN_TO_OTHERS) !== 0) chmodSync(file, 0o600);
+}
+
+function tighten(fd: number, file: string): void {
+  const st = fstatSync(fd);
+  const uid = myUid();
+  if (uid !== null && st.uid !== uid) throw new UnsafePathError(`${file} belongs to another user (uid ${st.uid}); move it away or use another --data-dir.`);
+  if ((st.mode & OPEN_TO_OTHERS) !== 0) fchmodSync(fd, 0o600);
 }

@@ -3,8 +3,10 @@
 // a restore first checkpoints the state it replaces).
 import { ShadowGit, type DiffResult } from '../../executor/checkpoints';
 import type { CheckpointRow } from '../store/checkpoints-repo';
+import { Redactor } from '../redact/redactor';
 import { newId } from '../store/ids';
 import type { Store } from '../store/store';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export interface CheckpointView {
@@ -40,6 +42,8 @@ export class CheckpointService {
     private readonly dataDir: string,
     private readonly now: () => number = Date.now,
     private readonly maxFileBytes?: number,
+    /** Audit data passes it (the workspace path names the home folder). */
+    private readonly redactor: Redactor = new Redactor({ home: homedir() }),
   ) {}
 
   private repo(workspace: string): ShadowGit {
@@ -65,7 +69,7 @@ export class CheckpointService {
     };
     this.store.transaction(() => {
       this.store.checkpoints.insert(row);
-      this.store.audit.append({ at: row.created_at, kind: 'checkpoint.created', session_id: ctx.sessionId, subject: row.id, data: { workspace, call_id: ctx.callId, commit: snap.commit, files: snap.files, excluded: snap.excluded.length, kind: row.kind } });
+      this.store.audit.append({ at: row.created_at, kind: 'checkpoint.created', session_id: ctx.sessionId, subject: row.id, data: this.redactor.redactRecord({ workspace, call_id: ctx.callId, commit: snap.commit, files: snap.files, excluded: snap.excluded.length, kind: row.kind }, ['commit']) });
     });
     return this.view({ ...row, restored_at: null });
   }
@@ -98,7 +102,7 @@ export class CheckpointService {
     const at = this.now();
     this.store.transaction(() => {
       this.store.checkpoints.markRestored(id, at);
-      this.store.audit.append({ at, kind: 'checkpoint.restored', session_id: r.session_id, subject: id, data: { workspace: r.workspace, commit: r.commit_sha, by, undo_checkpoint: safety.id } });
+      this.store.audit.append({ at, kind: 'checkpoint.restored', session_id: r.session_id, subject: id, data: this.redactor.redactRecord({ workspace: r.workspace, commit: r.commit_sha, by, undo_checkpoint: safety.id }, ['commit']) });
     });
     return { restored: this.get(id), safety };
   }

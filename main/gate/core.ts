@@ -1,10 +1,11 @@
 // The core: store, gate, events, approvers and settings for one data directory. The `serve` daemon and
 // the desktop app's main process each host one; the control API and the IPC handlers call into it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
+import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import type { ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
 import type { PathContext } from '../policy/paths';
@@ -14,7 +15,7 @@ import type { VerifyResult } from '../store/audit-repo';
 import { newId } from '../store/ids';
 import { CallLifecycle } from '../store/call-lifecycle';
 import { IllegalTransition, type CallRow } from '../store/calls-repo';
-import { OutcomeAlreadyRecorded } from '../store/outcomes-repo';
+import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
 import { ApproverRegistry } from './approvers';
@@ -81,7 +82,7 @@ export class ThresholdCore {
       throw err;
     }
     this.redactor = new Redactor({ home: o.paths.home });
-    this.lifecycle = new CallLifecycle(this.store, crashPoint);
+    this.lifecycle = new CallLifecycle(this.store, this.redactor, crashPoint);
     // No call of this process exists yet: whatever is still in flight was cut short by the previous one.
     this.recovered = this.lifecycle.recoverInFlight(this.now());
     this.gate = new ApprovalGate({
@@ -102,8 +103,8 @@ export class ThresholdCore {
       now: this.now,
     });
     this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits });
-    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes);
-    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now);
+    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
+    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
     this.execution = new ExecutionService({
       executor: this.executor,
       checkpoints: this.checkpoints,
@@ -131,7 +132,7 @@ export class ThresholdCore {
     if (r.maxEntries === undefined && r.maxAgeDays === undefined) return;
     const apply = () => {
       const removed = this.store.audit.retain({ maxEntries: r.maxEntries, maxAgeMs: r.maxAgeDays !== undefined ? r.maxAgeDays * 86_400_000 : undefined, now: this.now() });
-      if (removed) this.store.transaction(() => this.store.audit.append({ at: this.now(), kind: 'audit.retained', data: { removed, max_entries: r.maxEntries ?? null, max_age_days: r.maxAgeDays ?? null } }));
+      if (removed) this.store.transaction(() => this.store.audit.append({ at: this.now(), kind: 'audit.retained', data: this.redactor.redactRecord({ removed, max_entries: r.maxEntries ?? null, max_age_days: r.maxAgeDays ?? null }) }));
     };
     apply();
     this.retentionTimer = setInterval(apply, 3_600_000);
@@ -163,7 +164,7 @@ export class ThresholdCore {
     const previous = this.level();
     this.store.transaction(() => {
       this.store.settings.set('level', level, at);
-      this.store.audit.append({ at, kind: 'settings.changed', subject: 'level', data: { level, previous, by } });
+      this.store.audit.append({ at, kind: 'settings.changed', subject: 'level', data: this.redactor.redactRecord({ level, previous, by }) });
     });
     this.events.emit('settings.changed', { level: level as Level });
     return { ok: true, value: { level: level as Level } };
@@ -229,10 +230,13 @@ export class ThresholdCore {
     if (duration === 'session' && !input.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'A session grant needs session_id.' } };
     const at = this.now();
     const scope = grantScope(duration, at, input.session_id ?? '');
+    const stored = this.redactor.redactGrantPattern(input.pattern);
+    if (!stored.ok) return { ok: false, error: { code: 'invalid_grant', message: stored.message } };
+    const note = input.note ? this.redactor.redactTextSync(input.note) : null;
     const id = newId('gr');
     this.store.transaction(() => {
-      this.store.grants.insert({ id, tool: input.tool, pattern: input.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note: input.note ?? null });
-      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: { tool: input.tool, pattern: input.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, by } });
+      this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note });
+      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by }) });
     });
     const g = this.store.grants.get(id)!;
     this.events.emit('grant.created', g);
@@ -249,9 +253,12 @@ export class ThresholdCore {
     const at = this.now();
     const scope = input.duration ? grantScope(input.duration as GrantDuration, at, current.session_id ?? '') : null;
     if (input.duration === 'session' && !current.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'This grant has no session to scope to.' } };
+    const stored = this.redactor.redactGrantPattern(pattern);
+    if (!stored.ok) return { ok: false, error: { code: 'invalid_grant', message: stored.message } };
+    const note = input.note ? this.redactor.redactTextSync(input.note) : null;
     this.store.transaction(() => {
-      this.store.grants.update(input.id, { pattern, ...(scope ? { scope: scope.scope, expires_at: scope.expiresAt ?? null, session_id: scope.sessionId ?? null } : {}), ...(input.note !== undefined ? { note: input.note } : {}) });
-      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: { pattern, duration: input.duration ?? null, by } });
+      this.store.grants.update(input.id, { pattern: stored.pattern, ...(scope ? { scope: scope.scope, expires_at: scope.expiresAt ?? null, session_id: scope.sessionId ?? null } : {}), ...(input.note !== undefined ? { note } : {}) });
+      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: this.redactor.redactRecord({ pattern: stored.pattern, duration: input.duration ?? null, ...(input.note !== undefined ? { note } : {}), by }) });
     });
     const g = this.store.grants.get(input.id)!;
     this.events.emit('grant.updated', g);
@@ -263,7 +270,7 @@ export class ThresholdCore {
     let revoked = false;
     this.store.transaction(() => {
       revoked = this.store.grants.revoke(id, at);
-      if (revoked) this.store.audit.append({ at, kind: 'grant.revoked', subject: id, data: { by } });
+      if (revoked) this.store.audit.append({ at, kind: 'grant.revoked', subject: id, data: this.redactor.redactRecord({ by }) });
     });
     const g = this.store.grants.get(id);
     if (!g) return { ok: false, error: { code: 'not_found', message: `There is no grant ${id}${id.startsWith('config-') ? ' in the database (grants from the config file are removed from the file)' : ''}.` } };
@@ -277,7 +284,7 @@ export class ThresholdCore {
   /** The write-once execution outcome of an approved call. */
   recordOutcome(callId: string, o: Omit<ExecutionOutcome, 'recorded_at' | 'error'> & { error?: string | null }): CoreResult<ExecutionOutcome> {
     const at = this.now();
-    const outcome: ExecutionOutcome = { ...o, error: o.error ? sanitiseErrorText(this.redactor, o.error) : null, recorded_at: at };
+    const outcome: NewOutcome = { ...o, error: o.error ? sanitiseErrorText(this.redactor, o.error) : null, recorded_at: at };
     const call = this.store.calls.get(callId);
     if (!call) return { ok: false, error: { code: 'not_found', message: `There is no call ${callId}.` } };
     try {
@@ -303,7 +310,7 @@ export class ThresholdCore {
   }
 
   verifyAudit(): VerifyResult {
-    return this.store.audit.verify();
+    return this.store.verify();
   }
 
   dispose(): void {
@@ -316,12 +323,17 @@ export class ThresholdCore {
   }
 }
 
-/** The data directory must not be writable by others: the control socket's safety depends on it. */
+/**
+ * The data directory must be the running user's and closed to others (mode 0700): whoever can write it
+ * could set the level or swap the database, whoever can read it reads the history, and the control
+ * socket's safety depends on it. Refused by name with the fix (see main/config/dirs.ts).
+ */
 export function checkDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const st = statSync(dataDir);
-  if ((st.mode & 0o022) !== 0) {
-    throw new CoreError('unsafe_data_dir', `The data directory ${dataDir} is writable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${dataDir}`);
+  try {
+    ensurePrivateDir(dataDir);
+  } catch (err) {
+    if (err instanceof UnsafePathError) throw new CoreError(err.code, err.message);
+    throw err;
   }
 }
 

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../common/approvals';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
+import { Redactor } from '../redact/redactor';
 import { Store } from '../store/store';
+
+const testRedactor = new Redactor({ home: '/home/user' });
 import type { ThresholdCore } from './core';
 
 const cores: ThresholdCore[] = [];
@@ -326,7 +329,7 @@ describe('audit retention from the config', () => {
   it('keeps the newest entries behind a checkpoint at start-up, and the chain still verifies', async () => {
     const store = Store.inMemory();
     store.transaction(() => {
-      for (let i = 0; i < 1500; i++) store.audit.append({ at: i, kind: 'test', data: { i } });
+      for (let i = 0; i < 1500; i++) store.audit.append({ at: i, kind: 'test', data: testRedactor.redactRecord({ i }) });
     });
     const c = await core({ store, config: { auditRetention: { maxEntries: 1000 } } });
     expect({ verify: c.verifyAudit(), last: c.store.audit.list({ limit: 1 })[0]?.kind }).toMatchObject({ verify: { ok: true, entries: 1001, checkpoints: 1 }, last: 'audit.retained' });

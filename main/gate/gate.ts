@@ -13,7 +13,7 @@ import { coverCall } from '../policy/grants';
 import type { PathContext } from '../policy/paths';
 import { describeCall, type CallFacts, type McpToolDeclaration } from '../policy/tools';
 import type { Redactor } from '../redact/redactor';
-import { sanitiseErrorText } from '../redact/redactor';
+import { clip, redactedJson, sanitiseErrorText, type Redacted } from '../redact/redactor';
 import type { NewApproval } from '../store/approvals-repo';
 import { CallLifecycle, type Step, type StepResult } from '../store/call-lifecycle';
 import { toPolicyGrant } from '../store/grants-repo';
@@ -120,7 +120,7 @@ export class ApprovalGate {
 
   constructor(private readonly o: GateOptions) {
     this.now = o.now ?? Date.now;
-    this.lifecycle = o.lifecycle ?? new CallLifecycle(o.store);
+    this.lifecycle = o.lifecycle ?? new CallLifecycle(o.store, o.redactor);
     this.scheduleOrphanExpiry();
   }
 
@@ -174,9 +174,9 @@ export class ApprovalGate {
           session_id: call.sessionId,
           turn_id: call.turnId,
           tool: call.tool,
-          args_redacted: JSON.stringify(argsRedacted),
+          args_redacted: redactedJson(argsRedacted),
           content_hash: hash,
-          cwd: call.cwd,
+          cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null,
           class: evaluation.class,
           effects: JSON.stringify(evaluation.effects),
           decision: evaluation.decision,
@@ -247,7 +247,7 @@ export class ApprovalGate {
       created_at: created,
       expires_at: ttl > 0 ? created + ttl : null,
       owner: this.o.runtimeId,
-      preview: call.preview ? this.o.redactor.redactTextSync(call.preview).slice(0, 64 * 1024) : null,
+      preview: call.preview ? clip(this.o.redactor.redactTextSync(call.preview), 64 * 1024) : null,
     };
 
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.
@@ -274,7 +274,7 @@ export class ApprovalGate {
     if (!parked.ok) {
       this.waiters.delete(approvalId);
       const why = parked.error.message;
-      this.tryAudit({ at: this.now(), kind: 'approval.persist_failed', session_id: call.sessionId, subject: callId, data: { tool: call.tool, error: why } });
+      this.tryAudit({ at: this.now(), kind: 'approval.persist_failed', session_id: call.sessionId, subject: callId, data: this.o.redactor.redactRecord({ tool: call.tool, error: why }) });
       this.commit({ kind: 'park_failed', callId });
       return verdictOf(j, false, { message: `Threshold could not record the approval request (${why}), so the call was refused.` });
     }
@@ -298,7 +298,7 @@ export class ApprovalGate {
     const r = this.commit({
       kind: 'never_reviewed',
       by: { kind: 'turn_stopped' },
-      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: null, effects: null, decision: null, decided_by: null, explanation: 'The turn stopped before this call was judged; it did not run.', created_at: at, model_call_id: call.modelCallId ?? null },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: null, effects: null, decision: null, decided_by: null, explanation: this.o.redactor.redactTextSync('The turn stopped before this call was judged; it did not run.'), created_at: at, model_call_id: call.modelCallId ?? null },
     });
     return r.ok ? callId : null;
   }
@@ -319,7 +319,7 @@ export class ApprovalGate {
       kind: 'handled_by_agent',
       by: e.decider,
       outcome: { status: end.status, exit_code: null, signal: null, duration_ms: end.durationMs, error: end.error ? sanitiseErrorText(this.o.redactor, end.error) : null, recorded_at: at },
-      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: JSON.stringify(argsRedacted), content_hash: contentHash(call), cwd: call.cwd, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null },
     });
     return r.ok ? callId : null;
   }
@@ -345,7 +345,7 @@ export class ApprovalGate {
   private commit(step: Step): { ok: true; value: StepResult } | { ok: false; error: { message: string } } {
     let value: StepResult;
     try {
-      value = this.lifecycle.apply(step, this.now());
+      value = this.lifecycle.apply(step, stepTime(step) ?? this.now());
     } catch (err) {
       return { ok: false, error: { message: sanitiseErrorText(this.o.redactor, (err as Error).message) } };
     }
@@ -381,7 +381,7 @@ export class ApprovalGate {
 
     const waiter = this.waiters.get(row.id);
     const at = this.now();
-    const note = req.note ? this.o.redactor.redactTextSync(req.note).slice(0, 2000) : null;
+    const note = req.note ? clip(this.o.redactor.redactTextSync(req.note), 2000) : null;
     let grants: Grant[] = [];
     if (outcome === 'approve_always') {
       const built = this.buildGrants(row, req, waiter, at);
@@ -389,6 +389,10 @@ export class ApprovalGate {
       grants = built.grants;
     }
     const orphan = row.owner !== this.o.runtimeId || !waiter;
+    // What is stored is each pattern's redacted form; a pattern that holds a secret is refused, not stored.
+    const storedPatterns = grants.map((g) => this.o.redactor.redactGrantPattern(g.pattern));
+    const refusedPattern = storedPatterns.find((p) => !p.ok);
+    if (refusedPattern && !refusedPattern.ok) return fail('invalid_grant', refusedPattern.message);
     const r = this.commit({
       kind: 'approval_decided',
       approvalId: row.id,
@@ -396,10 +400,10 @@ export class ApprovalGate {
       by: { kind: 'human', surface: req.surface },
       note,
       orphan,
-      grants: grants.map((g) => ({
+      grants: grants.map((g, i) => ({
         id: g.id,
         tool: g.tool,
-        pattern: g.pattern,
+        pattern: (storedPatterns[i] as { ok: true; pattern: Redacted<GrantPattern> }).pattern,
         scope: g.scope,
         session_id: g.sessionId ?? null,
         expires_at: g.expiresAt ?? null,
@@ -437,7 +441,8 @@ export class ApprovalGate {
     for (const p of patterns) {
       const problem = grantPatternProblem(row.tool, p, duration);
       if (problem) return { ok: false, message: problem };
-      if (this.o.redactor.redactTextSync(JSON.stringify(p)).includes('[REDACTED:')) return { ok: false, message: 'A grant must not contain a secret: it is stored as written.' };
+      const stored = this.o.redactor.redactGrantPattern(p);
+      if (!stored.ok) return { ok: false, message: stored.message };
       grants.push({ id: newId('gr'), tool: row.tool, pattern: p, ...scope, provenance: { source: 'approval', sessionId: row.session_id, callId: row.call_id }, createdAt: at });
     }
     // An edited grant must still cover the call it approves: otherwise it is a control that does nothing here.
@@ -574,8 +579,23 @@ interface Judged {
   evaluation: Evaluation;
   facts: CallFacts | null;
   ctx: ReturnType<ApprovalGate['policyContext']>;
-  argsRedacted: unknown;
-  explanation: string;
+  argsRedacted: Redacted<unknown>;
+  explanation: Redacted<string>;
+}
+
+/** A step that carries its own time (the card's creation, the outcome's recording) is audited at that time: history is verified against it. */
+function stepTime(step: Step): number | null {
+  switch (step.kind) {
+    case 'parked':
+      return step.approval.created_at;
+    case 'handled_by_agent':
+    case 'executed':
+      return step.outcome.recorded_at;
+    case 'never_reviewed':
+      return step.call.created_at;
+    default:
+      return null;
+  }
 }
 
 function verdictOf(j: Judged, run: boolean, extra: Partial<GateVerdict> = {}): GateVerdict {

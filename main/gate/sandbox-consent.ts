@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { JailViolation } from '../../executor/types';
 import { OUTSIDE_JAIL_CODE_PATHS, containsCredentialLocation, isCredentialPath, isInside, type PathContext } from '../policy/paths';
+import { Redactor } from '../redact/redactor';
 import { newId } from '../store/ids';
 import type { Store } from '../store/store';
 
@@ -33,6 +34,7 @@ export class SandboxConsent {
     private readonly store: Store,
     private readonly paths: () => PathContext,
     private readonly now: () => number = Date.now,
+    private readonly redactor: Redactor = new Redactor({ home: paths().home }),
   ) {}
 
   /** Turns violations into offers (none for what may never be offered, or was offered already). */
@@ -65,7 +67,7 @@ export class SandboxConsent {
     const at = this.now();
     this.store.transaction(() => {
       if (choice !== 'deny') this.store.checkpoints.grantPath({ path: offer.path, access: offer.access, scope: choice, session_id: choice === 'session' ? offer.session_id : null, created_at: at });
-      this.store.audit.append({ at, kind: 'sandbox.consent', session_id: offer.session_id, subject: id, data: { path: offer.path, access: offer.access, choice, by } });
+      this.store.audit.append({ at, kind: 'sandbox.consent', session_id: offer.session_id, subject: id, data: this.redactor.redactRecord({ path: offer.path, access: offer.access, choice, by }) });
     });
     return { ok: true, value: offer };
   }

@@ -3,8 +3,7 @@ import { Redactor, sanitiseErrorText } from './redactor';
 
 const redactor = new Redactor({ home: '/home/ada', knownSecrets: ['my-provider-key-0123456789'] });
 
-describe('redaction hides each kind of secret, whole', () => {
-  const cases = [
+const secretCases = [
     { kind: 'an AWS access key id', text: 'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE', secret: 'AKIAIOSFODNN7EXAMPLE' },
     { kind: 'an AWS secret key after its name', text: 'export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
     { kind: 'a GitHub token', text: 'git clone https://github.com/x/y && echo ghp_16C7e42F292c6912E7710c838347Ae178B4a', secret: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a' },
@@ -24,7 +23,10 @@ describe('redaction hides each kind of secret, whole', () => {
     { kind: 'a password in JSON', text: '{"username":"ada","password":"Tr0ub4dor&3xyz"}', secret: 'Tr0ub4dor' },
     { kind: "the app's own known key", text: 'echo my-provider-key-0123456789 | base64', secret: 'my-provider-key-0123456789' },
     { kind: 'a high-entropy token', text: 'deploy --key Zq8xV2mN4pL7rT1wY6sB3dF9gH5jK0cE', secret: 'Zq8xV2mN4pL7rT1wY6sB3dF9gH5jK0cE' },
-  ];
+];
+
+describe('redaction hides each kind of secret, whole', () => {
+  const cases = secretCases;
   it.each(cases)('$kind', async ({ text, secret }) => {
     const out = await redactor.redactText(text);
     expect(out).not.toContain(secret);
@@ -51,8 +53,8 @@ describe('redaction of personal data', () => {
   it('turns the home directory into ~', async () => {
     expect(await redactor.redactText('ls /home/ada/projects /home/adam /home/ada')).toBe('ls ~/projects /home/adam ~');
   });
-  it('redacts every string inside a value, keeping its keys', async () => {
-    expect(await redactor.redactValue({ command: 'cat /home/ada/.netrc', env: ['TOKEN=abcdefgh12345678'] })).toEqual({ command: 'cat ~/.netrc', env: ['TOKEN=[REDACTED:secret]'] });
+  it('redacts every string inside a value, and the keys too', async () => {
+    expect(await redactor.redactValue({ command: 'cat /home/ada/.netrc', env: ['TOKEN=abcdefgh12345678'], ghp_16C7e42F292c6912E7710c838347Ae178B4a: 1 })).toEqual({ command: 'cat ~/.netrc', env: ['TOKEN=[REDACTED:secret]'], '[REDACTED:github-token]': 1 });
   });
 });
 
@@ -71,5 +73,29 @@ describe('a long-running process', () => {
     for (let i = 0; i < 20; i++) await redactor.redactText(`token ghp_${'a'.repeat(36)} run ${i}`);
     await new Promise((r) => setImmediate(r));
     expect(performance.getEntriesByType('mark').length).toBe(0);
+  });
+});
+
+describe('values for storage', () => {
+  // Audit data redacts values that were redacted already (the arguments); verify compares the two.
+  it.each(secretCases)('a second redaction changes nothing: $kind', async ({ text }) => {
+    const once = await redactor.redactText(text);
+    expect(redactor.redactValueSync({ args: once })).toEqual({ args: once });
+  });
+
+  it('redactRecord keeps the fields named verbatim (a content hash looks like a secret) and redacts the rest', () => {
+    // sha256('1'); about two in three content hashes look like a secret to the entropy rule.
+    const hash = '6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b';
+    expect(redactor.redactRecord({ hash, note: 'use password=supersecret1 in /home/ada', n: 3 }, ['hash'])).toEqual({ hash, note: 'use password=[REDACTED:secret] in ~', n: 3 });
+    expect(redactor.redactRecord({ hash })).toEqual({ hash: '[REDACTED:high-entropy]' });
+  });
+
+  it.each([
+    { what: 'a path glob in the home folder becomes ~ (matching reads ~ back)', p: { kind: 'path' as const, glob: '/home/ada/project/**' }, want: { ok: true, pattern: { kind: 'path', glob: '~/project/**' } } },
+    { what: 'a path glob elsewhere stays', p: { kind: 'path' as const, glob: '/home/adam/x/**' }, want: { ok: true, pattern: { kind: 'path', glob: '/home/adam/x/**' } } },
+    { what: 'redirect globs fold the home folder, argv tokens stay literal', p: { kind: 'argv' as const, argv: ['cat', '/home/ada/a.txt'], redirects: ['/home/ada/logs/*.log'] }, want: { ok: true, pattern: { kind: 'argv', argv: ['cat', '/home/ada/a.txt'], redirects: ['~/logs/*.log'] } } },
+    { what: 'a pattern with a key is refused', p: { kind: 'url' as const, prefix: 'https://x.example/?key=AKIAIOSFODNN7EXAMPLE' }, want: { ok: false, message: 'A grant must not contain a secret: it is stored as written.' } },
+  ])('grant patterns: $what', ({ p, want }) => {
+    expect(redactor.redactGrantPattern(p)).toEqual(want);
   });
 });

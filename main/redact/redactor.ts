@@ -2,9 +2,35 @@
 // Secrets are found by secretlint's recommended rules, by the app's own known keys, by well-known key
 // formats and key=value contexts, and by entropy; e-mail addresses are masked and the home directory
 // becomes ~. A hit always hides the whole token that contains it, never part of it.
+//
+// What this module returns is branded `Redacted<T>`, and only this module can brand a value: the store's
+// repositories require the brand on every input that holds user or model text, so text that skipped
+// redaction is a compile error where it would be stored, not a reviewer's catch in each caller.
 import { lintSource } from '@secretlint/core';
+import type { GrantPattern } from '../../common/domain';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+
+declare const REDACTED: unique symbol;
+/** A value that has passed through the redactor. Made only here; required by main/store's inputs. */
+export type Redacted<T> = T & { readonly [REDACTED]: true };
+
+const brand = <T>(value: T): Redacted<T> => value as Redacted<T>;
+
+/** A prefix of redacted text is still redacted (a marker cut short hides as much as the whole one). */
+export function clip(text: Redacted<string>, max: number): Redacted<string> {
+  return brand(text.length > max ? text.slice(0, max) : text);
+}
+
+/** The JSON of a redacted value: its strings were redacted, and JSON adds none of its own. */
+export function redactedJson(value: Redacted<unknown>): Redacted<string> {
+  return brand(JSON.stringify(value));
+}
+
+/** Values with no text in them (numbers, booleans, null) need no redaction to be stored. */
+export function textFree<T extends number | boolean | null>(value: T): Redacted<T> {
+  return brand(value);
+}
 
 export interface RedactorOptions {
   home: string;
@@ -96,36 +122,67 @@ export class Redactor {
   }
 
   /** Full redaction, including secretlint's rules. */
-  async redactText(text: string): Promise<string> {
-    if (text === '') return text;
+  async redactText(text: string): Promise<Redacted<string>> {
+    if (text === '') return brand(text);
     const hits = this.patternHits(text);
     for (const h of await secretlintHits(text)) hits.push(h);
-    return this.apply(text, hits);
+    return brand(this.apply(text, hits));
   }
 
-  /** Redaction without secretlint, for synchronous paths (log lines). */
-  redactTextSync(text: string): string {
-    return text === '' ? text : this.apply(text, this.patternHits(text));
+  /** Redaction without secretlint, for synchronous paths (log lines, audit data). */
+  redactTextSync(text: string): Redacted<string> {
+    return brand(text === '' ? text : this.apply(text, this.patternHits(text)));
   }
 
-  /** Redacts every string inside a JSON-like value (object keys are kept). */
-  async redactValue<T>(value: T): Promise<T> {
-    if (typeof value === 'string') return (await this.redactText(value)) as T;
-    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.redactValue(v)))) as T;
+  /** Redacts every string inside a JSON-like value, object keys included (a key can carry a secret too). */
+  async redactValue<T>(value: T): Promise<Redacted<T>> {
+    return brand(await this.walk(value, (t) => this.redactText(t)));
+  }
+
+  redactValueSync<T>(value: T): Redacted<T> {
+    return brand(this.walkSync(value, (t) => this.redactTextSync(t)));
+  }
+
+  /**
+   * A record for storage (an audit entry's data): every field redacted except those named in `verbatim`,
+   * which must hold no text a person or model wrote (content hashes: 64 hex digits look like a secret).
+   */
+  redactRecord<T extends Record<string, unknown>>(value: T, verbatim: readonly (keyof T & string)[] = []): Redacted<T> {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = verbatim.includes(k) ? v : this.redactValueSync(v);
+    return brand(out as T);
+  }
+
+  /**
+   * A grant pattern as stored: one that holds a secret is refused (a grant is matched as written, so a
+   * redacted one would be a different grant). The home folder becomes ~ where matching reads ~ back
+   * (path and redirect globs); argv tokens are compared literally and stay as they are.
+   */
+  redactGrantPattern(p: GrantPattern): { ok: true; pattern: Redacted<GrantPattern> } | { ok: false; message: string } {
+    if (this.redactTextSync(JSON.stringify(p)).includes('[REDACTED:')) return { ok: false, message: 'A grant must not contain a secret: it is stored as written.' };
+    const fold = (glob: string) => (this.home && this.home !== '/' && (glob === this.home || glob.startsWith(this.home + '/')) ? '~' + glob.slice(this.home.length) : glob);
+    if (p.kind === 'path') return { ok: true, pattern: brand({ ...p, glob: fold(p.glob) }) };
+    if (p.kind === 'argv' && p.redirects) return { ok: true, pattern: brand({ ...p, redirects: p.redirects.map(fold) }) };
+    return { ok: true, pattern: brand(p) };
+  }
+
+  private async walk<T>(value: T, text: (t: string) => Promise<string>): Promise<T> {
+    if (typeof value === 'string') return (await text(value)) as T;
+    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.walk(v, text)))) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = await this.redactValue(v);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.redactTextSync(k)] = await this.walk(v, text);
       return out as T;
     }
     return value;
   }
 
-  redactValueSync<T>(value: T): T {
-    if (typeof value === 'string') return this.redactTextSync(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.redactValueSync(v)) as T;
+  private walkSync<T>(value: T, text: (t: string) => string): T {
+    if (typeof value === 'string') return text(value) as T;
+    if (Array.isArray(value)) return value.map((v) => this.walkSync(v, text)) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = this.redactValueSync(v);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.redactTextSync(k)] = this.walkSync(v, text);
       return out as T;
     }
     return value;
@@ -199,7 +256,7 @@ async function secretlintHits(text: string): Promise<Hit[]> {
 }
 
 /** Error text for records: one line, redacted, at most 512 characters. */
-export function sanitiseErrorText(redactor: Redactor, text: string): string {
+export function sanitiseErrorText(redactor: Redactor, text: string): Redacted<string> {
   const one = redactor.redactTextSync(text).replace(/\s+/g, ' ').trim();
-  return one.length > 512 ? one.slice(0, 511) + '…' : one;
+  return brand(one.length > 512 ? one.slice(0, 511) + '…' : one);
 }

@@ -2,6 +2,7 @@
 // on status = 'pending', so the first decision wins and every later one sees it was already decided.
 import type { DecisionRecord, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import type { Class, Effect } from '../../common/domain';
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 interface ApprovalRow {
@@ -35,20 +36,23 @@ interface ApprovalRow {
 }
 
 /** What parking a call stores: the pending approval as shown, under the store's own column names. */
-export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview'> & {
-  args_redacted: unknown;
+export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview' | 'reason' | 'segment' | 'proposed_grant'> & {
+  args_redacted: Redacted<unknown>;
+  reason: Redacted<string>;
+  segment: { index: number; text: Redacted<string> } | null;
+  proposed_grant: Redacted<ProposedGrant> | null;
   content_hash: string;
   /** The runtime that parked it (another runtime's rows are orphans). */
   owner: string;
   /** What the call would change (a diff for file edits), redacted. */
-  preview?: string | null;
+  preview?: Redacted<string> | null;
 };
 
 export interface DecisionFields {
   outcome: Outcome;
   decided_at: number;
   decided_by: string;
-  note?: string | null;
+  note?: Redacted<string> | null;
   grant_ids?: string[];
   follow_up?: 'awaiting' | null;
 }

@@ -3,12 +3,16 @@ import type { CallState } from '../../common/call-state';
 import type { NewApproval } from './approvals-repo';
 import { CallLifecycle, type Step } from './call-lifecycle';
 import { IllegalTransition } from './calls-repo';
+import { Redactor } from '../redact/redactor';
 import { Store } from './store';
+
+const redactor = new Redactor({ home: '/home/nobody' });
+const red = <T>(v: T) => redactor.redactValueSync(v);
 
 function storeWith(state: CallState, id = 'c1') {
   const s = Store.inMemory();
   s.sessions.ensure('s1', 1);
-  s.calls.insert({ id, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: '{"command":"touch a"}', content_hash: 'h', cwd: '/w', class: 'write', effects: '[]', decision: 'ask', decided_by: 'level:supervised', explanation: 'Asks', state, created_at: 1 });
+  s.calls.insert({ id, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: red('{"command":"touch a"}'), content_hash: 'h', cwd: red('/w'), class: 'write', effects: '[]', decision: 'ask', decided_by: 'level:supervised', explanation: red('Asks'), state, created_at: 1 });
   return s;
 }
 
@@ -18,11 +22,11 @@ const approval = (id: string, callId = 'c1'): NewApproval => ({
   session_id: 's1',
   turn_id: null,
   tool: 'run_command',
-  args_redacted: { command: 'touch a' },
+  args_redacted: red({ command: 'touch a' }),
   content_hash: 'h',
   class: 'write',
   effects: ['file_write'],
-  reason: 'Asks',
+  reason: red('Asks'),
   segment: null,
   floor: null,
   outcomes: ['approve_once', 'skip', 'deny'],
@@ -46,7 +50,7 @@ describe('the transition function', () => {
   ];
   it.each(legal)('$name', ({ from, step, to }) => {
     const s = storeWith(from);
-    const r = new CallLifecycle(s).apply(step, 2);
+    const r = new CallLifecycle(s, redactor).apply(step, 2);
     expect({ returned: r.call.state, stored: s.calls.get('c1')?.state, verifies: s.audit.verify().ok }).toEqual({ returned: to, stored: to, verifies: true });
   });
 
@@ -63,26 +67,26 @@ describe('the transition function', () => {
   it.each(illegal)('refuses: $name, and writes nothing', ({ from, step }) => {
     const s = storeWith(from);
     const before = { audit: s.audit.list().length, approvals: s.approvals.listPending('rt_test').length, outcome: s.outcomes.get('c1') ?? null };
-    expect(() => new CallLifecycle(s).apply(step, 2)).toThrow(IllegalTransition);
+    expect(() => new CallLifecycle(s, redactor).apply(step, 2)).toThrow(IllegalTransition);
     expect({ state: s.calls.get('c1')?.state, audit: s.audit.list().length, approvals: s.approvals.listPending('rt_test').length, outcome: s.outcomes.get('c1') ?? null }).toEqual({ state: from, ...before });
   });
 
   it('a call that never reached the policy is recorded as received, then cancelled, with who stopped it', () => {
     const s = Store.inMemory();
     s.sessions.ensure('s9', 1);
-    const r = new CallLifecycle(s).apply({ kind: 'never_reviewed', by: { kind: 'turn_stopped' }, call: { id: 'c9', session_id: 's9', turn_id: null, tool: 'run_command', args_redacted: '{}', content_hash: 'h', cwd: null, class: null, effects: null, decision: null, decided_by: null, explanation: null, created_at: 1 } }, 2);
+    const r = new CallLifecycle(s, redactor).apply({ kind: 'never_reviewed', by: { kind: 'turn_stopped' }, call: { id: 'c9', session_id: 's9', turn_id: null, tool: 'run_command', args_redacted: red('{}'), content_hash: 'h', cwd: null, class: null, effects: null, decision: null, decided_by: null, explanation: null, created_at: 1 } }, 2);
     expect({ state: r.call.state, by: r.call.decided_by, audit: s.audit.list().map((e) => e.kind) }).toEqual({ state: 'cancelled', by: 'turn_stopped', audit: ['call.cancelled'] });
   });
 
   it('an unknown call is refused by name', () => {
-    expect(() => new CallLifecycle(Store.inMemory()).apply({ kind: 'started', callId: 'nope' }, 1)).toThrow('There is no call nope.');
+    expect(() => new CallLifecycle(Store.inMemory(), redactor).apply({ kind: 'started', callId: 'nope' }, 1)).toThrow('There is no call nope.');
   });
 });
 
 describe('approval decisions', () => {
   function parked() {
     const s = storeWith('classifying');
-    const life = new CallLifecycle(s);
+    const life = new CallLifecycle(s, redactor);
     life.apply({ kind: 'parked', callId: 'c1', approval: approval('ap1') }, 1);
     return { s, life };
   }
@@ -119,7 +123,7 @@ describe('approval decisions', () => {
 
   it('a crash inside the decision write leaves the approval pending and the call waiting (one transaction)', () => {
     const s = storeWith('classifying');
-    const crashing = new CallLifecycle(s, (stage) => {
+    const crashing = new CallLifecycle(s, redactor, (stage) => {
       if (stage === 'decision_write') throw new Error('killed');
     });
     crashing.apply({ kind: 'parked', callId: 'c1', approval: approval('ap1') }, 1);
@@ -133,8 +137,8 @@ describe('recovery after a crash', () => {
     const s = Store.inMemory();
     s.sessions.ensure('s1', 1);
     const states: CallState[] = ['classifying', 'scheduled', 'executing', 'awaiting_approval', 'succeeded'];
-    for (const state of states) s.calls.insert({ id: `c-${state}`, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: '{}', content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'allow', decided_by: 'level:full', explanation: '', state, created_at: 1 });
-    const ended = new CallLifecycle(s).recoverInFlight(9);
+    for (const state of states) s.calls.insert({ id: `c-${state}`, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: red('{}'), content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'allow', decided_by: 'level:full', explanation: red(''), state, created_at: 1 });
+    const ended = new CallLifecycle(s, redactor).recoverInFlight(9);
     expect(ended.map((c) => [c.id, c.state, c.decided_by])).toEqual([
       ['c-classifying', 'not_run', 'restart'],
       ['c-scheduled', 'not_run', 'restart'],
@@ -147,6 +151,6 @@ describe('recovery after a crash', () => {
       ['awaiting_approval', 'awaiting_approval', null],
       ['succeeded', 'succeeded', null],
     ]);
-    expect({ again: new CallLifecycle(s).recoverInFlight(10), verifies: s.audit.verify().ok }).toEqual({ again: [], verifies: true });
+    expect({ again: new CallLifecycle(s, redactor).recoverInFlight(10), verifies: s.audit.verify().ok }).toEqual({ again: [], verifies: true });
   });
 });

@@ -3,13 +3,14 @@
 // approval's decision, grants, the outcome), appends the audit entry, all in one transaction, and
 // returns what it wrote as history shows it. Events are emitted by the caller after the commit
 // (main/gate/transitions.ts), so nothing is ever broadcast that did not land.
-import { isApproval, type DecisionRecord, type ExecutionOutcome, type Outcome } from '../../common/approvals';
+import { isApproval, type DecisionRecord, type Outcome } from '../../common/approvals';
 import type { CallState } from '../../common/call-state';
 import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import type { NewApproval } from './approvals-repo';
 import { IllegalTransition, type CallRow, type NewCall } from './calls-repo';
 import type { NewGrant } from './grants-repo';
-import { OutcomeAlreadyRecorded } from './outcomes-repo';
+import { OutcomeAlreadyRecorded, type NewOutcome } from './outcomes-repo';
+import type { Redacted, Redactor } from '../redact/redactor';
 import type { Store } from './store';
 
 /** Test hook: see main/gate/crash-hook.ts. Inert unless THRESHOLD_CRASH_AT names the stage. */
@@ -32,7 +33,7 @@ export type Step =
       approvalId: string;
       outcome: Outcome;
       by: DecidedBy;
-      note?: string | null;
+      note?: Redacted<string> | null;
       grants?: readonly NewGrant[];
       /** An orphan (its waiter is gone): approving it waits for a follow-up call; this call never runs itself. */
       orphan?: boolean;
@@ -43,11 +44,11 @@ export type Step =
   /** A call the model made that never reached the policy (its turn stopped first): recorded, cancelled. */
   | { kind: 'never_reviewed'; call: NewCall; by: DecidedBy }
   /** A question or a notification, which the agent answers itself (they are not permissions): recorded when done. */
-  | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: ExecutionOutcome }
+  | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: NewOutcome }
   /** The call starts to run. */
   | { kind: 'started'; callId: string }
   /** How it ended: the write-once execution outcome. */
-  | { kind: 'executed'; callId: string; outcome: ExecutionOutcome; recovered?: boolean };
+  | { kind: 'executed'; callId: string; outcome: NewOutcome; recovered?: boolean };
 
 export interface StepResult {
   call: CallRow;
@@ -79,6 +80,8 @@ export function stateAfter(outcome: Outcome, orphan: boolean): CallState {
 export class CallLifecycle {
   constructor(
     private readonly store: Store,
+    /** Audit data is stored redacted like everything else (main/redact: only the redactor makes Redacted values). */
+    private readonly redactor: Redactor,
     private readonly crash: CrashHook = () => undefined,
   ) {}
 
@@ -94,14 +97,14 @@ export class CallLifecycle {
         const by = formatDecidedBy(step.by);
         const call = s.calls.transition(step.callId, step.to, at, by);
         if (step.grantIds?.length) s.grants.recordUse([...step.grantIds], at);
-        s.audit.append({ at, kind: 'call.decided', session_id: call.session_id, subject: call.id, data: { tool: call.tool, decision: call.decision, decided_by: by, class: call.class } });
+        s.audit.append({ at, kind: 'call.decided', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decision: call.decision, decided_by: by, class: call.class }) });
         return { call, decision: null, decided: true };
       }
       case 'parked': {
         const a = step.approval;
         s.approvals.insertPending(a);
         const call = s.calls.transition(step.callId, 'awaiting_approval', at);
-        s.audit.append({ at, kind: 'approval.requested', session_id: a.session_id, subject: a.id, data: { call_id: call.id, tool: a.tool, args: a.args_redacted, hash: a.content_hash, class: a.class, reason: a.reason, expires_at: a.expires_at } });
+        s.audit.append({ at, kind: 'approval.requested', session_id: a.session_id, subject: a.id, data: this.redactor.redactRecord({ call_id: call.id, tool: a.tool, args: a.args_redacted, hash: a.content_hash, class: a.class, reason: a.reason, expires_at: a.expires_at }, ['hash']) });
         return { call, decision: null, decided: true };
       }
       case 'park_failed': {
@@ -114,7 +117,7 @@ export class CallLifecycle {
         const by = formatDecidedBy(step.by);
         s.calls.insert({ ...step.call, state: 'received' });
         const call = s.calls.transition(step.call.id, 'cancelled', at, by);
-        s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: { tool: call.tool, decided_by: by } });
+        s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decided_by: by }) });
         return { call, decision: null, decided: true };
       }
       case 'handled_by_agent': {
@@ -124,12 +127,12 @@ export class CallLifecycle {
         s.calls.transition(step.call.id, 'executing', at);
         const call = s.calls.transition(step.call.id, step.outcome.status, at);
         s.outcomes.record(call.id, step.outcome);
-        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: { ...step.outcome, tool: call.tool } });
+        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ ...step.outcome, tool: call.tool }) });
         return { call, decision: null, decided: true };
       }
       case 'started': {
         const call = s.calls.transition(step.callId, 'executing', at);
-        s.audit.append({ at, kind: 'call.started', session_id: call.session_id, subject: call.id, data: { tool: call.tool } });
+        s.audit.append({ at, kind: 'call.started', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool }) });
         return { call, decision: null, decided: true };
       }
       case 'executed': {
@@ -137,7 +140,7 @@ export class CallLifecycle {
         const call = s.calls.transition(step.callId, step.outcome.status, at, step.recovered ? formatDecidedBy({ kind: 'restart' }) : undefined);
         s.outcomes.record(step.callId, step.outcome);
         this.crash('outcome_write');
-        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: { ...step.outcome, ...(step.recovered ? { recovered: true } : {}) } });
+        s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ ...step.outcome, ...(step.recovered ? { recovered: true, decided_by: formatDecidedBy({ kind: 'restart' }) } : {}) }) });
         return { call, decision: null, decided: true };
       }
     }
@@ -158,7 +161,7 @@ export class CallLifecycle {
     }
     for (const g of step.grants ?? []) {
       s.grants.insert(g);
-      s.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: { tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expires_at, approval_id: row.id } });
+      s.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: this.redactor.redactRecord({ tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expires_at, approval_id: row.id }) });
     }
     if (step.outcome === 'approve_all_session') s.sessions.setApproveAll(row.session_id, at, row.id);
     const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, by);
@@ -168,7 +171,7 @@ export class CallLifecycle {
       kind: 'approval.decided',
       session_id: row.session_id,
       subject: row.id,
-      data: { call_id: row.call_id, tool: row.tool, hash: row.content_hash, outcome: step.outcome, decided_by: by, note: fields.note, orphan: step.orphan ?? false, grant_ids: grantIds, ...(step.via ? { via: step.via } : {}) },
+      data: this.redactor.redactRecord({ call_id: row.call_id, tool: row.tool, hash: row.content_hash, outcome: step.outcome, decided_by: by, note: fields.note, orphan: step.orphan ?? false, grant_ids: grantIds, ...(step.via ? { via: step.via } : {}) }, ['hash']),
     });
     return { call, decision: s.approvals.getDecision(row.id) ?? null, decided: true };
   }
@@ -181,12 +184,12 @@ export class CallLifecycle {
     const ended: CallRow[] = [];
     for (const c of this.store.calls.listInFlight()) {
       const ran = c.state === 'executing';
-      const outcome: ExecutionOutcome = {
+      const outcome: NewOutcome = {
         status: ran ? 'interrupted' : 'not_run',
         exit_code: null,
         signal: null,
         duration_ms: null,
-        error: ran ? 'interrupted: Threshold stopped while it ran' : 'not run: Threshold stopped before it ran',
+        error: this.redactor.redactTextSync(ran ? 'interrupted: Threshold stopped while it ran' : 'not run: Threshold stopped before it ran'),
         recorded_at: at,
       };
       try {

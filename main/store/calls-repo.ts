@@ -1,6 +1,7 @@
 // Tool calls, with their redacted arguments, their state and who decided them. The state only moves
 // through `transition`, which refuses a move the state machine (common/call-state.ts) does not allow.
 import { canMove, IN_FLIGHT_STATES, type CallState } from '../../common/call-state';
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 export interface CallRow {
@@ -25,7 +26,13 @@ export interface CallRow {
   model_call_id: string | null;
 }
 
-export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id'> & { state?: CallState; model_call_id?: string | null };
+export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id' | 'args_redacted' | 'cwd' | 'explanation'> & {
+  args_redacted: Redacted<string>;
+  cwd: Redacted<string> | null;
+  explanation: Redacted<string> | null;
+  state?: CallState;
+  model_call_id?: string | null;
+};
 
 export class IllegalTransition extends Error {
   constructor(
@@ -41,6 +48,7 @@ export class IllegalTransition extends Error {
 export class CallsRepo {
   constructor(private readonly db: Db) {}
 
+  /** The arguments (as JSON), the working directory and the explanation come redacted. */
   insert(row: NewCall): void {
     this.db
       .prepare(

@@ -2,13 +2,15 @@
 // config file and are not stored.
 import type { GrantRecord } from '../../common/approvals';
 import type { Grant, GrantPattern, GrantScope } from '../../common/domain';
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 interface GrantRow extends Omit<GrantRecord, 'pattern'> {
   pattern: string;
 }
 
-export type NewGrant = Omit<GrantRecord, 'last_used_at' | 'use_count' | 'revoked_at'>;
+/** A grant to store: its pattern and note have passed the redactor (a pattern with a secret is refused before). */
+export type NewGrant = Omit<GrantRecord, 'last_used_at' | 'use_count' | 'revoked_at' | 'pattern' | 'note'> & { pattern: Redacted<GrantPattern>; note: Redacted<string> | null };
 
 export class GrantsRepo {
   constructor(private readonly db: Db) {}
@@ -37,7 +39,7 @@ export class GrantsRepo {
     return rows.map(toRecord);
   }
 
-  update(id: string, fields: { pattern?: GrantPattern; scope?: GrantScope; session_id?: string | null; expires_at?: number | null; note?: string | null }): boolean {
+  update(id: string, fields: { pattern?: Redacted<GrantPattern>; scope?: GrantScope; session_id?: string | null; expires_at?: number | null; note?: Redacted<string> | null }): boolean {
     const current = this.get(id);
     if (!current || current.revoked_at !== null) return false;
     const next = { ...current, ...fields };

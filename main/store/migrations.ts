@@ -186,7 +186,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     `,
   },
   {
-    version: 6,
+    version: 5,
     name: 'call states as one state machine: the model\'s call id, and calls cut short found fast',
     sql: `
       ALTER TABLE tool_calls ADD COLUMN model_call_id TEXT;
@@ -194,6 +194,24 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX tool_calls_model_call ON tool_calls(session_id, model_call_id);
     `,
   },
+  {
+    version: 6,
+    name: 'keyed audit chain and the index that verifies history against it',
+    sql: `
+      CREATE TABLE audit_keying (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        keyed_from INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        mac TEXT NOT NULL
+      );
+      CREATE TRIGGER audit_keying_fixed BEFORE UPDATE ON audit_keying
+        BEGIN SELECT RAISE(ABORT, 'the audit keying record is written once'); END;
+      CREATE INDEX audit_subject ON audit(subject, kind);
+    `,
+  },
 ];
+
+/** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */
+export const KEYED_AUDIT_SCHEMA = 6;
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,5 +1,6 @@
 // The write-once execution outcome of an approved call.
 import type { ExecutionOutcome } from '../../common/approvals';
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 export class OutcomeAlreadyRecorded extends Error {
@@ -9,11 +10,14 @@ export class OutcomeAlreadyRecorded extends Error {
   }
 }
 
+/** An outcome to store: its error text has passed the redactor (sanitiseErrorText). */
+export type NewOutcome = Omit<ExecutionOutcome, 'error'> & { error: Redacted<string> | null };
+
 export class OutcomesRepo {
   constructor(private readonly db: Db) {}
 
   /** Writes the outcome once; a second write throws OutcomeAlreadyRecorded. */
-  record(callId: string, o: ExecutionOutcome): void {
+  record(callId: string, o: NewOutcome): void {
     const r = this.db
       .prepare('INSERT INTO outcomes (call_id, status, exit_code, signal, duration_ms, error, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(call_id) DO NOTHING')
       .run(callId, o.status, o.exit_code, o.signal, o.duration_ms, o.error, o.recorded_at);

@@ -1,4 +1,5 @@
 // Sessions and turns.
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 export interface SessionRow {
@@ -24,7 +25,8 @@ export interface TurnRow {
 export class SessionsRepo {
   constructor(private readonly db: Db) {}
 
-  ensure(id: string, at: number, fields: { title?: string | null; workspace?: string | null } = {}): void {
+  /** The title (the first words of the first message) and the workspace path come redacted. */
+  ensure(id: string, at: number, fields: { title?: Redacted<string> | null; workspace?: Redacted<string> | null } = {}): void {
     this.db
       .prepare('INSERT INTO sessions (id, title, workspace, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING')
       .run(id, fields.title ?? null, fields.workspace ?? null, at);

@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Redactor } from '../redact/redactor';
 import { SCHEMA_VERSION } from './migrations';
 import { OutcomeAlreadyRecorded } from './outcomes-repo';
 import { Store } from './store';
 
+const redactor = new Redactor({ home: '/home/user' });
 const stores: Store[] = [];
 const open = (s: Store) => (stores.push(s), s);
 afterEach(() => {
@@ -50,7 +52,7 @@ describe('execution outcomes are write-once', () => {
   it('refuses a second write', () => {
     const s = open(Store.inMemory());
     s.sessions.ensure('s1', 1);
-    s.calls.insert({ id: 'c1', session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: '{}', content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'ask', decided_by: 'level:supervised', explanation: '', state: 'executing', created_at: 1 });
+    s.calls.insert({ id: 'c1', session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: redactor.redactTextSync('{}'), content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'ask', decided_by: 'level:supervised', explanation: redactor.redactTextSync(''), state: 'executing', created_at: 1 });
     const outcome = { status: 'succeeded' as const, exit_code: 0, signal: null, duration_ms: 5, error: null, recorded_at: 2 };
     s.outcomes.record('c1', outcome);
     expect(() => s.outcomes.record('c1', { ...outcome, exit_code: 1 })).toThrow(OutcomeAlreadyRecorded);
@@ -63,7 +65,7 @@ describe('the audit chain', () => {
   function filled(n: number): Store {
     const s = open(Store.inMemory());
     s.transaction(() => {
-      for (let i = 1; i <= n; i++) s.audit.append({ at: i * 1000, kind: 'test.entry', subject: `e${i}`, data: { i, text: `entry ${i}` } });
+      for (let i = 1; i <= n; i++) s.audit.append({ at: i * 1000, kind: 'test.entry', subject: `e${i}`, data: redactor.redactRecord({ i, text: `entry ${i}` }) });
     });
     return s;
   }
@@ -92,7 +94,7 @@ describe('the audit chain', () => {
   it('retention keeps the chain verifiable behind a signed checkpoint', () => {
     const s = filled(50);
     expect(s.audit.retain({ maxEntries: 10, now: 100_000 })).toBe(40);
-    s.transaction(() => s.audit.append({ at: 200_000, kind: 'test.entry', data: { after: true } }));
+    s.transaction(() => s.audit.append({ at: 200_000, kind: 'test.entry', data: redactor.redactRecord({ after: true }) }));
     expect(s.audit.verify()).toMatchObject({ ok: true, entries: 11, checkpoints: 1 });
   });
 
@@ -113,11 +115,11 @@ describe('the audit chain', () => {
     const s = filled(2);
     expect(() =>
       s.transaction(() => {
-        s.audit.append({ at: 1, kind: 'x', data: {} });
+        s.audit.append({ at: 1, kind: 'x', data: redactor.redactRecord({}) });
         throw new Error('boom');
       }),
     ).toThrow('boom');
-    s.transaction(() => s.audit.append({ at: 2, kind: 'y', data: {} }));
+    s.transaction(() => s.audit.append({ at: 2, kind: 'y', data: redactor.redactRecord({}) }));
     expect(s.audit.verify()).toMatchObject({ ok: true, entries: 3 });
   });
 });

@@ -1,13 +1,18 @@
-// The store: one SQLite database in the data directory, and the repositories over it.
+// The store: one SQLite database in the data directory, and the repositories over it. The audit key and
+// the chain's head anchor live in keys/ beside the database (see docs/approvals.md#audit-history), so a
+// copy of the database alone can neither forge history nor hide a rollback.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, tightenIfExists } from '../config/dirs';
 import { ApprovalsRepo } from './approvals-repo';
-import { AuditRepo } from './audit-repo';
+import { HeadAnchor } from './audit-anchor';
+import { AuditRepo, type VerifyResult } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
 import { CallsRepo } from './calls-repo';
-import { openDatabase, type Db } from './db';
+import { openDatabaseFrom, type Db } from './db';
 import { GrantsRepo } from './grants-repo';
+import { verifyHistory } from './history-verify';
 import { OutcomesRepo } from './outcomes-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
@@ -16,8 +21,11 @@ import { TranscriptRepo } from './transcript-repo';
 export interface StoreOptions {
   /** The database file, or ':memory:'. */
   file: string;
-  /** The key that signs audit retention checkpoints. */
+  /** The key that chains the audit history and signs its checkpoints and anchor. */
   auditKey: Buffer;
+  /** The file that anchors the chain's head outside the database (none: no anchor check). */
+  anchorFile?: string;
+  now?: () => number;
 }
 
 export class Store {
@@ -33,21 +41,39 @@ export class Store {
   readonly transcripts: TranscriptRepo;
 
   constructor(opts: StoreOptions) {
-    this.db = openDatabase(opts.file);
+    const { db, fromVersion } = openDatabaseFrom(opts.file);
+    this.db = db;
     this.sessions = new SessionsRepo(this.db);
     this.calls = new CallsRepo(this.db);
     this.approvals = new ApprovalsRepo(this.db);
     this.grants = new GrantsRepo(this.db);
     this.outcomes = new OutcomesRepo(this.db);
-    this.audit = new AuditRepo(this.db, opts.auditKey);
+    this.audit = new AuditRepo(this.db, opts.auditKey, opts.anchorFile ? new HeadAnchor(opts.anchorFile, opts.auditKey) : null);
     this.settings = new SettingsRepo(this.db);
     this.checkpoints = new CheckpointsRepo(this.db);
     this.transcripts = new TranscriptRepo(this.db);
+    this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 
-  /** Runs fn in one transaction: all of its writes, audit entries included, land together or not at all. */
+  /**
+   * Runs fn in one transaction: all of its writes, audit entries included, land together or not at all.
+   * The audit head anchor moves once the outermost transaction has committed.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const outermost = !this.db.inTransaction;
+    const result = this.db.transaction(fn)();
+    if (outermost) this.audit.syncAnchor();
+    return result;
+  }
+
+  /** The chain (keyed, anchored), then what history shows checked against it. */
+  verify(): VerifyResult {
+    const chain = this.audit.verify();
+    if (!chain.ok) return chain;
+    const history = verifyHistory(this.db);
+    if (!history.ok) return { ok: false, entries: chain.entries, broken_at: history.broken_at, reason: history.reason, layer: 'history' };
+    const { ok: _ok, ...counts } = history;
+    return { ...chain, history: counts };
   }
 
   close(): void {
@@ -58,21 +84,31 @@ export class Store {
     return new Store({ file: ':memory:', auditKey: randomBytes(32) });
   }
 
-  /** Opens (creating if needed) the store of a data directory: threshold.db and its audit key. */
+  /**
+   * Opens (creating if needed) the store of a data directory: threshold.db, and in keys/ (mode 0700) the
+   * audit key and the chain's head anchor (mode 0600).
+   */
   static openDataDir(dataDir: string): Store {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    return new Store({ file: join(dataDir, 'threshold.db'), auditKey: loadOrCreateKey(join(dataDir, 'audit.key')) });
+    ensurePrivateDir(dataDir);
+    const keys = join(dataDir, 'keys');
+    ensurePrivateDir(keys, 'key directory');
+    const keyFile = join(keys, 'audit.key');
+    // Before keys/ existed the key sat beside the database, where a copy of the directory took it along.
+    const legacyKey = join(dataDir, 'audit.key');
+    if (!existsSync(keyFile) && existsSync(legacyKey)) renameSync(legacyKey, keyFile);
+    const auditKey = loadOrCreateKey(keyFile);
+    return new Store({ file: join(dataDir, 'threshold.db'), auditKey, anchorFile: join(keys, 'audit.head') });
   }
 }
 
 function loadOrCreateKey(file: string): Buffer {
   if (existsSync(file)) {
+    tightenIfExists(file);
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
     if (key.length !== 32) throw new Error(`The audit key ${file} is damaged (expected 64 hex characters).`);
     return key;
   }
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
   return key;
 }

@@ -1,5 +1,6 @@
 // Session transcripts: the conversation as the model sees it (redacted before it is stored), plus notes
 // for the user (provider problems, restarts) that are never sent to the model.
+import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
 export interface TranscriptRow {
@@ -14,7 +15,7 @@ export interface TranscriptRow {
 export class TranscriptRepo {
   constructor(private readonly db: Db) {}
 
-  append(row: Omit<TranscriptRow, 'seq'>): number {
+  append(row: Omit<TranscriptRow, 'seq' | 'content'> & { content: Redacted<unknown> }): number {
     const next = (this.db.prepare('SELECT coalesce(max(seq), 0) + 1 AS n FROM messages WHERE session_id = ?').get(row.session_id) as { n: number }).n;
     this.db.prepare('INSERT INTO messages (session_id, seq, turn_id, role, content, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(row.session_id, next, row.turn_id, row.role, JSON.stringify(row.content), row.created_at);
     this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(row.created_at, row.session_id);

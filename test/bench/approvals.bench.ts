@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../main/config/load';
 import { ThresholdCore } from '../../main/gate/core';
+import { Redactor } from '../../main/redact/redactor';
 import { Store } from '../../main/store/store';
 import { TEST_PATHS } from '../support/policy';
 import { atMost, percentile, type BenchSuite } from './harness';
@@ -60,9 +61,11 @@ export const suites: BenchSuite[] = [
           }
         });
       }
+      const redactor = new Redactor({ home: '/home/bench' });
+      const entryData = outcomes.map((outcome) => redactor.redactRecord({ outcome, tool: 'run_command' }));
       for (let batch = 0; batch < AUDIT_ROWS; batch += 100_000) {
         store.transaction(() => {
-          for (let i = batch; i < batch + 100_000; i++) store.audit.append({ at: i, kind: i % 2 ? 'approval.decided' : 'call.decided', subject: `a${i >> 1}`, data: { outcome: outcomes[i % 5], tool: 'run_command' } });
+          for (let i = batch; i < batch + 100_000; i++) store.audit.append({ at: i, kind: i % 2 ? 'approval.decided' : 'call.decided', subject: `a${i >> 1}`, data: entryData[i % 5]! });
         });
       }
       report({ name: `fill ${AUDIT_ROWS.toLocaleString('en-US')} audit rows + ${DECISIONS.toLocaleString('en-US')} decisions (setup)`, value: (performance.now() - t0) / 1000, unit: 's' });

@@ -5,6 +5,10 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { MAX_WALK_DEPTH } from '../../common/nesting';
+
+/** What stands in for a part of a value nested deeper than any walk goes. */
+export const TOO_DEEP = `[REDACTED:nested deeper than ${MAX_WALK_DEPTH} levels]`;
 
 export interface RedactorOptions {
   home: string;
@@ -108,24 +112,29 @@ export class Redactor {
     return text === '' ? text : this.apply(text, this.patternHits(text));
   }
 
-  /** Redacts every string inside a JSON-like value (object keys are kept). */
-  async redactValue<T>(value: T): Promise<T> {
+  /**
+   * Redacts every string inside a JSON-like value (object keys are kept). Anything nested deeper than
+   * MAX_WALK_DEPTH is replaced by a marker: such input is refused anyway, and its record stays readable.
+   */
+  async redactValue<T>(value: T, depth = 0): Promise<T> {
     if (typeof value === 'string') return (await this.redactText(value)) as T;
-    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.redactValue(v)))) as T;
+    if (value && typeof value === 'object' && depth >= MAX_WALK_DEPTH) return TOO_DEEP as T;
+    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.redactValue(v, depth + 1)))) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = await this.redactValue(v);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = await this.redactValue(v, depth + 1);
       return out as T;
     }
     return value;
   }
 
-  redactValueSync<T>(value: T): T {
+  redactValueSync<T>(value: T, depth = 0): T {
     if (typeof value === 'string') return this.redactTextSync(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.redactValueSync(v)) as T;
+    if (value && typeof value === 'object' && depth >= MAX_WALK_DEPTH) return TOO_DEEP as T;
+    if (Array.isArray(value)) return value.map((v) => this.redactValueSync(v, depth + 1)) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = this.redactValueSync(v);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = this.redactValueSync(v, depth + 1);
       return out as T;
     }
     return value;

@@ -48,13 +48,17 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   let chain = Promise.resolve();
   let closing = false;
 
+  // Requests already taken are answered first, then the refusal, then the connection ends.
   const refuse = (code: string, message: string) => {
     if (socket.destroyed || closing) return;
     closing = true;
     buffer = '';
-    socket.end(framingError(code, message));
-    // A client that does not read the refusal does not keep the connection either.
-    setTimeout(() => socket.destroy(), 1000).unref();
+    socket.pause();
+    void chain.then(() => {
+      socket.end(framingError(code, message));
+      // A client that does not read the refusal does not keep the connection either.
+      setTimeout(() => socket.destroy(), 1000).unref();
+    });
   };
   const reply = (text: string) => {
     if (socket.destroyed) return;
@@ -98,6 +102,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
       refuse('message_too_large', `A message may be at most ${limits.maxMessage} bytes; this one is longer, so the connection is closed.`);
       return;
     }
+    if (closing) return;
     watchPartial();
     if (writeBlocked || queued >= limits.maxQueued) socket.pause();
     else socket.resume();

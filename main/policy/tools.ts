@@ -205,7 +205,8 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
   // Measured before anything walks the arguments (the schema, an MCP server, the record).
   if (nestingDepth(args) > MAX_NESTING) return { ok: false, code: 'invalid_args', message: `Invalid arguments for ${tool}: ${tooDeepMessage('they')}.` };
   if (tool.startsWith('mcp.')) return mcpFacts(tool, args, env);
-  if (!(tool in toolArgSchemas)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
+  // Own keys only: a tool named "__proto__" or "constructor" is unknown, not the object's prototype.
+  if (!Object.hasOwn(toolArgSchemas, tool)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
   const name = tool as BuiltinToolName;
   const parsed = toolArgSchemas[name].safeParse(args);
   if (!parsed.success) {

@@ -41,6 +41,8 @@ export function framingError(code: string, message: string): string {
 export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: ControlLimits): void {
   socket.setEncoding('utf8');
   let buffer = '';
+  let pieces: string[] = [];
+  let piecesLength = 0;
   let queued = 0;
   let writeBlocked = false;
   let unsubscribe: (() => void) | null = null;
@@ -53,6 +55,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     if (socket.destroyed || closing) return;
     closing = true;
     buffer = '';
+    pieces = [];
     socket.pause();
     void chain.then(() => {
       socket.end(framingError(code, message));
@@ -60,6 +63,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
       setTimeout(() => socket.destroy(), 1000).unref();
     });
   };
+  const tooLarge = () => `A message may be at most ${limits.maxMessage} bytes; this one is longer, so the connection is closed.`;
   const reply = (text: string) => {
     if (socket.destroyed) return;
     if (!socket.write(text + '\n')) writeBlocked = true;
@@ -99,7 +103,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
         });
     }
     if (buffer.length > limits.maxMessage && buffer.indexOf('\n') === -1) {
-      refuse('message_too_large', `A message may be at most ${limits.maxMessage} bytes; this one is longer, so the connection is closed.`);
+      refuse('message_too_large', tooLarge());
       return;
     }
     if (closing) return;
@@ -109,7 +113,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   };
 
   const watchPartial = () => {
-    const partial = buffer.length > 0 && buffer.indexOf('\n') === -1;
+    const partial = buffer.length + piecesLength > 0 && buffer.indexOf('\n') === -1;
     if (!partial) {
       if (partialTimer) clearTimeout(partialTimer);
       partialTimer = null;
@@ -123,7 +127,18 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
 
   socket.on('data', (chunk: string) => {
     if (closing) return;
-    buffer += chunk;
+    // Pieces of a message still without its newline are kept as they came and joined once the newline
+    // arrives: appending and searching one growing string copied it on every chunk.
+    if (chunk.indexOf('\n') === -1 && buffer.indexOf('\n') === -1) {
+      pieces.push(chunk);
+      piecesLength += chunk.length;
+      if (buffer.length + piecesLength > limits.maxMessage) refuse('message_too_large', tooLarge());
+      else watchPartial();
+      return;
+    }
+    buffer += pieces.join('') + chunk;
+    pieces = [];
+    piecesLength = 0;
     pump();
   });
   socket.on('drain', () => {
@@ -134,6 +149,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     if (partialTimer) clearTimeout(partialTimer);
     unsubscribe?.();
     buffer = '';
+    pieces = [];
   });
   socket.on('error', () => socket.destroy());
 }

@@ -71,6 +71,7 @@ const sessionIds: (string | null)[] = Array.from({ length: SESSIONS }, () => nul
 const turnMs: number[] = [];
 const rounds: { round: number; simulatedMinute: number; seconds: number; rssMb: number; heapMb: number }[] = [];
 let failures = 0;
+const failed = new Map<string, number>();
 const started = performance.now();
 process.stderr.write(`soak: ${SESSIONS} sessions, ${ROUNDS} rounds (a turn every ${TURN_EVERY_S} simulated s for ${MINUTES} simulated minutes)\n`);
 for (let r = 0; r < ROUNDS; r++) {
@@ -82,7 +83,11 @@ for (let r = 0; r < ROUNDS; r++) {
       sessionIds[s] = turn.sessionId;
       sessionOf.set(turn.sessionId, `s${s}`);
       const summary = await turn.done;
-      if (summary.reason !== 'completed') failures++;
+      if (summary.reason !== 'completed') {
+        failures++;
+        const why = `${summary.reason}: ${(summary.error ?? '').slice(0, 160)}`;
+        failed.set(why, (failed.get(why) ?? 0) + 1);
+      }
       turnMs.push(performance.now() - t);
     }),
   );
@@ -108,6 +113,7 @@ const summary = {
   rounds: ROUNDS,
   turns: turnMs.length,
   failedTurns: failures,
+  failureReasons: Object.fromEntries(failed),
   wallSeconds: Math.round((performance.now() - started) / 1000),
   callToApprovalMs: { p50: round(percentile(toApproval, 50)), p95: round(percentile(toApproval, 95)), p99: round(percentile(toApproval, 99)), targetP95: TARGET_P95_MS, met: percentile(toApproval, 95) <= TARGET_P95_MS },
   turnMs: { p50: round(percentile(turnMs, 50)), p95: round(percentile(turnMs, 95)), p99: round(percentile(turnMs, 99)) },

@@ -33,7 +33,9 @@ let simulated = Date.parse('2026-01-05T09:00:00Z');
 const now = () => simulated;
 const core = await testCore({ level: 'supervised', store: Store.openDataDir(dataDir), now, paths: { home: fx.home, workspace: fx.workspace, appDirs: [fx.configDir, fx.dataDir, dataDir] }, dataDir });
 const cfg: ProviderConfig = { kind: 'openai-compatible', baseUrl: `${fake.url}/v1`, model: 'soak-model', apiKeyEnv: null, timeoutMs: 120_000 };
-const agent = new Agent({ core, model: createModel(cfg, 'soak-key').model, modelLabel: 'soak', provider: cfg, maxSteps: 6, questionTimeoutMs: 5_000, maxRetries: 0, now });
+// The app's default of two retries: under 50 concurrent streams a kept-alive connection to the fake is
+// sometimes reset just as it is reused, which the SDK retries like any transient network error.
+const agent = new Agent({ core, model: createModel(cfg, 'soak-key').model, modelLabel: 'soak', provider: cfg, maxSteps: 6, questionTimeoutMs: 5_000, now });
 
 // The model's side: what a request gets depends on how far its turn has come (tool results since the
 // user's message), so concurrent sessions each follow their own script.

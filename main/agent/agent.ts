@@ -14,6 +14,7 @@ import { newId } from '../store/ids';
 import { McpManager } from './mcp';
 import { setupAdvice } from './providers';
 import { Questions, questionResult, type Notifier } from './questions';
+import { DeepArguments, guardToolArguments } from './tool-arguments';
 import { fromModelName, modelTools, previewEdit, runTool, type ToolOutput } from './tools';
 
 export interface AgentOptions {
@@ -73,10 +74,12 @@ export class Agent {
   private readonly offDecided: () => void;
   private closing = false;
   private model: { model: LanguageModel; label: string };
+  /** Tool-call arguments nested too deep for the SDK, held for the gate (see tool-arguments.ts). */
+  private readonly deepArguments = new DeepArguments();
 
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
-    this.model = { model: o.model, label: o.modelLabel };
+    this.model = { model: guardToolArguments(o.model, this.deepArguments), label: o.modelLabel };
     const core = o.core;
     this.questions = new Questions(
       (q) => {
@@ -106,7 +109,7 @@ export class Agent {
 
   /** Switches the model (a new key, another provider) from the next model step on. */
   useModel(model: LanguageModel, label: string): void {
-    this.model = { model, label };
+    this.model = { model: guardToolArguments(model, this.deepArguments), label };
   }
 
   /** Starts a turn, or adds the message to the turn already running in that session. */
@@ -315,10 +318,12 @@ export class Agent {
     const emit = (state: CallState, detail: string | null = null, callId = call.toolCallId) => this.emitCall(sessionId, turnId, callId, call.toolCallId, tool, state, detail);
     emit('received');
     emit('validating');
-    const args = call.invalid && typeof call.input === 'string' ? safeParse(call.input) : call.input;
+    // Arguments nested too deep reach the gate as the model sent them: it records the call and refuses it.
+    const deep = this.deepArguments.take(call.toolCallId);
+    const args = deep !== undefined ? safeParse(deep) : call.invalid && typeof call.input === 'string' ? safeParse(call.input) : call.input;
 
     // Questions and notifications are not permissions: no level, rule, grant or reviewer answers them.
-    if (tool === 'ask_user' && !call.invalid && typeof (args as { question?: unknown })?.question === 'string') {
+    if (tool === 'ask_user' && !call.invalid && deep === undefined && typeof (args as { question?: unknown })?.question === 'string') {
       emit('awaiting_approval', 'question');
       const asked = this.now();
       const outcome = turn.kind === 'unattended' ? ({ kind: 'no_one' } as const) : await this.questions.ask({ session_id: sessionId, turn_id: turnId, call_id: call.toolCallId, question: (args as { question: string }).question }, this.o.questionTimeoutMs, signal);
@@ -328,7 +333,7 @@ export class Agent {
       emit(status, outcome.kind);
       return { ...r, stopTurn: false };
     }
-    if (tool === 'notify_user' && !call.invalid && typeof (args as { message?: unknown })?.message === 'string') {
+    if (tool === 'notify_user' && !call.invalid && deep === undefined && typeof (args as { message?: unknown })?.message === 'string') {
       const a = args as { message: string; urgency?: 'info' | 'attention' | 'urgent' };
       const n = { id: newId('n'), session_id: sessionId, message: core.redactor.redactTextSync(a.message), urgency: a.urgency ?? 'info', created_at: this.now() };
       core.events.emit('notification.sent', n);
@@ -348,7 +353,7 @@ export class Agent {
     const callId = verdict.callId;
     if (!verdict.run) {
       emit(verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);
-      const why = call.invalid
+      const why = call.invalid && deep === undefined
         ? invalidText(call, tool)
         : this.closing && verdict.approvalId
           ? 'Threshold shut down while this call waited for approval; it did not run. The approval stays pending: if the user approves it later, you will be asked to make the call again.'

@@ -73,5 +73,14 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 }
 
 function processIo(): CliIo {
+  // A reader that goes away (`threshold classify --jsonl … | head -1`) ends the command quietly, as for
+  // any Unix tool. A closed stderr is ignored: the daemon logs there and keeps serving without a reader.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }

@@ -79,6 +79,13 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   const paths = pathContextFor(workspace, io.env, dataDir);
   const core = await ThresholdCore.open({ dataDir, config, paths });
   const log = (line: string) => io.stderr.write(`threshold: ${core.redactor.redactTextSync(line)}\n`);
+  // The last line of defence: no single request ends the daemon. Causes are fixed where they arise;
+  // anything that still escapes is logged and serving goes on.
+  const escaped = (what: string) => (err: unknown) => log(`${what} (kept serving): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  const onRejection = escaped('an unhandled rejection');
+  const onException = escaped('an uncaught exception');
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtException', onException);
   let agent: Agent | null = null;
   let server;
   try {
@@ -113,5 +120,7 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   await server.close();
   await agent?.dispose();
   core.dispose();
+  process.off('unhandledRejection', onRejection);
+  process.off('uncaughtException', onException);
   return 0;
 }

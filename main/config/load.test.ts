@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, parseConfig } from './load';
+import { MAX_CONFIG_BYTES } from './read-file';
 
 const FILE = '/etc/threshold/threshold.toml';
 
@@ -87,5 +89,55 @@ describe('config: audit retention', () => {
   });
   it('refuses a retention that would keep almost nothing', async () => {
     expect(await problem('[audit]\nretention_max_entries = 10')).toMatchObject({ key: 'audit.retention_max_entries' });
+  });
+});
+
+describe('config: only a regular file of bounded size in UTF-8 is read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'threshold-config-read-'));
+  const at = (name: string) => join(dir, name);
+  writeFileSync(at('ok.toml'), '[autonomy]\nlevel = "full"\n');
+  writeFileSync(at('bom.toml'), '\uFEFF[autonomy]\nlevel = "auto-edit"\n');
+  writeFileSync(at('at-cap.toml'), '#'.repeat(MAX_CONFIG_BYTES - 1) + '\n');
+  writeFileSync(at('too-big.toml'), '#'.repeat(MAX_CONFIG_BYTES) + '\n');
+  writeFileSync(at('latin1.toml'), Buffer.concat([Buffer.from('# ok\n[agent]\n# caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+  writeFileSync(at('lone-surrogate.toml'), Buffer.from([0x23, 0xed, 0xa0, 0x80, 0x0a]));
+  writeFileSync(at('overlong.toml'), Buffer.from([0x23, 0xc0, 0xaf, 0x0a]));
+  execFileSync('mkfifo', [at('fifo.toml')]);
+  mkdirSync(at('dir.toml'));
+  symlinkSync(at('ok.toml'), at('link-ok.toml'));
+  symlinkSync(at('missing-target.toml'), at('dangling.toml'));
+  symlinkSync('/dev/zero', at('zero-link.toml'));
+  symlinkSync(at('loop-b.toml'), at('loop-a.toml'));
+  symlinkSync(at('loop-a.toml'), at('loop-b.toml'));
+
+  const outcome = async (file: string, required: boolean) => {
+    try {
+      const c = await loadConfigFile(file, { required });
+      return { level: c.level, file: c.file === null ? null : 'set' };
+    } catch (err) {
+      if (err instanceof ConfigError) return { problem: err.problem };
+      throw err;
+    }
+  };
+
+  it.each([
+    { name: 'a regular file is read', file: at('ok.toml'), required: true, expected: { level: 'full', file: 'set' } },
+    { name: 'a UTF-8 byte-order mark is accepted', file: at('bom.toml'), required: true, expected: { level: 'auto-edit', file: 'set' } },
+    { name: 'a symlink to a regular file is followed', file: at('link-ok.toml'), required: false, expected: { level: 'full', file: 'set' } },
+    { name: 'a file of exactly the cap is read', file: at('at-cap.toml'), required: true, expected: { level: 'supervised', file: 'set' } },
+    { name: 'a missing default file means the defaults', file: at('none.toml'), required: false, expected: { level: 'supervised', file: null } },
+    { name: 'a missing named file is an error', file: at('none.toml'), required: true, expected: { problem: 'the file does not exist' } },
+    { name: 'a dangling symlink at the default location is an error, not "no config"', file: at('dangling.toml'), required: false, expected: { problem: `the file is a symbolic link to ${at('missing-target.toml')}, which does not exist; fix or remove the link` } },
+    { name: 'a FIFO is refused at once instead of hanging start', file: at('fifo.toml'), required: true, expected: { problem: 'this is a named pipe (FIFO), not a regular file' } },
+    { name: '/dev/zero is refused instead of growing memory', file: '/dev/zero', required: true, expected: { problem: 'this is a device, not a regular file' } },
+    { name: 'a symlink to /dev/zero at the default location is refused', file: at('zero-link.toml'), required: false, expected: { problem: 'this is a device, not a regular file' } },
+    { name: 'a directory is refused', file: at('dir.toml'), required: true, expected: { problem: 'this is a directory, not a regular file' } },
+    { name: 'a symlink loop is an error', file: at('loop-a.toml'), required: false, expected: { problem: 'the file cannot be read (ELOOP)' } },
+    { name: 'a file over the size cap is refused', file: at('too-big.toml'), required: true, expected: { problem: 'the file is larger than 1 MiB; a config file is a few KB' } },
+    { name: 'a Latin-1 byte is not valid UTF-8, named with its line', file: at('latin1.toml'), required: true, expected: { problem: 'the file is not valid UTF-8 (line 3); save it as UTF-8' } },
+    { name: 'an encoded lone surrogate is not valid UTF-8', file: at('lone-surrogate.toml'), required: true, expected: { problem: 'the file is not valid UTF-8 (line 1); save it as UTF-8' } },
+    { name: 'an overlong encoding of "/" is not valid UTF-8', file: at('overlong.toml'), required: true, expected: { problem: 'the file is not valid UTF-8 (line 1); save it as UTF-8' } },
+  ])('$name', async ({ file, required, expected }) => {
+    expect(await outcome(file, required)).toEqual(expected);
   });
 });

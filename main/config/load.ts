@@ -1,6 +1,5 @@
 // Loads and validates the TOML config. Invalid values, unknown keys and controls that would do
 // nothing are startup errors that name the key and the file.
-import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import type { Grant, Level } from '../../common/domain';
 import { classifyCommand, initClassifier } from '../policy/classifier';
@@ -8,6 +7,7 @@ import type { PolicyRules } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
+import { ConfigFileProblem, readConfigText } from './read-file';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
 
 export class ConfigError extends Error {
@@ -88,16 +88,16 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   auditRetention: {},
 };
 
-/** Reads a config file. `required` false: a missing file means the defaults. */
+/** Reads a config file. `required` false: a missing file means the defaults (a dangling link is an error). */
 export async function loadConfigFile(file: string, opts: { required: boolean; paths?: PathContext }): Promise<ThresholdConfig> {
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readConfigText(file, opts.required);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !opts.required) return { ...DEFAULT_CONFIG };
-    throw new ConfigError(file, '', code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${code ?? String(err)})`);
+    if (err instanceof ConfigFileProblem) throw new ConfigError(file, '', err.message);
+    throw err;
   }
+  if (text === null) return { ...DEFAULT_CONFIG };
   return parseConfig(text, file, opts.paths);
 }
 

@@ -19,6 +19,9 @@ export const RPC_ERRORS = {
   store_failed: -32010,
   message_too_large: -32011,
   agent_unavailable: -32012,
+  message_incomplete: -32013,
+  too_many_connections: -32014,
+  not_runnable: -32015,
 } as const;
 
 export type RpcId = string | number | null;

@@ -6,10 +6,20 @@ import { join } from 'node:path';
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
+import { DEFAULT_CONTROL_LIMITS, framingError, serveConnection, type ControlLimits } from './connection';
 import { createMethods, methodSchemas, type MethodName } from './methods';
+import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
 
-const MAX_MESSAGE = 1024 * 1024;
+/** The most requests one batch may hold. */
+const MAX_BATCH = 100;
+
+/**
+ * How deep params may nest. Above the gate's own limit for tool-call arguments (which sit two levels down
+ * in approval.request), so a call nested just past that limit still reaches the gate and is recorded as
+ * refused; anything deeper is refused at the door.
+ */
+const MAX_PARAMS_NESTING = MAX_NESTING + 8;
 
 export function socketPath(dataDir: string): string {
   return join(dataDir, 'control.sock');
@@ -20,8 +30,19 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-/** Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. */
+/**
+ * Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. Never
+ * rejects: whatever a message holds, the answer is a JSON-RPC reply.
+ */
 export async function handleMessage(text: string, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<string | null> {
+  try {
+    return await handleText(text, methods, onSubscribe);
+  } catch (err) {
+    return JSON.stringify(errorResponse(null, new RpcError('internal_error', `Internal error: ${(err as Error).message}`)));
+  }
+}
+
+async function handleText(text: string, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<string | null> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -30,6 +51,7 @@ export async function handleMessage(text: string, methods: ReturnType<typeof cre
   }
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return JSON.stringify(errorResponse(null, new RpcError('invalid_request', 'An empty batch is not a request.')));
+    if (parsed.length > MAX_BATCH) return JSON.stringify(errorResponse(null, new RpcError('invalid_request', `A batch may hold at most ${MAX_BATCH} requests.`)));
     const responses = (await Promise.all(parsed.map((m) => handleOne(m, methods, onSubscribe)))).filter((r): r is RpcResponse => r !== null);
     return responses.length ? JSON.stringify(responses) : null;
   }
@@ -37,12 +59,19 @@ export async function handleMessage(text: string, methods: ReturnType<typeof cre
   return r ? JSON.stringify(r) : null;
 }
 
+function isRpcId(v: unknown): v is RpcId {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || v === null;
+}
+
 async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<RpcResponse | null> {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse(null, new RpcError('invalid_request', 'A request must be a JSON object.'));
   const m = msg as Record<string, unknown>;
-  const id = (typeof m['id'] === 'string' || typeof m['id'] === 'number' || m['id'] === null ? m['id'] : undefined) as RpcId | undefined;
-  if (m['jsonrpc'] !== '2.0' || typeof m['method'] !== 'string') return errorResponse(id ?? null, new RpcError('invalid_request', 'A request needs "jsonrpc": "2.0" and a string "method".'));
-  const isNotification = !('id' in m);
+  const hasId = Object.hasOwn(m, 'id');
+  // An id that is an object, array or boolean makes the request invalid: answered with id null, not run.
+  if (hasId && !isRpcId(m['id'])) return errorResponse(null, new RpcError('invalid_request', 'The "id" must be a string, a number or null.'));
+  const id = hasId ? (m['id'] as RpcId) : null;
+  if (m['jsonrpc'] !== '2.0' || typeof m['method'] !== 'string') return errorResponse(id, new RpcError('invalid_request', 'A request needs "jsonrpc": "2.0" and a string "method".'));
+  const isNotification = !hasId;
   const method = m['method'];
   let result: unknown;
   try {
@@ -50,7 +79,9 @@ async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>
       onSubscribe?.();
       result = { subscribed: true };
     } else {
-      if (!(method in methodSchemas)) throw new RpcError('method_not_found', `There is no method "${method}".`);
+      // Own keys only: "constructor" or "__proto__" is not a method.
+      if (!Object.hasOwn(methodSchemas, method)) throw new RpcError('method_not_found', `There is no method "${method}".`);
+      if (nestingDepth(m['params'], MAX_PARAMS_NESTING) > MAX_PARAMS_NESTING) throw new RpcError('invalid_params', `Invalid params for ${method}: ${tooDeepMessage('they', MAX_PARAMS_NESTING)}.`);
       const schema = methodSchemas[method as MethodName];
       const params = schema.safeParse(m['params'] ?? undefined);
       if (!params.success) {
@@ -62,9 +93,9 @@ async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>
     }
   } catch (err) {
     if (isNotification) return null;
-    return errorResponse(id ?? null, err instanceof RpcError ? err : new RpcError('internal_error', `Internal error: ${(err as Error).message}`));
+    return errorResponse(id, err instanceof RpcError ? err : new RpcError('internal_error', `Internal error: ${(err as Error).message}`));
   }
-  return isNotification ? null : { jsonrpc: '2.0', id: id ?? null, result };
+  return isNotification ? null : { jsonrpc: '2.0', id, result };
 }
 
 function errorResponse(id: RpcId, err: RpcError): RpcResponse {
@@ -72,7 +103,8 @@ function errorResponse(id: RpcId, err: RpcError): RpcResponse {
   return { jsonrpc: '2.0', id, error };
 }
 
-export async function startControlServer(core: ThresholdCore, dataDir: string, agent: Agent | null = null): Promise<ControlServer> {
+export async function startControlServer(core: ThresholdCore, dataDir: string, agent: Agent | null = null, limitsGiven: Partial<ControlLimits> = {}): Promise<ControlServer> {
+  const limits: ControlLimits = { ...DEFAULT_CONTROL_LIMITS, ...limitsGiven };
   checkDataDir(dataDir);
   const path = socketPath(dataDir);
   if (existsSync(path)) {
@@ -82,41 +114,22 @@ export async function startControlServer(core: ThresholdCore, dataDir: string, a
   const methods = createMethods(core, 'control', agent);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
+    if (sockets.size >= limits.maxConnections) {
+      socket.on('error', () => socket.destroy());
+      socket.end(framingError('too_many_connections', `The control socket serves at most ${limits.maxConnections} connections at once; close one and try again.`));
+      setTimeout(() => socket.destroy(), 1000).unref();
+      return;
+    }
     sockets.add(socket);
-    socket.setEncoding('utf8');
-    let buffer = '';
-    let unsubscribe: (() => void) | null = null;
-    const send = (text: string) => {
-      if (!socket.destroyed) socket.write(text + '\n');
-    };
-    const subscribe = () => {
-      unsubscribe ??= core.events.onAny((name, payload) => send(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } })));
-    };
-    let chain = Promise.resolve();
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      if (buffer.length > MAX_MESSAGE && !buffer.includes('\n')) {
-        send(JSON.stringify(errorResponse(null, new RpcError('message_too_large', `A message may be at most ${MAX_MESSAGE} bytes.`))));
-        socket.end();
-        return;
-      }
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, nl).trim();
-        buffer = buffer.slice(nl + 1);
-        if (!line) continue;
-        // Requests on one connection are answered in order.
-        chain = chain.then(async () => {
-          const out = await handleMessage(line, methods, subscribe);
-          if (out !== null) send(out);
-        });
-      }
-    });
-    socket.on('close', () => {
-      unsubscribe?.();
-      sockets.delete(socket);
-    });
-    socket.on('error', () => socket.destroy());
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(
+      socket,
+      {
+        handle: (text, subscribe) => handleMessage(text, methods, subscribe),
+        subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
+      },
+      limits,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,6 +3,7 @@
 // real path, an executable bit) are observed by the caller and passed in.
 import { z } from 'zod';
 import { SHELL_REACHABLE_EFFECTS, type Class, type Effect, type Flag, type ToolTier } from '../../common/domain';
+import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { classifyCommand, type Segment } from './classifier';
 import {
   containsCredentialLocation,
@@ -201,8 +202,11 @@ export type FactsResult = { ok: true; facts: CallFacts } | { ok: false; code: 'u
 export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsResult {
   const cwd = env.cwd ?? env.ctx.workspace;
   const ctx = env.ctx;
+  // Measured before anything walks the arguments (the schema, an MCP server, the record).
+  if (nestingDepth(args) > MAX_NESTING) return { ok: false, code: 'invalid_args', message: `Invalid arguments for ${tool}: ${tooDeepMessage('they')}.` };
   if (tool.startsWith('mcp.')) return mcpFacts(tool, args, env);
-  if (!(tool in toolArgSchemas)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
+  // Own keys only: a tool named "__proto__" or "constructor" is unknown, not the object's prototype.
+  if (!Object.hasOwn(toolArgSchemas, tool)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
   const name = tool as BuiltinToolName;
   const parsed = toolArgSchemas[name].safeParse(args);
   if (!parsed.success) {

@@ -99,3 +99,19 @@ describe('values for storage', () => {
     expect(redactor.redactGrantPattern(p)).toEqual(want);
   });
 });
+
+describe('redaction walks at most 128 levels', () => {
+  const deep = JSON.parse('{"a":'.repeat(5000) + '"sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"' + '}'.repeat(5000)) as unknown;
+  const depthOf = (v: unknown): number => {
+    let d = 0;
+    for (let x = v; x && typeof x === 'object'; x = (x as { a: unknown }).a) d++;
+    return d;
+  };
+  it.each([
+    { name: 'redactValue', run: () => redactor.redactValue(deep) },
+    { name: 'redactValueSync', run: async () => redactor.redactValueSync(deep) },
+  ])('$name replaces what lies deeper with a marker instead of overflowing the stack', async ({ run }) => {
+    const out = await run();
+    expect({ depth: depthOf(out), text: JSON.stringify(out).includes('sk-ant-'), marker: JSON.stringify(out).endsWith('"[REDACTED:nested deeper than 128 levels]"' + '}'.repeat(128)) }).toEqual({ depth: 128, text: false, marker: true });
+  });
+});

@@ -10,6 +10,10 @@ import { lintSource } from '@secretlint/core';
 import type { GrantPattern } from '../../common/domain';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { MAX_WALK_DEPTH } from '../../common/nesting';
+
+/** What stands in for a part of a value nested deeper than any walk goes. */
+export const TOO_DEEP = `[REDACTED:nested deeper than ${MAX_WALK_DEPTH} levels]`;
 
 declare const REDACTED: unique symbol;
 /** A value that has passed through the redactor. Made only here; required by main/store's inputs. */
@@ -166,23 +170,26 @@ export class Redactor {
     return { ok: true, pattern: brand(p) };
   }
 
-  private async walk<T>(value: T, text: (t: string) => Promise<string>): Promise<T> {
+  // Depth-limited: what lies deeper than any walk goes is replaced by a marker (hostile input cannot overflow the stack).
+  private async walk<T>(value: T, text: (t: string) => Promise<string>, depth = 0): Promise<T> {
     if (typeof value === 'string') return (await text(value)) as T;
-    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.walk(v, text)))) as T;
+    if (value && typeof value === 'object' && depth >= MAX_WALK_DEPTH) return TOO_DEEP as T;
+    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.walk(v, text, depth + 1)))) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.redactTextSync(k)] = await this.walk(v, text);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.redactTextSync(k)] = await this.walk(v, text, depth + 1);
       return out as T;
     }
     return value;
   }
 
-  private walkSync<T>(value: T, text: (t: string) => string): T {
+  private walkSync<T>(value: T, text: (t: string) => string, depth = 0): T {
     if (typeof value === 'string') return text(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.walkSync(v, text)) as T;
+    if (value && typeof value === 'object' && depth >= MAX_WALK_DEPTH) return TOO_DEEP as T;
+    if (Array.isArray(value)) return value.map((v) => this.walkSync(v, text, depth + 1)) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.redactTextSync(k)] = this.walkSync(v, text);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.redactTextSync(k)] = this.walkSync(v, text, depth + 1);
       return out as T;
     }
     return value;

@@ -48,6 +48,8 @@ export class FakeProvider {
   private counter = 0;
   /** performance.now() when the last streamed response was fully written (for latency benchmarks). */
   lastStreamEndedAt = 0;
+  /** Answers a request by its content before the script is consulted (concurrent sessions, the soak). */
+  responder: ((req: RecordedRequest) => Step | undefined) | null = null;
   /** Served when the script is empty (so a runaway loop ends instead of hanging). */
   fallback: Step = { text: 'The script for this test has no more steps.' };
 
@@ -99,14 +101,15 @@ export class FakeProvider {
     } catch {
       return json(res, 400, { error: { message: 'invalid JSON body' } });
     }
-    this.requests.push({ protocol, path, headers: req.headers, body });
+    const recorded: RecordedRequest = { protocol, path, headers: req.headers, body };
+    this.requests.push(recorded);
     const pairing = protocol === 'anthropic' ? checkAnthropicPairing(body) : checkOpenAIPairing(body);
     if (pairing) {
       return protocol === 'anthropic'
         ? json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: pairing } })
         : json(res, 400, { error: { message: pairing, type: 'invalid_request_error', param: 'messages', code: null } });
     }
-    const step = this.script.shift() ?? this.fallback;
+    const step = this.responder?.(recorded) ?? this.script.shift() ?? this.fallback;
     if (step.hang) return;
     if (step.http) return json(res, step.http.status, step.http.body ?? defaultError(protocol, step.http.status));
     const calls = (step.toolCalls ?? []).map((c) => ({ id: c.id ?? `${protocol === 'anthropic' ? 'toolu' : 'call'}_${++this.counter}`, name: c.name, raw: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) }));

@@ -56,8 +56,20 @@ export class SyntaxNode {
   }
 }
 
-export function copyTree(tree: Tree, source: string): SyntaxNode {
+/** Thrown by copyTree when the tree nests deeper than allowed: the walks over it recurse by depth. */
+export class TooDeepError extends Error {
+  constructor(readonly limit: number) {
+    super(`the syntax tree nests deeper than ${limit} levels`);
+  }
+}
+
+/** `a && b && c` nests lists to the left; the analysis walks them in a loop, so they do not count as depth. */
+const FLAT_TYPES = new Set(['list']);
+
+export function copyTree(tree: Tree, source: string, maxDepth = Infinity): SyntaxNode {
   const cursor = tree.walk();
+  let depth = 0;
+  const counted: boolean[] = [];
   try {
     let id = 0;
     const make = (parent: SyntaxNode | null) => {
@@ -71,6 +83,9 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
     // Depth-first: descend, then siblings, then climb back.
     for (;;) {
       if (cursor.gotoFirstChild()) {
+        const counts = !FLAT_TYPES.has(current.type);
+        counted.push(counts);
+        if (counts && ++depth > maxDepth) throw new TooDeepError(maxDepth);
         current = make(current);
         continue;
       }
@@ -80,6 +95,7 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
           break;
         }
         if (!cursor.gotoParent()) return root;
+        if (counted.pop()) depth--;
         current = current.parent!;
       }
     }

@@ -20,7 +20,7 @@ import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
 import { findObfuscation, isSuspiciousName } from './unicode';
-import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, type Word } from './words';
+import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
 import { isCodeVariable, isDangerousVariable } from './env-vars';
 import { scanOptions, tableFor, type OptionTable, type ScannedOptions } from './args';
 
@@ -585,7 +585,7 @@ export class ShellAnalyzer {
     d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope);
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
-    const table = optionTableOf(rule, found.name);
+    const table = rule.checksOwnOptions ? null : optionTableOf(rule, found.name);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
     if (!rule.analyze) return stdin.kind === 'remote' || stdin.kind === 'decoded' ? (PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' }) : { kind: 'unknown' };
     const analysis = new RuleAnalysis(this, d, scope);
@@ -603,12 +603,12 @@ export class ShellAnalyzer {
   checkOptions(d: Draft, inv: Invocation, table: OptionTable, label: string, start: number): ScannedOptions {
     const scan = scanOptions(inv.argv, table, start);
     for (const u of scan.unknown) d.raise('write', `${label}: unknown option ${u}, so it is not provably read-only`, SHELL_REACHABLE_EFFECTS);
-    if (table.allRead) return scan;
+    if (table.allRead || table.data) return scan;
     const end = scan.optionPositions.find((i) => inv.argv[i] === '--') ?? inv.argv.length;
     const last = table.inOrder ? Math.min(end - 1, scan.operands[0] ?? end - 1) : end - 1;
     for (let i = start; i <= last; i++) {
       const w = inv.args[i];
-      if (w && couldBeOption(w)) d.raise('write', `${label}: ${w.source} is only known at run time and could be an option`, SHELL_REACHABLE_EFFECTS);
+      if (w && mayBeOption(w)) d.raise('write', `${label}: ${w.source} is only known at run time and could be an option`, SHELL_REACHABLE_EFFECTS);
     }
     return scan;
   }
@@ -975,11 +975,7 @@ export function optionTableOf(rule: ProgramRule, name: string): OptionTable | nu
   return text === undefined ? null : tableFor(text);
 }
 
-/** A word whose value is only known at run time and may start with '-': "$x", $(cmd), *.txt. */
-function couldBeOption(w: Word): boolean {
-  if (w.glob && /^[*?[]/.test(w.value)) return true;
-  return !w.literal && /^[$`]/.test(w.value);
-}
+
 
 const WINDOWS_COMMANDS = new Set(['del', 'erase', 'rd', 'copy', 'xcopy', 'robocopy', 'ren', 'attrib', 'icacls', 'cacls', 'takeown', 'reg', 'sc', 'schtasks', 'netsh', 'wmic', 'cls', 'iex', 'iwr', 'irm', 'certutil', 'bitsadmin', 'mshta', 'rundll32', 'regsvr32', 'bcdedit', 'diskpart', 'vssadmin', 'format', 'setx', 'taskkill', 'tasklist', 'shutdown.exe', 'dir']);
 

@@ -115,7 +115,11 @@ export function firstOperand(argv: readonly string[], withValue: { short?: strin
 //   !opt      an option the rule judges itself (it escalates); each needs a notMatch example
 //   -NUM      numbers such as -5 are accepted (head -5, kill -9)
 //   @in-order options end at the first operand (carriers, programs with subcommands, POSIX awk)
-//   @bundle   the first argument may be short options without a dash (tar tvf, ps aux)
+//   @bundle   the first argument may be short options without a dash (tar tvf); @bundle=aux lists the
+//             letters such a bundle may hold as flags (ps aux), where they differ from the short options
+//   @plus     an argument starting with + is an option too (less +F, set +x): unknown unless listed as +x
+//   @single-dash  -name is a long option written with one dash (find, pdfinfo); matched exactly
+//   @data     the words are data, never options (echo's text, test's expression): nothing is checked
 //   @all-read every option the program has only changes what it prints or reads (checked against its
 //             manual): a word computed at run time in an option position cannot make it write
 // Anything else in an option position is an unknown option, and the segment is at least write.
@@ -133,6 +137,11 @@ export interface OptionTable {
   readonly inOrder: boolean;
   readonly bundle: boolean;
   readonly allRead: boolean;
+  readonly data: boolean;
+  readonly plus: boolean;
+  readonly singleDash: boolean;
+  /** Letters a dashless first bundle may hold as flags, when they differ from the short options. */
+  readonly bundleLetters: string | null;
   readonly text: string;
 }
 
@@ -144,9 +153,19 @@ export function optionTable(text: string): OptionTable {
   let inOrder = false;
   let bundle = false;
   let allRead = false;
+  let plus = false;
+  let data = false;
+  let singleDash = false;
+  let bundleLetters: string | null = null;
   for (let token of text.split(/\s+/).filter(Boolean)) {
     if (token === '@in-order') inOrder = true;
-    else if (token === '@bundle') bundle = true;
+    else if (token === '@plus') plus = true;
+    else if (token === '@data') data = true;
+    else if (token === '@single-dash') singleDash = true;
+    else if (token.startsWith('@bundle=')) {
+      bundle = true;
+      bundleLetters = token.slice(8);
+    } else if (token === '@bundle') bundle = true;
     else if (token === '@all-read') allRead = true;
     else if (token === '-NUM') numbers = true;
     else {
@@ -155,12 +174,13 @@ export function optionTable(text: string): OptionTable {
       const arity: Arity = token.endsWith(':') || token.endsWith('=') ? 'required' : token.endsWith('?') ? 'optional' : 'none';
       const name = arity === 'none' ? token : token.slice(0, -1);
       if (/^--[A-Za-z0-9][\w.-]*$/.test(name)) long.set(name.slice(2), arity);
+      else if (/^-[A-Za-z][\w.-]+$/.test(name)) long.set(name.slice(1), arity);
       else if (/^-[^-]$/.test(name) || /^\+[^+]$/.test(name)) short.set(name.slice(name[0] === '+' ? 0 : 1), arity);
       else throw new Error(`Threshold classifier: bad option-table token "${token}" in: ${text}`);
       if (isJudged) judged.push(name);
     }
   }
-  return { short, long, judged, numbers, inOrder, bundle, allRead, text };
+  return { short, long, judged, numbers, inOrder, bundle, allRead, data, plus, singleDash, bundleLetters, text };
 }
 
 export interface FoundOption {
@@ -197,6 +217,10 @@ export function resolveLong(table: OptionTable, key: string): string | null {
 /** Reads argv (from `start`) against a table of known options, as the program's option parser would. */
 export function scanOptions(argv: readonly string[], table: OptionTable, start = 0): ScannedOptions {
   const out: ScannedOptions = { unknown: [], operands: [], found: [], optionPositions: [] };
+  if (table.data) {
+    for (let j = start; j < argv.length; j++) out.operands.push(j);
+    return out;
+  }
   let i = start;
   if (table.bundle && i < argv.length && /^[A-Za-z]+$/.test(argv[i]!)) {
     // Old-style bundle: each letter that takes a value takes the next argument, in order.
@@ -204,7 +228,7 @@ export function scanOptions(argv: readonly string[], table: OptionTable, start =
     out.optionPositions.push(i);
     const at = i++;
     for (const letter of letters) {
-      const arity = table.short.get(letter);
+      const arity = table.bundleLetters !== null ? (table.bundleLetters.includes(letter) ? 'none' : undefined) : table.short.get(letter);
       if (arity === undefined) {
         out.unknown.push(`-${letter}`);
         continue;
@@ -235,7 +259,22 @@ export function scanOptions(argv: readonly string[], table: OptionTable, start =
       out.found.push({ name: `--${name}`, value, index: i - (arity === 'required' && eq === -1 ? 1 : 0) });
       continue;
     }
-    if (arg.length > 1 && (arg[0] === '-' || (arg[0] === '+' && table.short.has('+' + arg[1])))) {
+    if (table.singleDash && arg.length > 2 && arg[0] === '-' && arg[1] !== '-') {
+      out.optionPositions.push(i);
+      const eq = arg.indexOf('=');
+      const key = eq === -1 ? arg.slice(1) : arg.slice(1, eq);
+      const arity = table.long.get(key);
+      if (arity === undefined || (arity === 'none' && eq !== -1)) {
+        out.unknown.push(`-${key}`);
+        continue;
+      }
+      let value: string | null = eq === -1 ? null : arg.slice(eq + 1);
+      const at = i;
+      if (arity === 'required' && value === null && i + 1 < argv.length) value = argv[++i]!;
+      out.found.push({ name: `-${key}`, value, index: at });
+      continue;
+    }
+    if (arg.length > 1 && (arg[0] === '-' || (arg[0] === '+' && (table.plus || table.short.has('+' + arg[1]))))) {
       if (arg[0] === '-' && table.numbers && /^-\d+$/.test(arg)) {
         out.optionPositions.push(i);
         out.found.push({ name: '-NUM', value: arg.slice(1), index: i });
@@ -244,7 +283,14 @@ export function scanOptions(argv: readonly string[], table: OptionTable, start =
       out.optionPositions.push(i);
       const at = i;
       if (arg[0] === '+') {
-        out.found.push({ name: arg.slice(0, 2), value: arg.length > 2 ? arg.slice(2) : null, index: at });
+        const arity = table.short.get(arg.slice(0, 2));
+        if (arity === undefined) {
+          out.unknown.push(arg.slice(0, 2));
+          continue;
+        }
+        let value: string | null = arg.length > 2 ? arg.slice(2) : null;
+        if (arity === 'required' && value === null && i + 1 < argv.length) value = argv[++i]!;
+        out.found.push({ name: arg.slice(0, 2), value, index: at });
         continue;
       }
       for (let j = 1; j < arg.length; j++) {

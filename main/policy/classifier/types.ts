@@ -121,14 +121,12 @@ export interface ProgramRule {
   analyze?: (inv: Invocation, a: Analysis) => void;
   /**
    * The options it knows (the format is in args.ts), one table for all its names or one per name. A rule
-   * whose base is `read` needs this, `checksOwnOptions` or `argumentsAreData`: an option nobody listed
-   * is never read-only by default.
+   * whose base is `read` needs this or `checksOwnOptions`: an option nobody listed is never read-only
+   * by default (a table marked @data says the words are never options, as echo's are not).
    */
   options?: string | Readonly<Record<string, string>>;
   /** analyze() reads every read path's options itself through a.options() (per subcommand tables). */
   checksOwnOptions?: true;
-  /** Why the program never treats its words as options (echo prints them); stands in for `options`. */
-  argumentsAreData?: string;
   /** Commands this rule leaves at `base` (checked at load and in tests). */
   match: readonly string[];
   /** Commands this rule raises above `base`. */

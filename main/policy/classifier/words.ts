@@ -310,3 +310,9 @@ function expandRange(a: string, b: string, limit: number): string[] {
   }
   return out;
 }
+
+/** A word whose value is only known at run time and may start with '-', so it may be an option: "$x", $(cmd), *.txt. */
+export function mayBeOption(w: Word): boolean {
+  if (w.glob && /^[*?[]/.test(w.value)) return true;
+  return !w.literal && /^[$`]/.test(w.value);
+}

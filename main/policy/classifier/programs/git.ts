@@ -11,7 +11,7 @@ const READ = new Set([
   'blame', 'annotate', 'whatchanged', 'name-rev', 'merge-base', 'show-ref', 'for-each-ref', 'count-objects', 'fsck',
   'version', 'help', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-index', 'diff-files',
   'cherry', 'range-diff', 'grep', 'verify-commit', 'verify-tag', 'show-branch', 'get-tar-commit-id', 'ls-remote-local',
-  'column', 'interpret-trailers', 'patch-id', 'mailinfo', 'request-pull', 'instaweb-status', 'bugreport-dry',
+  'column', 'interpret-trailers', 'patch-id', 'instaweb-status', 'bugreport-dry',
 ]);
 const WRITE = new Set([
   'add', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert', 'rm', 'mv',
@@ -71,11 +71,13 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
   // Global options.
   while (i < argv.length && argv[i]!.startsWith('-')) {
     const opt = argv[i]!;
-    if (opt === '-c') {
+    if (opt.startsWith('-c')) {
       a.raise('write', 'git -c sets configuration for this call, and configuration can run programs', SHELL_REACHABLE_EFFECTS);
-      const pair = argv[i + 1] ?? '';
-      judgeConfigPair(pair, inv.args[i + 1]?.literal ?? false, a, 'git -c');
-      i += 2;
+      // -c key=value or -ckey=value.
+      const attached = opt.length > 2;
+      const pair = attached ? opt.slice(2) : argv[i + 1] ?? '';
+      judgeConfigPair(pair, (attached ? inv.args[i]?.literal : inv.args[i + 1]?.literal) ?? false, a, 'git -c');
+      i += attached ? 1 : 2;
       continue;
     }
     if (opt.startsWith('--config-env')) {

@@ -237,7 +237,7 @@ const cargo: Rule = {
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['cargo --version', 'cargo version'],
-  notMatch: ['cargo --config "build.rustc-wrapper=\"sh\"" version', 'cargo version --frob', 'cargo build', 'cargo install ripgrep', 'cargo add serde', 'cargo publish', 'cargo fmt'],
+  notMatch: ['cargo --config build.rustc-wrapper=sh version', 'cargo version --frob', 'cargo build', 'cargo install ripgrep', 'cargo add serde', 'cargo publish', 'cargo fmt'],
 };
 
 const goTool: Rule = {

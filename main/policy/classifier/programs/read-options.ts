@@ -87,7 +87,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
   lspci: `${INFO} -m -t -v -k -x -b -D -P -n -q -s: -d: -i: -A: -M -G -h`,
   lsmod: `${INFO} @all-read`,
   lsof: `${INFO} -h -a -b -C -K -l -n -N -O -P -R -t -U -v -V -X -w -c: -d: -e: -g? -i? -k: -L? -m: -o? -p: -r? -s? -S? -T? -u: -E -M
-    +c: +d: +D: +L +r? +w +E +M @all-read`,
+    +c: +d: +D: +L +r? +w +E +M`,
   ps: `${INFO} @bundle=auxfwejlsvmrSTcnhXZLgGkO -A -a -d -e -g: -N -T -r -x -C: -G: -p: -q: -s: -t: -u: -U: -c -f -F -j -l -o: -O: -y -L -M -Z
     -H -w -m -V --sort= --forest --no-headers --headers --pid= --ppid= --user= --group= --sid= --tty= --cols= --columns= --width=
     --lines= --rows= --format= --cumulative --context --deselect --info --quick-pid= --Group= --User= @all-read`,
@@ -146,7 +146,8 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
     --ascii --bytes --canonicalize --df --direction= --evaluate --first-only --fstab --invert --json --kernel --list --mountpoint=
     --mtab --noheadings --task= --options= --output= --output-all --pairs --poll? --real --pseudo --raw --source= --submounts
     --target= --types= --timeout= --uniq --notruncate --verify --verbose --tab-file= --nocanonicalize --shadow --id= --uniq-id=`,
-  dmesg: `${INFO} -T -H -k -l: -f: -x -w -W -L? -t -r -S -u -d -e -P -F: -h -V --ctime --human --kernel --level= --facility= --decode
+  // -H/--human pages the output through less: not listed (nor -C/-c/-D/-E/-n, which change the ring buffer or console).
+  dmesg: `${INFO} -T -k -l: -f: -x -w -W -L? -t -r -S -u -d -e -P -F: -h -V --ctime --kernel --level= --facility= --decode
     --follow --follow-new --color? --notime --raw --syslog --userspace --show-delta --reltime --nopager --time-format= --since=
     --until= --force-prefix --json --file=`,
   top: `-b -c -d: -e: -E: -H -i -n: -o: -O -p: -s -S -u: -U: -w? -1 -h -v`,

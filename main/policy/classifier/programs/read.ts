@@ -759,13 +759,14 @@ const zip: Rule = {
       if (sub === 'a' || sub === 'u') readOperands(inv, a, ops.slice(2), true);
       return;
     }
-    // gzip family: replaces files unless writing to stdout or only testing/listing.
+    // gzip family: replaces files unless writing to stdout or only testing/listing. Only -S, -T, -M, -F take values here.
+    const gzOps = operands(argv, { short: 'STMF', long: ['suffix', 'threads', 'memlimit', 'format'] });
     const decoding = n.startsWith('un') || n === 'gunzip' || hasShort(argv, 'd') || hasLong(argv, ['decompress', 'uncompress']);
-    const toStdout = hasShort(argv, 'ctl') || hasLong(argv, ['stdout', 'to-stdout', 'test', 'list']) || ops.length === 0;
+    const toStdout = hasShort(argv, 'ctl') || hasLong(argv, ['stdout', 'to-stdout', 'test', 'list']) || gzOps.length === 0;
     if (decoding) a.produce({ kind: 'decoded' });
     if (!toStdout) {
       a.raise('write', `${n} replaces files with their ${decoding ? 'decompressed' : 'compressed'} form`, ['file_write', 'file_delete']);
-      writeOperands(inv, a, ops, decoding ? 'decompresses' : 'compresses');
+      writeOperands(inv, a, gzOps, decoding ? 'decompresses' : 'compresses');
     }
   },
   match: ['unzip -l a.zip', 'gzip -c file', 'gunzip -t a.gz', 'xz -d -c x.xz'],
@@ -876,6 +877,7 @@ const diffOut: Rule = {
 
 export const readRules: Rule[] = [
   { ...simpleReaders, names: simpleReaders.names.filter((n) => !['tree', 'diff'].includes(n)) },
+  ldd,
   quietBuiltins,
   cd,
   cat,

@@ -266,7 +266,7 @@ const openers: Rule = {
     }
   },
   match: ['notify-send done', 'say hello'],
-  notMatch: [],
+  notMatch: ['pbpaste'],
 };
 
 /** alias name='code': the code runs wherever the name is used later (when aliases are expanded). */

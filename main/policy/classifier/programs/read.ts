@@ -145,7 +145,7 @@ const cd: Rule = {
     else a.setCwd(base === null ? null : resolveAgainst(target, base, a));
   },
   match: ['cd src', 'cd ..', 'pushd /tmp'],
-  notMatch: [],
+  notMatch: ['cd --frob src', 'cd ~/.ssh && cat id_ed25519'],
 };
 
 function resolveAgainst(target: string, cwd: string, a: Analysis): string | null {
@@ -177,7 +177,7 @@ const cat: Rule = {
     else a.produce(decoder ? { kind: 'decoded' } : { kind: 'unknown' });
   },
   match: ['cat README.md', 'cat -n a b', 'zcat log.gz'],
-  notMatch: [],
+  notMatch: ['cat ~/.ssh/id_rsa', 'cat --frob x', 'zcat --frob x.gz'],
 };
 
 const grep: Rule = {
@@ -196,7 +196,7 @@ const grep: Rule = {
     for (const f of fileOpts) a.read(f, true, inv.cwd);
   },
   match: ['grep -rn TODO src', 'grep foo file.txt', 'egrep -i "a|b" x'],
-  notMatch: [],
+  notMatch: ['grep -r key ~/.ssh', 'grep --frob x f', 'ag --pager=less x'],
 };
 
 const rg: Rule = {
@@ -798,7 +798,7 @@ const splitters: Rule = {
     if (outs.length === 0) a.write('.', true, inv.cwd, 'writes files in');
   },
   match: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm'],
-  notMatch: [],
+  notMatch: ['pandoc -o ~/.bashrc notes.md'],
 };
 
 /** shuf and iconv only write with -o: their base is read. */

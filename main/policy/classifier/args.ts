@@ -217,7 +217,13 @@ export function resolveLong(table: OptionTable, key: string): string | null {
 /** Reads argv (from `start`) against a table of known options, as the program's option parser would. */
 export function scanOptions(argv: readonly string[], table: OptionTable, start = 0): ScannedOptions {
   const out: ScannedOptions = { unknown: [], operands: [], found: [], optionPositions: [] };
-  if (table.data) {
+  // Most invocations carry no option at all: everything is an operand, nothing to resolve.
+  let optionLike = false;
+  for (let j = start; j < argv.length && !optionLike; j++) {
+    const a = argv[j]!;
+    optionLike = a.length > 1 && (a[0] === '-' || (a[0] === '+' && (table.plus || table.short.has(a.slice(0, 2)))));
+  }
+  if (table.data || (!optionLike && !table.bundle)) {
     for (let j = start; j < argv.length; j++) out.operands.push(j);
     return out;
   }

@@ -133,8 +133,44 @@ function presentFlags(expected: Expected, flags: readonly string[], hardline: bo
   return { flags: expected.flags.filter((f) => flags.includes(f) || (f === 'hardline' && hardline)) };
 }
 
+interface OptionCase {
+  title: string;
+  section: string;
+  atLeast: Class;
+  command: string;
+}
+
+/** test/fixtures/option-corpus.txt: `<at-least-class> <command>` a line; not one may be read. */
+function loadOptionCases(): { cases: OptionCase[]; sections: Map<string, number> } {
+  const file = 'option-corpus.txt';
+  const cases: OptionCase[] = [];
+  const sections = new Map<string, number>();
+  let section = '(no section)';
+  readFileSync(fixturePath(file), 'utf8')
+    .split('\n')
+    .forEach((raw, i) => {
+      const n = i + 1;
+      const line = raw.trimEnd();
+      if (line.trim() === '') return;
+      if (line.startsWith('## ')) {
+        section = line.slice(3).trim();
+        if (sections.has(section)) throw new Error(`${file}:${n}: section "${section}" appears twice`);
+        sections.set(section, 0);
+        return;
+      }
+      if (line.startsWith('#')) return;
+      const m = /^(\S+) (.+)$/.exec(line);
+      if (!m || !CLASS_NAMES.includes(m[1]!) || m[1] === 'read') throw new Error(`${file}:${n}: expected <write|network|install|destructive> <command>, got: ${raw}`);
+      const command = m[2]!.startsWith('"') ? (JSON.parse(m[2]!) as string) : m[2]!;
+      cases.push({ title: `\`${command}\` is at least ${m[1]} (${section}) [${file}:${n}]`, section, atLeast: m[1] as Class, command });
+      sections.set(section, (sections.get(section) ?? 0) + 1);
+    });
+  return { cases, sections };
+}
+
 const commands = loadCommands();
 const tools = loadTools();
+const optionCases = loadOptionCases();
 
 beforeAll(async () => {
   await initClassifier();
@@ -157,6 +193,20 @@ describe('command corpus (test/fixtures/command-corpus.txt)', () => {
     };
     expect(actual, classification.reasons.join('; ')).toEqual(c.expected);
     expect(evaluations.map((e) => e.class)).toEqual(LEVELS.map(() => classification.class));
+  });
+});
+
+describe('adversarial option corpus (test/fixtures/option-corpus.txt): nothing is read', () => {
+  it('has at least 300 cases and a case in every section', () => {
+    expect(optionCases.cases.length).toBeGreaterThanOrEqual(300);
+    const empty = [...optionCases.sections].filter(([, count]) => count === 0).map(([name]) => name);
+    expect(empty).toEqual([]);
+  });
+
+  it.each(optionCases.cases.map((c) => [c.title, c] as const))('%s', (_title, c) => {
+    const classification = classifyCommand(c.command, { ctx: paths });
+    const rank = (cls: Class) => CLASS_NAMES.indexOf(cls);
+    expect({ atLeast: rank(classification.class) >= rank(c.atLeast), read: classification.class === 'read' }, classification.reasons.join('; ')).toEqual({ atLeast: true, read: false });
   });
 });
 

@@ -1,8 +1,10 @@
 // Gate core: classify throughput on a mixed set against the bare tree-sitter parse of the same inputs,
 // and evaluate latency.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyCommand, initClassifier } from '../../main/policy/classifier';
+import { MAX_COMMAND_LENGTH } from '../../main/policy/classifier/analyze';
 import { parseShell } from '../../main/policy/classifier/parser';
 import { evaluate } from '../../main/policy/evaluate';
 import { policyContext, TEST_PATHS } from '../support/policy';
@@ -69,6 +71,27 @@ export const suites: BenchSuite[] = [
       const per = sampleSync(() => classifyCommand(cmds[i++ % cmds.length]!, ctx), { ms: 1500 });
       report({ name: 'classify one command p50', value: percentile(per, 50) * 1000, unit: 'µs' });
       report({ name: 'classify one command p99', value: percentile(per, 99) * 1000, unit: 'µs' });
+    },
+  },
+  {
+    // Peak memory of one classification in a fresh child process (issue 10: a 10 MB command stays under 500 MB).
+    name: 'classify memory',
+    async run(report) {
+      const child = join(import.meta.dirname, 'classify-memory.child.ts');
+      const measure = (length: number) => {
+        const out = execFileSync(process.execPath, ['--import', 'tsx', child, String(length)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+        return JSON.parse(out.trim().split('\n').pop()!) as { maxRssKb: number; ms: number; cls: string };
+      };
+      const base = measure(0);
+      report({ name: 'child peak RSS with the parser loaded (baseline)', value: base.maxRssKb / 1024, unit: 'MB' });
+      for (const [label, length] of [
+        [`a command at the length limit (${MAX_COMMAND_LENGTH / 1024} KB of one-letter words)`, MAX_COMMAND_LENGTH],
+        ['a 10 MB command (refused as too long)', 10 * 1024 * 1024],
+      ] as const) {
+        const r = measure(length);
+        report({ name: `classify peak RSS, ${label}`, value: r.maxRssKb / 1024, unit: 'MB', ...atMost(r.maxRssKb / 1024, 500) });
+        report({ name: `classify time, ${label}`, value: r.ms, unit: 'ms' });
+      }
     },
   },
   {

@@ -15,22 +15,21 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { copyTree } from './syntax';
+import { copyTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
-import type { Analysis, Classification, Invocation, Producer, RedirectInfo, Segment } from './types';
+import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
 import { findObfuscation, isSuspiciousName } from './unicode';
-import { collectSubstitutions, evaluateWord, expandBraces, type Word } from './words';
+import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
+import { isCodeVariable, isDangerousVariable } from './env-vars';
+import { scanOptions, tableFor, type OptionTable, type ScannedOptions } from './args';
 
 const MAX_DEPTH = 8;
 
-/** Variables whose assignment changes which program or code runs. */
-const DANGEROUS_VARIABLE =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|GIT_\w+|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|HISTFILE|TMPDIR|HOME|XDG_CONFIG_HOME|ZDOTDIR|INPUTRC|CDPATH|GLOBIGNORE|BROWSER|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CC|CXX|MAKEFLAGS|CARGO_\w+|RUSTC_WRAPPER|npm_config_\w+)$/;
-
-/** Variables whose value is a command line that programs run through a shell. */
-const CODE_VARIABLE =
-  /^(PAGER|MANPAGER|SYSTEMD_PAGER|GIT_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|PROMPT_COMMAND|LESSOPEN|LESSCLOSE|FZF_DEFAULT_COMMAND|GIT_PROXY_COMMAND|RSYNC_RSH|CVS_RSH)$/;
+/** How deeply the syntax tree may nest before the command is refused as too deep to analyse. */
+export const MAX_TREE_DEPTH = 400;
+/** Longest command the classifier analyses; longer ones ask (memory stays bounded). */
+export const MAX_COMMAND_LENGTH = 256 * 1024;
 
 const STATEMENT_CONTAINERS = new Set(['program', 'list', 'compound_statement', 'do_group', 'else_clause', 'elif_clause']);
 const EXPRESSION_NODES = new Set([
@@ -117,8 +116,29 @@ export class ShellAnalyzer {
 
   static classify(source: string, opts: AnalyzeOptions): Classification {
     const analyzer = new ShellAnalyzer(opts);
-    analyzer.analyzeSource(source, { cwd: opts.cwd ?? opts.ctx.workspace, via: [], depth: 0 }, null);
+    const scope: Scope = { cwd: opts.cwd ?? opts.ctx.workspace, via: [], depth: 0 };
+    if (source.length > MAX_COMMAND_LENGTH) {
+      // Refused before parsing: the cost of analysing grows with the text, and no real command is this long.
+      analyzer.refuse(scope, `too long to analyse: the command is ${source.length} characters, the limit is ${MAX_COMMAND_LENGTH}`);
+    } else {
+      try {
+        analyzer.analyzeSource(source, scope, null);
+      } catch (e) {
+        // The depth limit keeps every recursive walk shallow; a stack overflow is the backstop, never a crash.
+        if (e instanceof TooDeepError) analyzer.refuse(scope, `too deeply nested to analyse: the syntax nests deeper than ${e.limit} levels`);
+        else if (e instanceof RangeError) analyzer.refuse(scope, 'too deeply nested to analyse: the analysis ran out of stack');
+        else throw e;
+      }
+    }
     return analyzer.result();
+  }
+
+  /** A command the classifier will not analyse: write, every effect, and it asks (flagged as a parse error). */
+  private refuse(scope: Scope, reason: string): void {
+    this.drafts.length = 0;
+    const d = this.newDraft('(not analysed)', scope);
+    this.reachEverything(d, reason);
+    this.flag('parse_error', reason);
   }
 
   /** @internal */
@@ -143,7 +163,7 @@ export class ShellAnalyzer {
     let hasError: boolean;
     try {
       hasError = tree.rootNode.hasError;
-      root = copyTree(tree, source);
+      root = copyTree(tree, source, MAX_TREE_DEPTH);
     } finally {
       tree.delete();
     }
@@ -232,11 +252,12 @@ export class ShellAnalyzer {
   private walkSequence(node: Node, scope: Scope, stdin: Producer): Producer {
     let out: Producer = { kind: 'none' };
     let first = true;
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i)!;
+    for (const child of node.type === 'list' ? flattenList(node) : node.children) {
       if (!child.isNamed) {
         if (child.type === '&') this.flag('background', 'background: part of the command keeps running in the background');
         if (child.isMissing) this.flag('parse_error', 'parse error: the command is incomplete');
+        // `ls ;; pwd`: a case terminator outside a case is a syntax error bash refuses (tree-sitter accepts it).
+        if (child.type === ';;' || child.type === ';&' || child.type === ';;&') this.flag('parse_error', `parse error: "${child.type}" outside a case statement is not valid bash`);
         continue;
       }
       if (child.isMissing) {
@@ -312,6 +333,11 @@ export class ShellAnalyzer {
 
   /** Expressions (arithmetic, for-lists, case values, test operands) run only their substitutions. */
   private walkExpression(node: Node, scope: Scope): void {
+    const risks = expansionRisks(node);
+    if (risks.length) {
+      const d = this.newDraft(node.text, scope);
+      for (const why of risks) d.raise('write', why, SHELL_REACHABLE_EFFECTS);
+    }
     const holder = { substitutions: [] as Node[] };
     if (node.type === 'command_substitution' || node.type === 'process_substitution') holder.substitutions.push(node);
     else collectSubstitutions(node, holder);
@@ -375,10 +401,13 @@ export class ShellAnalyzer {
     const nameNode = node.childForFieldName('name');
     const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? node.text.split('=')[0] ?? '');
     // a[$(cmd)]=1: an array subscript is evaluated, substitutions included.
-    if (nameNode && nameNode.type !== 'variable_name' && containsSubstitution(nameNode)) {
-      d.substitution = true;
-      d.literal = false;
-      this.walkExpression(nameNode, scope);
+    if (nameNode && nameNode.type !== 'variable_name') {
+      if (containsSubstitution(nameNode)) {
+        d.substitution = true;
+        d.literal = false;
+        this.walkExpression(nameNode, scope);
+      }
+      for (const why of expansionRisks(nameNode)) d.raise('write', why, SHELL_REACHABLE_EFFECTS);
     }
     const value = node.childForFieldName('value');
     let word: Word | null = null;
@@ -386,18 +415,39 @@ export class ShellAnalyzer {
       word = this.evalWord(value, d, scope);
       if (!word.literal) d.literal = false;
     }
-    if (CODE_VARIABLE.test(name) && word) {
+    this.judgeVariable(d, name, word, scope, standalone ? 'assigns' : 'runs with');
+  }
+
+  /**
+   * Judges setting one variable: code variables (PAGER, GIT_SSH_COMMAND) have their code judged, and any
+   * variable that changes which program or code runs makes the segment write. `name` may carry a
+   * subscript (printf -v 'a[i]', read 'BASH_CMDS[ls]').
+   * @internal
+   */
+  judgeVariable(d: Draft, rawName: string, word: Word | null, scope: Scope, how: 'assigns' | 'runs with' | 'sets'): void {
+    const bracket = rawName.indexOf('[');
+    const name = bracket === -1 ? rawName : rawName.slice(0, bracket);
+    if (bracket !== -1 && !/^\[(\d+|[@*])\]$/.test(rawName.slice(bracket))) {
+      d.raise('write', `the array subscript in ${rawName} is evaluated as arithmetic, which can run code`, SHELL_REACHABLE_EFFECTS);
+    }
+    if (!/^[A-Za-z_]\w*$/.test(name)) {
+      d.raise('write', `${how === 'sets' ? 'sets' : 'assigns'} the variable "${rawName}", whose name is only known at run time`, SHELL_REACHABLE_EFFECTS);
+      return;
+    }
+    if (isCodeVariable(name) && word) {
       // PAGER='…', GIT_SSH_COMMAND='…': the value is a command that later runs through a shell.
       const inner: Scope = { cwd: scope.cwd, via: [...scope.via, `${name}=`], depth: scope.depth + 1 };
       if (word.literal) this.analyzeSource(word.value.replace(/^\|/, '').replace(/%s/g, 'FILE'), inner, d);
       else this.runComputedCode(d, word, `${name}=`);
     }
-    if (DANGEROUS_VARIABLE.test(name)) {
+    if (isDangerousVariable(name)) {
       d.raise(
         'write',
-        standalone
+        how === 'assigns'
           ? `assigns ${name}, which changes what later commands run`
-          : `runs with ${name} set, which changes which program or code runs`,
+          : how === 'sets'
+            ? `sets ${name}, which changes what later commands run`
+            : `runs with ${name} set, which changes which program or code runs`,
         SHELL_REACHABLE_EFFECTS,
       );
     }
@@ -408,6 +458,11 @@ export class ShellAnalyzer {
   /** Evaluates a word; any substitution inside runs first, as commands of its own. */
   private evalWord(node: Node, d: Draft, scope: Scope, producers?: Producer[]): Word {
     const w = evaluateWord(node, { home: this.ctx.home });
+    if (w.risks) for (const why of w.risks) d.raise('write', why, SHELL_REACHABLE_EFFECTS);
+    // 'a[$(cmd)]' as text runs cmd wherever bash later evaluates it as arithmetic ($((x)), [[ x -eq 1 ]], let).
+    if (w.literal && SUBSCRIPT_WITH_CODE.test(w.value)) {
+      d.raise('write', `${w.source} holds an array subscript with a command substitution, which runs if bash evaluates it as arithmetic`, SHELL_REACHABLE_EFFECTS);
+    }
     if (w.unknown.length) {
       for (const t of w.unknown) {
         if (t === 'ERROR') this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
@@ -530,11 +585,32 @@ export class ShellAnalyzer {
     d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope);
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
+    const table = rule.checksOwnOptions ? null : optionTableOf(rule, found.name);
+    if (table) this.checkOptions(d, inv, table, found.name, 0);
     if (!rule.analyze) return stdin.kind === 'remote' || stdin.kind === 'decoded' ? (PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' }) : { kind: 'unknown' };
     const analysis = new RuleAnalysis(this, d, scope);
     rule.analyze(inv, analysis);
     if (analysis.produced) return analysis.produced;
     return (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' };
+  }
+
+  /**
+   * Reads an invocation's arguments against the options its rule knows. An unknown option, or a word
+   * only known at run time (a variable, a substitution, a glob) where an option may stand, makes the
+   * segment at least write: only fully known options keep a program read-only.
+   * @internal
+   */
+  checkOptions(d: Draft, inv: Invocation, table: OptionTable, label: string, start: number): ScannedOptions {
+    const scan = scanOptions(inv.argv, table, start);
+    for (const u of scan.unknown) d.raise('write', `${label}: unknown option ${u}, so it is not provably read-only`, SHELL_REACHABLE_EFFECTS);
+    if (table.allRead || table.data) return scan;
+    const end = scan.optionPositions.find((i) => inv.argv[i] === '--') ?? inv.argv.length;
+    const last = table.inOrder ? Math.min(end - 1, scan.operands[0] ?? end - 1) : end - 1;
+    for (let i = start; i <= last; i++) {
+      const w = inv.args[i];
+      if (w && mayBeOption(w)) d.raise('write', `${label}: ${w.source} is only known at run time and could be an option`, SHELL_REACHABLE_EFFECTS);
+    }
+    return scan;
   }
 
   /** Default read judgement: every operand that names a file is checked against credential locations. */
@@ -882,7 +958,24 @@ class RuleAnalysis implements Analysis {
   produce(p: Producer): void {
     this.produced = p;
   }
+  options(inv: Invocation, table: OptionTable | string, label: string, start = 0): ScannedOptions {
+    return this.analyzer.checkOptions(this.d, inv, tableFor(table), label, start);
+  }
+  assign(name: string, value: Word): void {
+    this.analyzer.judgeVariable(this.d, name, value, this.scope, 'runs with');
+  }
 }
+
+/** The option table a rule declares for one of its programs, compiled. */
+export function optionTableOf(rule: ProgramRule, name: string): OptionTable | null {
+  const o = rule.options;
+  if (o === undefined) return null;
+  if (typeof o === 'string') return tableFor(o);
+  const text = o[name] ?? o['*'];
+  return text === undefined ? null : tableFor(text);
+}
+
+
 
 const WINDOWS_COMMANDS = new Set(['del', 'erase', 'rd', 'copy', 'xcopy', 'robocopy', 'ren', 'attrib', 'icacls', 'cacls', 'takeown', 'reg', 'sc', 'schtasks', 'netsh', 'wmic', 'cls', 'iex', 'iwr', 'irm', 'certutil', 'bitsadmin', 'mshta', 'rundll32', 'regsvr32', 'bcdedit', 'diskpart', 'vssadmin', 'format', 'setx', 'taskkill', 'tasklist', 'shutdown.exe', 'dir']);
 
@@ -903,6 +996,24 @@ function combineOutputs(a: Producer, b: Producer): Producer {
   const rank = (p: Producer) => ({ none: 0, literal: 1, unknown: 2, decoded: 3, remote: 4 })[p.kind];
   if (a.kind === 'literal' && b.kind === 'literal') return { kind: 'literal', text: a.text + b.text };
   return rank(a) >= rank(b) ? a : b;
+}
+
+/** Text that is an array subscript holding a command substitution: a[$(cmd)], a[`cmd`]. */
+const SUBSCRIPT_WITH_CODE = /\[[^\]]*(\$\(|`)/;
+
+/** The children of a left-nested list (a && b || c), in order, without recursion. */
+function flattenList(node: Node): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type !== 'list') {
+      out.push(n);
+      continue;
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
 }
 
 function fieldOf(parent: Node, index: number): string | null {

@@ -104,3 +104,244 @@ export function firstOperand(argv: readonly string[], withValue: { short?: strin
   const ops = operands(argv, withValue);
   return ops.length ? ops[0]! : -1;
 }
+
+// ── Known-option tables ─────────────────────────────────────────────────────────────────────────
+// A rule that can return `read` lists the options it knows, in a small text format, so the tables stay
+// data a reviewer can check against a man page:
+//   -a        a short flag              -n:   a short option with a value (-n 5, -n5)
+//   -i?       a short option whose value is optional and only attached (-i, -i.bak)
+//   --all     a long flag               --lines=   a long option with a value (--lines 5, --lines=5)
+//   --color?  a long option whose value is optional and only attached (--color, --color=auto)
+//   !opt      an option the rule judges itself (it escalates); each needs a notMatch example
+//   -NUM      numbers such as -5 are accepted (head -5, kill -9)
+//   @in-order options end at the first operand (carriers, programs with subcommands, POSIX awk)
+//   @bundle   the first argument may be short options without a dash (tar tvf); @bundle=aux lists the
+//             letters such a bundle may hold as flags (ps aux), where they differ from the short options
+//   @plus     an argument starting with + is an option too (less +F, set +x): unknown unless listed as +x
+//   @single-dash  -name is a long option written with one dash (find, pdfinfo); matched exactly
+//   @data     the words are data, never options (echo's text, test's expression): nothing is checked
+//   @all-read every option the program has only changes what it prints or reads (checked against its
+//             manual): a word computed at run time in an option position cannot make it write
+// Anything else in an option position is an unknown option, and the segment is at least write.
+// Long options may be abbreviated to any unique prefix of the listed names (GNU getopt_long); an
+// abbreviation that fits two listed options is ambiguous and counts as unknown.
+
+export type Arity = 'none' | 'required' | 'optional';
+
+export interface OptionTable {
+  readonly short: ReadonlyMap<string, Arity>;
+  readonly long: ReadonlyMap<string, Arity>;
+  /** Options the rule judges itself, as written in the table (-i, --in-place). */
+  readonly judged: readonly string[];
+  readonly numbers: boolean;
+  readonly inOrder: boolean;
+  readonly bundle: boolean;
+  readonly allRead: boolean;
+  readonly data: boolean;
+  readonly plus: boolean;
+  readonly singleDash: boolean;
+  /** Letters a dashless first bundle may hold as flags, when they differ from the short options. */
+  readonly bundleLetters: string | null;
+  readonly text: string;
+}
+
+export function optionTable(text: string): OptionTable {
+  const short = new Map<string, Arity>();
+  const long = new Map<string, Arity>();
+  const judged: string[] = [];
+  let numbers = false;
+  let inOrder = false;
+  let bundle = false;
+  let allRead = false;
+  let plus = false;
+  let data = false;
+  let singleDash = false;
+  let bundleLetters: string | null = null;
+  for (let token of text.split(/\s+/).filter(Boolean)) {
+    if (token === '@in-order') inOrder = true;
+    else if (token === '@plus') plus = true;
+    else if (token === '@data') data = true;
+    else if (token === '@single-dash') singleDash = true;
+    else if (token.startsWith('@bundle=')) {
+      bundle = true;
+      bundleLetters = token.slice(8);
+    } else if (token === '@bundle') bundle = true;
+    else if (token === '@all-read') allRead = true;
+    else if (token === '-NUM') numbers = true;
+    else {
+      const isJudged = token.startsWith('!');
+      if (isJudged) token = token.slice(1);
+      const arity: Arity = token.endsWith(':') || token.endsWith('=') ? 'required' : token.endsWith('?') ? 'optional' : 'none';
+      const name = arity === 'none' ? token : token.slice(0, -1);
+      if (/^--[A-Za-z0-9][\w.-]*$/.test(name)) long.set(name.slice(2), arity);
+      else if (/^-[A-Za-z][\w.-]+$/.test(name)) long.set(name.slice(1), arity);
+      else if (/^-[^-]$/.test(name) || /^\+[^+]$/.test(name)) short.set(name.slice(name[0] === '+' ? 0 : 1), arity);
+      else throw new Error(`Threshold classifier: bad option-table token "${token}" in: ${text}`);
+      if (isJudged) judged.push(name);
+    }
+  }
+  return { short, long, judged, numbers, inOrder, bundle, allRead, data, plus, singleDash, bundleLetters, text };
+}
+
+export interface FoundOption {
+  /** The option's name as listed: -n or --lines. */
+  name: string;
+  value: string | null;
+  /** Index of the argument that holds the option. */
+  index: number;
+}
+
+export interface ScannedOptions {
+  /** Options the table does not list, as written (without a value): --frob, -q. */
+  unknown: string[];
+  /** Indices of the operands. */
+  operands: number[];
+  /** The listed options met, in order. */
+  found: FoundOption[];
+  /** Indices of arguments in an option position (before `--` and, in order, before the first operand). */
+  optionPositions: number[];
+}
+
+/** Resolves a long option or a unique prefix of one; null when unknown or ambiguous. */
+export function resolveLong(table: OptionTable, key: string): string | null {
+  if (table.long.has(key)) return key;
+  let hit: string | null = null;
+  for (const name of table.long.keys()) {
+    if (!name.startsWith(key)) continue;
+    if (hit !== null) return null;
+    hit = name;
+  }
+  return hit;
+}
+
+/** Reads argv (from `start`) against a table of known options, as the program's option parser would. */
+export function scanOptions(argv: readonly string[], table: OptionTable, start = 0): ScannedOptions {
+  const out: ScannedOptions = { unknown: [], operands: [], found: [], optionPositions: [] };
+  // Most invocations carry no option at all: everything is an operand, nothing to resolve.
+  let optionLike = false;
+  for (let j = start; j < argv.length && !optionLike; j++) {
+    const a = argv[j]!;
+    optionLike = a.length > 1 && (a[0] === '-' || (a[0] === '+' && (table.plus || table.short.has(a.slice(0, 2)))));
+  }
+  if (table.data || (!optionLike && !table.bundle)) {
+    for (let j = start; j < argv.length; j++) out.operands.push(j);
+    return out;
+  }
+  let i = start;
+  if (table.bundle && i < argv.length && /^[A-Za-z]+$/.test(argv[i]!)) {
+    // Old-style bundle: each letter that takes a value takes the next argument, in order.
+    const letters = argv[i]!;
+    out.optionPositions.push(i);
+    const at = i++;
+    for (const letter of letters) {
+      const arity = table.bundleLetters !== null ? (table.bundleLetters.includes(letter) ? 'none' : undefined) : table.short.get(letter);
+      if (arity === undefined) {
+        out.unknown.push(`-${letter}`);
+        continue;
+      }
+      const value = arity === 'required' && i < argv.length ? argv[i++]! : null;
+      out.found.push({ name: `-${letter}`, value, index: at });
+    }
+  }
+  for (; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.optionPositions.push(i);
+      for (let j = i + 1; j < argv.length; j++) out.operands.push(j);
+      return out;
+    }
+    if (arg.startsWith('--') && arg.length > 2) {
+      out.optionPositions.push(i);
+      const eq = arg.indexOf('=');
+      const key = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      const name = resolveLong(table, key);
+      const arity = name === null ? undefined : table.long.get(name);
+      if (name === null || arity === undefined || (arity === 'none' && eq !== -1)) {
+        out.unknown.push(`--${key}`);
+        continue;
+      }
+      let value: string | null = eq === -1 ? null : arg.slice(eq + 1);
+      if (arity === 'required' && value === null && i + 1 < argv.length) value = argv[++i]!;
+      out.found.push({ name: `--${name}`, value, index: i - (arity === 'required' && eq === -1 ? 1 : 0) });
+      continue;
+    }
+    if (table.singleDash && arg.length > 2 && arg[0] === '-' && arg[1] !== '-') {
+      out.optionPositions.push(i);
+      const eq = arg.indexOf('=');
+      const key = eq === -1 ? arg.slice(1) : arg.slice(1, eq);
+      const arity = table.long.get(key);
+      if (arity === undefined || (arity === 'none' && eq !== -1)) {
+        out.unknown.push(`-${key}`);
+        continue;
+      }
+      let value: string | null = eq === -1 ? null : arg.slice(eq + 1);
+      const at = i;
+      if (arity === 'required' && value === null && i + 1 < argv.length) value = argv[++i]!;
+      out.found.push({ name: `-${key}`, value, index: at });
+      continue;
+    }
+    if (arg.length > 1 && (arg[0] === '-' || (arg[0] === '+' && (table.plus || table.short.has('+' + arg[1]))))) {
+      if (arg[0] === '-' && table.numbers && /^-\d+$/.test(arg)) {
+        out.optionPositions.push(i);
+        out.found.push({ name: '-NUM', value: arg.slice(1), index: i });
+        continue;
+      }
+      out.optionPositions.push(i);
+      const at = i;
+      if (arg[0] === '+') {
+        const arity = table.short.get(arg.slice(0, 2));
+        if (arity === undefined) {
+          out.unknown.push(arg.slice(0, 2));
+          continue;
+        }
+        let value: string | null = arg.length > 2 ? arg.slice(2) : null;
+        if (arity === 'required' && value === null && i + 1 < argv.length) value = argv[++i]!;
+        out.found.push({ name: arg.slice(0, 2), value, index: at });
+        continue;
+      }
+      for (let j = 1; j < arg.length; j++) {
+        const letter = arg[j]!;
+        const arity = table.short.get(letter);
+        if (arity === undefined) {
+          // What follows an unknown letter may be its value: stop reading the cluster.
+          out.unknown.push(`-${letter}`);
+          break;
+        }
+        if (arity === 'none') {
+          out.found.push({ name: `-${letter}`, value: null, index: at });
+          continue;
+        }
+        let value: string | null = arg.slice(j + 1);
+        if (value === '') value = arity === 'required' && i + 1 < argv.length ? argv[++i]! : arity === 'required' ? null : null;
+        out.found.push({ name: `-${letter}`, value, index: at });
+        break;
+      }
+      continue;
+    }
+    out.operands.push(i);
+    if (table.inOrder) {
+      for (let j = i + 1; j < argv.length; j++) out.operands.push(j);
+      return out;
+    }
+  }
+  return out;
+}
+
+/** Values of one listed option (by any of its names) in a scan. */
+export function valuesOf(scan: ScannedOptions, ...names: string[]): string[] {
+  return scan.found.filter((f) => names.includes(f.name) && f.value !== null).map((f) => f.value!);
+}
+
+/** True when the scan met any of the named options. */
+export function found(scan: ScannedOptions, ...names: string[]): boolean {
+  return scan.found.some((f) => names.includes(f.name));
+}
+
+const compiled = new Map<string, OptionTable>();
+/** The compiled table for a table text (compiled once). */
+export function tableFor(text: string | OptionTable): OptionTable {
+  if (typeof text !== 'string') return text;
+  let t = compiled.get(text);
+  if (!t) compiled.set(text, (t = optionTable(text)));
+  return t;
+}

@@ -56,12 +56,40 @@ export class SyntaxNode {
   }
 }
 
-export function copyTree(tree: Tree, source: string): SyntaxNode {
+/** Thrown by copyTree when the tree nests deeper than allowed: the walks over it recurse by depth. */
+export class TooDeepError extends Error {
+  constructor(readonly limit: number) {
+    super(`the syntax tree nests deeper than ${limit} levels`);
+  }
+}
+
+/** `a && b && c` nests lists to the left; the analysis walks them in a loop, so they do not count as depth. */
+const FLAT_TYPES = new Set(['list']);
+
+/** Per language: node type names, whether each is named, and field names, by id (read from WASM once). */
+const languageTables = new WeakMap<object, { types: string[]; named: Map<number, boolean>; fields: (string | null)[] }>();
+
+export function copyTree(tree: Tree, source: string, maxDepth = Infinity): SyntaxNode {
   const cursor = tree.walk();
+  let depth = 0;
+  const counted: boolean[] = [];
+  const language = tree.language;
+  let tables = languageTables.get(language);
+  if (!tables) languageTables.set(language, (tables = { types: language.types, named: new Map(), fields: language.fields }));
+  const { types, named, fields } = tables;
   try {
     let id = 0;
+    // Every cursor property crosses into WebAssembly: read ids and offsets only, and map ids to names here.
     const make = (parent: SyntaxNode | null) => {
-      const n = new SyntaxNode(id++, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, cursor.currentFieldName, source, cursor.startIndex, cursor.endIndex);
+      const typeId = cursor.nodeTypeId;
+      let isNamed = named.get(typeId);
+      if (isNamed === undefined) named.set(typeId, (isNamed = types[typeId] === undefined || language.nodeTypeIsNamed(typeId)));
+      const start = cursor.startIndex;
+      const end = cursor.endIndex;
+      // Only an empty node can be one the parser inserted to recover (a missing node).
+      const missing = start === end && cursor.nodeIsMissing;
+      const fieldId = cursor.currentFieldId;
+      const n = new SyntaxNode(id++, types[typeId] || 'ERROR', isNamed, missing, fieldId ? (fields[fieldId] ?? null) : null, source, start, end);
       n.parent = parent;
       parent?.children.push(n);
       return n;
@@ -71,6 +99,9 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
     // Depth-first: descend, then siblings, then climb back.
     for (;;) {
       if (cursor.gotoFirstChild()) {
+        const counts = !FLAT_TYPES.has(current.type);
+        counted.push(counts);
+        if (counts && ++depth > maxDepth) throw new TooDeepError(maxDepth);
         current = make(current);
         continue;
       }
@@ -80,6 +111,7 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
           break;
         }
         if (!cursor.gotoParent()) return root;
+        if (counted.pop()) depth--;
         current = current.parent!;
       }
     }

@@ -1,6 +1,7 @@
 // Shapes of the classifier's output and of the program rules it applies.
 import type { Class, Effect, Flag } from '../../../common/domain';
 import type { PathContext } from '../paths';
+import type { OptionTable, ScannedOptions } from './args';
 import type { Word } from './words';
 
 export interface RedirectInfo {
@@ -96,6 +97,13 @@ export interface Analysis {
   setCwd(dir: string | null): void;
   /** Sets what this invocation writes to stdout, for the next stage of a pipeline. */
   produce(p: Producer): void;
+  /**
+   * Reads the arguments from `start` against a table of known options (args.ts); every unknown option,
+   * and every word computed at run time that could be one, makes the segment at least write.
+   */
+  options(inv: Invocation, table: OptionTable | string, label: string, start?: number): ScannedOptions;
+  /** Judges an environment variable a carrier sets for the command it runs (env NAME=value). */
+  assign(name: string, value: Word): void;
   ctx: PathContext;
 }
 
@@ -111,6 +119,14 @@ export interface ProgramRule {
   /** Whether its plain arguments may be files it reads (scanned for credential locations). */
   readsArgs?: boolean;
   analyze?: (inv: Invocation, a: Analysis) => void;
+  /**
+   * The options it knows (the format is in args.ts), one table for all its names or one per name. A rule
+   * whose base is `read` needs this or `checksOwnOptions`: an option nobody listed is never read-only
+   * by default (a table marked @data says the words are never options, as echo's are not).
+   */
+  options?: string | Readonly<Record<string, string>>;
+  /** analyze() reads every read path's options itself through a.options() (per subcommand tables). */
+  checksOwnOptions?: true;
   /** Commands this rule leaves at `base` (checked at load and in tests). */
   match: readonly string[];
   /** Commands this rule raises above `base`. */

@@ -19,6 +19,8 @@ export interface Word {
   unknown: string[];
   /** For a value supplied at run time (xargs input): where it comes from. */
   origin?: Producer;
+  /** Expansions inside that run code while they expand (${x@P}, ${!x}, a[$i]): one reason each. */
+  risks?: string[];
 }
 
 export interface WordEnv {
@@ -92,6 +94,7 @@ function appendNode(node: Node, env: WordEnv, w: Word, quoted: boolean): void {
       w.literal = false;
       w.value += node.text;
       collectSubstitutions(node, w);
+      addRisks(node, w);
       return;
     }
     case 'command_substitution':
@@ -104,6 +107,7 @@ function appendNode(node: Node, env: WordEnv, w: Word, quoted: boolean): void {
       w.literal = false;
       w.value += node.text;
       collectSubstitutions(node, w);
+      addRisks(node, w);
       return;
     case 'brace_expression':
       w.value += node.text;
@@ -118,6 +122,43 @@ function appendNode(node: Node, env: WordEnv, w: Word, quoted: boolean): void {
       w.unknown.push(node.type);
       w.value += node.text;
   }
+}
+
+function addRisks(node: Node, w: Word): void {
+  const risks = expansionRisks(node);
+  if (risks.length) (w.risks ??= []).push(...risks);
+}
+
+/**
+ * Expansions that run code while bash expands them, outside any command substitution: prompt
+ * expansion ${x@P} (runs the $(...) in x's value), indirection ${!x} (x may name a[$(cmd)]) and array
+ * subscripts that are not constants (a subscript is evaluated as arithmetic, and the value of a variable
+ * in it can hold a[$(cmd)]). Iterative, so deep nesting cannot exhaust the stack.
+ */
+export function expansionRisks(root: Node): string[] {
+  const out: string[] = [];
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'command_substitution' || n.type === 'process_substitution') continue;
+    if (n.type === 'expansion') {
+      const kids = n.children;
+      for (let i = 0; i + 1 < kids.length; i++) {
+        if (kids[i]!.type === '@' && kids[i + 1]!.text === 'P') out.push(`the prompt expansion ${n.text} runs the command substitutions in the value`);
+      }
+      const last = kids[kids.length - 2];
+      if (kids[1]?.type === '!' && kids[2]?.type === 'variable_name' && !(last && (last.type === '*' || last.type === '@'))) {
+        out.push(`the indirect expansion ${n.text} expands a variable named at run time, which can hold an array subscript that runs code`);
+      }
+    } else if (n.type === 'subscript') {
+      const open = n.children.findIndex((c) => c.type === '[');
+      const inner = open === -1 ? [] : n.children.slice(open + 1, n.children.length - 1);
+      const constant = inner.length === 1 && (inner[0]!.type === 'number' || /^([@*]|\d+)$/.test(inner[0]!.text));
+      if (!constant) out.push(`the array subscript in ${n.text} is evaluated as arithmetic, which can run code`);
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
 }
 
 /** Finds substitutions nested anywhere below (inside ${x:-$(cmd)}, $(( a[$(cmd)] )), ...). */
@@ -268,4 +309,10 @@ function expandRange(a: string, b: string, limit: number): string[] {
     }
   }
   return out;
+}
+
+/** A word whose value is only known at run time and may start with '-', so it may be an option: "$x", $(cmd), *.txt. */
+export function mayBeOption(w: Word): boolean {
+  if (w.glob && /^[*?[]/.test(w.value)) return true;
+  return !w.literal && /^[$`]/.test(w.value);
 }

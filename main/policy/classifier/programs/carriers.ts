@@ -1,7 +1,7 @@
 // Carriers: programs whose arguments are another command (nice, timeout, env, xargs, ...). The carried
 // command is judged as if it ran directly, into the same segment.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, hasShort, operands, optionValues } from '../args';
+import { hasLong, hasShort, operands, optionValues, scanOptions, tableFor } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { Word } from '../words';
 import { writeValue, type Rule } from './helpers';
@@ -19,6 +19,8 @@ interface CarrierSpec {
   /** Extra judgement; returning true means it handled the carried command itself. */
   extra?: (inv: Invocation, a: Analysis) => boolean | void;
   network?: boolean;
+  /** Its known options (format in ../args.ts); options end at the carried command. */
+  options?: string;
 }
 
 function carried(inv: Invocation, spec: CarrierSpec): Word[] | null {
@@ -60,6 +62,11 @@ function carried(inv: Invocation, spec: CarrierSpec): Word[] | null {
   return i < argv.length ? inv.args.slice(i) : [];
 }
 
+/** The judged options of a carrier's table, for its generated notMatch examples. */
+function tableJudged(text: string | undefined): string[] {
+  return text === undefined ? [] : tableFor(text).judged.slice();
+}
+
 function carrierRule(spec: CarrierSpec, base: 'read' | 'write' | 'network' = 'read'): Rule {
   return {
     names: spec.names,
@@ -67,38 +74,43 @@ function carrierRule(spec: CarrierSpec, base: 'read' | 'write' | 'network' = 're
     effects: spec.network ? ['network'] : [],
     what: spec.what,
     readsArgs: false,
+    options: spec.options === undefined ? undefined : `@in-order ${spec.options}`,
     analyze(inv, a) {
       if (spec.extra?.(inv, a) === true) return;
       const cmd = carried(inv, spec);
       if (cmd && cmd.length) a.runArgv(cmd, inv.name, inv.stdin);
     },
     match: [],
-    notMatch: [`${spec.names[0]} ${'x '.repeat(spec.skip ?? 0)}rm -rf /`.replace(/ +/g, ' ')],
+    notMatch: [
+      `${spec.names[0]} ${'x '.repeat(spec.skip ?? 0)}rm -rf /`.replace(/ +/g, ' '),
+      ...(spec.options === undefined ? [] : [`${spec.names[0]} --threshold-unknown ls`]),
+      ...(tableJudged(spec.options).map((o) => `${spec.names[0]} ${o.startsWith('--') ? `${o}=x.txt` : `${o} x.txt`} ls`)),
+    ],
   };
 }
 
 const simpleCarriers: Rule[] = [
-  carrierRule({ names: ['nice'], short: 'n', long: ['adjustment'], what: 'runs a command at another priority' }),
-  carrierRule({ names: ['nohup'], what: 'runs a command immune to hangups' }),
-  carrierRule({ names: ['timeout', 'gtimeout'], short: 'sk', long: ['signal', 'kill-after'], skip: 1, what: 'runs a command with a time limit' }),
-  carrierRule({ names: ['stdbuf'], short: 'ioe', long: ['input', 'output', 'error'], what: 'runs a command with other buffering' }),
-  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, what: 'runs a command at another I/O priority' }),
-  carrierRule({ names: ['setsid'], what: 'runs a command in a new session' }),
-  carrierRule({ names: ['builtin'], what: 'runs a shell builtin' }),
-  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, what: 'runs a command on chosen CPUs' }),
-  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, what: 'runs a command with another scheduling policy' }),
-  carrierRule({ names: ['numactl'], short: 'CNmipP', long: ['physcpubind', 'cpunodebind', 'membind', 'interleave', 'preferred'], what: 'runs a command with a NUMA policy' }),
-  carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, what: 'runs a command with resource limits' }),
-  carrierRule({ names: ['caffeinate'], short: 'tw', what: 'runs a command while keeping the machine awake' }),
-  carrierRule({ names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'], short: 'nsef', what: 'runs a command' }),
-  carrierRule({ names: ['faketime'], short: 'f', skip: 1, what: 'runs a command with a fake clock' }),
+  carrierRule({ names: ['nice'], short: 'n', long: ['adjustment'], options: '--help --version -n: -NUM --adjustment=', what: 'runs a command at another priority' }),
+  carrierRule({ names: ['nohup'], options: '--help --version', what: 'runs a command immune to hangups' }),
+  carrierRule({ names: ['timeout', 'gtimeout'], short: 'sk', long: ['signal', 'kill-after'], skip: 1, options: '--help --version -s: -k: -f -p -v --signal= --kill-after= --foreground --preserve-status --verbose', what: 'runs a command with a time limit' }),
+  carrierRule({ names: ['stdbuf'], short: 'ioe', long: ['input', 'output', 'error'], options: '--help --version -i: -o: -e: --input= --output= --error=', what: 'runs a command with other buffering' }),
+  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, options: '--help --version -c: -n: -t -p: -P: -u: --class= --classdata= --ignore --pid= --pgid= --uid=', what: 'runs a command at another I/O priority' }),
+  carrierRule({ names: ['setsid'], options: '--help --version -c -f -w --ctty --fork --wait', what: 'runs a command in a new session' }),
+  carrierRule({ names: ['builtin'], options: '', what: 'runs a shell builtin' }),
+  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
+  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -a -b -d -e -f -i -m -o -p -r -R -v -T: -P: -D: --all-tasks --batch --deadline --ext --fifo --idle --max --other --pid --rr --reset-on-fork --verbose --sched-runtime= --sched-period= --sched-deadline=', what: 'runs a command with another scheduling policy' }),
+  carrierRule({ names: ['numactl'], short: 'CNmipP', long: ['physcpubind', 'cpunodebind', 'membind', 'interleave', 'preferred'], options: '--help -a -b -l -s -H -C: -N: -m: -i: -p: -P: --all --balancing --localalloc --show --hardware --physcpubind= --cpunodebind= --membind= --interleave= --preferred= --preferred-many=', what: 'runs a command with a NUMA policy' }),
+  carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -p: -o: --noheadings --raw --verbose --pid= --output= --as? --core? --cpu? --data? --fsize? --locks? --memlock? --msgqueue? --nice? --nofile? --nproc? --rss? --rtprio? --rttime? --sigpending? --stack? -A? -c? -d? -e? -f? -i? -l? -m? -n? -q? -r? -s? -t? -u? -v? -x? -y?', what: 'runs a command with resource limits' }),
+  carrierRule({ names: ['caffeinate'], short: 'tw', options: '-d -i -m -s -u -t: -w:', what: 'runs a command while keeping the machine awake' }),
+  carrierRule({ names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'], short: 'nsef', options: '', what: 'runs a command' }),
+  carrierRule({ names: ['faketime'], short: 'f', skip: 1, options: '--help --version -m -f: --exclude-monotonic --date-prog=', what: 'runs a command with a fake clock' }),
   carrierRule({ names: ['proxychains', 'proxychains4', 'torsocks', 'tsocks', 'torify'], short: 'f', network: true, what: 'runs a command through a network proxy' }),
   carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),
   carrierRule({ names: ['unshare'], short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd', 'map-user', 'map-group', 'propagation', 'setgroups', 'mount-proc', 'map-users', 'map-groups'], what: 'runs a command in new namespaces' }, 'write'),
-  carrierRule({ names: ['valgrind'], what: 'runs a command under a checker' }),
+  carrierRule({ names: ['valgrind'], what: 'runs a command under a checker (its options write logs and start a debugger server)' }, 'write'),
   carrierRule({
     names: ['coproc'],
-    what: 'runs a command as a coprocess',
+    options: '', what: 'runs a command as a coprocess',
     extra(inv, a) {
       // `coproc NAME { …; }` is a compound command tree-sitter-bash does not parse: fail closed.
       const open = inv.argv.findIndex((x) => x === '{' || x === '(' || x.startsWith('('));
@@ -118,9 +130,18 @@ const simpleCarriers: Rule[] = [
     short: 'oepsSEbaIPUXu',
     long: ['output', 'expr', 'attach', 'signal', 'user', 'env'],
     noCommand: { short: 'p', long: ['attach'] },
+    // -o writes, -p attaches and -E sets the traced command's environment: judged below.
+    options: `--help --version -c -C -d -D -f -F -h -i -k -n -q -r -t -T -v -V -w -x -y -z -Z -a: -b: -e: -I: -O: -P: -s: -S: -u: -X: -l: -L -A -L -n
+      --trace= --signal= --status= --abbrev= --verbose= --raw= --summary-only --summary --follow-forks --output-separately --string-limit=
+      --decode-fds? --quiet? --seccomp-bpf --summary-columns= --syscall-times? --absolute-timestamps? --relative-timestamps? --timestamps?
+      !-o: !--output= !-p: !--attach= !-E: !--env=`,
     what: 'traces a command',
     extra(inv, a) {
       for (const o of optionValues(inv.argv, 'o', ['output'])) writeValue(inv, a, o);
+      for (const e of optionValues(inv.argv, 'E', ['env'])) {
+        const eq = e.indexOf('=');
+        a.assign(eq === -1 ? e : e.slice(0, eq), { source: e, value: eq === -1 ? '' : e.slice(eq + 1), literal: true, glob: false, substitutions: [], unknown: [] });
+      }
       if (hasShort(inv.argv, 'p') || hasLong(inv.argv, ['attach'])) a.raise('write', `${inv.name} -p attaches to a running process and can read its memory`, ['command_exec', 'secret_read']);
     },
   }),
@@ -128,19 +149,21 @@ const simpleCarriers: Rule[] = [
     names: ['time'],
     short: 'fo',
     long: ['format', 'output'],
-    what: 'times a command',
+    options: '--help --version -f: -p -v -a -q -V --format= --portability --verbose --append --quiet !-o: !--output=', what: 'times a command',
     extra(inv, a) {
       for (const o of optionValues(inv.argv, 'o', ['output'])) writeValue(inv, a, o);
     },
   }),
   carrierRule({
     names: ['perf'],
-    what: 'profiles a command',
+    options: '--help --version -v --debug= --no-pager', what: 'profiles a command',
     extra(inv, a) {
       const subIndex = inv.argv.findIndex((x) => !x.startsWith('-'));
       if (subIndex === -1) return;
       const rest = inv.args.slice(subIndex + 1);
       const restArgv = rest.map((w) => w.value);
+      if (inv.argv[subIndex] !== 'stat' && inv.argv[subIndex] !== 'list') a.raise('write', `perf ${inv.argv[subIndex]} writes perf.data or changes tracing state`, ['file_write']);
+      if (inv.argv[subIndex] === 'stat') a.options({ ...inv, argv: restArgv, args: rest }, '@in-order -e: -a -A -C: -p: -t: -r: -x: -d -D: -G: -I: -n -v -B --event= --all-cpus --pid= --tid= --repeat= --field-separator= --detailed --delay= --cgroup= --interval-print= --null --verbose --big-num', 'perf stat');
       if (['record', 'stat', 'trace', 'c2c', 'mem', 'sched', 'lock', 'kvm'].includes(inv.argv[subIndex]!)) {
         const ops = operands(restArgv, { short: 'eoFcCpItGjr', long: ['event', 'output', 'freq', 'count', 'cpu', 'pid', 'tid', 'cgroup', 'repeat'] });
         if (ops.length) a.runArgv(rest.slice(ops[0]!), 'perf');
@@ -155,16 +178,20 @@ const command: Rule = {
   effects: [],
   what: 'runs a command',
   readsArgs: false,
+  options: { command: '@in-order -v -V -p', exec: '@in-order -a: -c !-l' },
   analyze(inv, a) {
+    if (inv.name === 'exec' && hasShort(inv.argv.slice(0, 1), 'l')) a.raise('write', 'exec -l starts the command as a login shell, which reads start-up files', SHELL_REACHABLE_EFFECTS);
     if (inv.name === 'command' && hasShort(inv.argv, 'vV')) return;
     const ops = operands(inv.argv, { short: 'a', long: [] });
     if (ops.length) a.runArgv(inv.args.slice(ops[0]!), inv.name, inv.stdin);
   },
   match: ['command -v git', 'exec'],
-  notMatch: ['command rm -rf /', 'exec rm -rf /'],
+  notMatch: ['command rm -rf /', 'exec rm -rf /', 'exec -l bash', 'command --frob ls'],
 };
 
-const DANGEROUS_ENV = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PAGER|EDITOR|VISUAL|GIT_\w+|PROMPT_COMMAND|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|LESSOPEN|SHELLOPTS|BASHOPTS|PS4|BASH_FUNC_\w+.*|JAVA_TOOL_OPTIONS|HOME|ZDOTDIR)$/;
+/** env's options end at the first NAME=value or the command; -S splits a string into a command line. */
+const ENV_OPTIONS = `@in-order --help --version -i -0 -v -u: -C: !-S: -P: --ignore-environment --null --unset= --chdir= !--split-string= --debug
+  --block-signal? --default-signal? --ignore-signal? --list-signal-handling`;
 
 const env: Rule = {
   names: ['env', 'genv'],
@@ -172,45 +199,34 @@ const env: Rule = {
   effects: [],
   what: 'runs a command with a changed environment (or prints it)',
   readsArgs: false,
+  options: ENV_OPTIONS,
   analyze(inv, a) {
     const argv = inv.argv;
-    let i = 0;
-    while (i < argv.length) {
-      const x = argv[i]!;
-      if (x === '--') {
-        i++;
-        break;
-      }
-      if (x === '-S' || x === '--split-string' || x.startsWith('--split-string=') || (x.startsWith('-S') && x.length > 2)) {
-        // env -S 'cmd args' splits a string into a command line.
-        const value = x === '-S' || x === '--split-string' ? argv[i + 1] ?? '' : x.startsWith('-S') ? x.slice(2) : x.slice(15);
-        const literal = x === '-S' || x === '--split-string' ? inv.args[i + 1]?.literal ?? false : inv.args[i]!.literal;
-        const rest = argv.slice(i + (x === '-S' || x === '--split-string' ? 2 : 1)).join(' ');
-        if (literal) a.runCode(`${value} ${rest}`.trim(), 'env -S');
+    const scan = scanOptions(argv, tableFor(ENV_OPTIONS));
+    for (const f of scan.found) {
+      if (f.name === '-C' || f.name === '--chdir') a.raise('read', 'env -C runs the command in another directory');
+      if (f.name === '-S' || f.name === '--split-string') {
+        // env -S 'cmd args' (also --s, --split=…): the string is a command line, and what follows is appended.
+        const word = inv.args[f.index]!;
+        const attached = argv[f.index] !== '-S' && !/^--[a-z-]+$/.test(argv[f.index]!);
+        const literal = attached ? word.literal : inv.args[f.index + 1]?.literal ?? false;
+        const rest = argv.slice(f.index + (attached ? 1 : 2)).join(' ');
+        if (literal) a.runCode(`${f.value ?? ''} ${rest}`.trim(), 'env -S');
         else a.markDynamic('env -S runs a command line computed at run time');
         return;
       }
-      if (x === '-u' || x === '--unset' || x === '-C' || x === '--chdir') {
-        if (x === '-C' || x === '--chdir') a.raise('read', 'env -C runs the command in another directory');
-        i += 2;
-        continue;
-      }
-      if (x.startsWith('-')) {
-        i++;
-        continue;
-      }
-      const assignment = /^([A-Za-z_][\w]*)=/.exec(x);
-      if (assignment) {
-        if (DANGEROUS_ENV.test(assignment[1]!)) a.raise('write', `env sets ${assignment[1]}, which changes which program or code runs`, SHELL_REACHABLE_EFFECTS);
-        i++;
-        continue;
-      }
-      break;
+    }
+    let i = scan.operands[0] ?? argv.length;
+    for (; i < argv.length; i++) {
+      const assignment = /^([^=]+)=(.*)$/s.exec(argv[i]!);
+      if (!assignment || argv[i]!.startsWith('-')) break;
+      const w = inv.args[i]!;
+      a.assign(assignment[1]!, { ...w, value: assignment[2]!, source: w.source });
     }
     if (i < argv.length) a.runArgv(inv.args.slice(i), 'env', inv.stdin);
   },
-  match: ['env', 'env | sort', 'env FOO=1 ls'],
-  notMatch: ['env rm -rf /tmp/x', 'env LD_PRELOAD=/tmp/x.so ls', 'env -S "rm -rf /"'],
+  match: ['env', 'env | sort', 'env FOO=1 ls', 'env -i PATH_X=1 ls'],
+  notMatch: ['env rm -rf /tmp/x', 'env LD_PRELOAD=/tmp/x.so ls', 'env -S "rm -rf /"', 'env --s "rm -rf ~"', 'env --split-string="rm -rf ~"', 'env MANPAGER="sh -c id" man ls', 'env --frob ls'],
 };
 
 const xargs: Rule = {
@@ -219,6 +235,9 @@ const xargs: Rule = {
   effects: [],
   what: 'runs a command with arguments read from its input',
   readsArgs: false,
+  // --process-slot-var sets a variable in the command's environment: not listed.
+  options: `@in-order --help --version -0 -a: -d: -E: -e? -I: -i? -L: -l? -n: -o -p -P: -r -s: -t -x --null --arg-file= --delimiter= --eof?
+    --replace? --max-lines? --max-args= --open-tty --interactive --max-procs= --no-run-if-empty --max-chars= --show-limits --verbose --exit`,
   analyze(inv, a) {
     const spec = { short: 'adEeIiLlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] };
     const ops = operands(inv.argv, spec);
@@ -239,7 +258,7 @@ const xargs: Rule = {
     a.runArgv(cmd, 'xargs');
   },
   match: ['xargs', 'xargs echo', 'xargs -0 wc -l'],
-  notMatch: ['xargs rm', 'xargs -I{} sh -c "echo {}"', 'xargs -n1 curl'],
+  notMatch: ['xargs rm', 'xargs -I{} sh -c "echo {}"', 'xargs -n1 curl', 'xargs --process-slot-var=BASH_ENV bash -c x'],
 };
 
 const codeCarriers: Rule = {
@@ -248,6 +267,24 @@ const codeCarriers: Rule = {
   effects: [],
   what: 'runs commands given as arguments',
   readsArgs: false,
+  options: {
+    watch: `@in-order --help --version -n: -d? -t -b -e -g -c -x -p -w -q: -r -C --interval= --differences? --no-title --beep --errexit --chgexit
+      --color --no-color --exec --precise --no-wrap --equexit= --no-rerun`,
+    // --export-* and --output=FILE write files, -S/--shell picks the program that runs the commands: not listed.
+    hyperfine: `--help --version -h -V -w: -m: -M: -r: -p: -c: -P: -D: -L: -N -i -n: -s: -u: --warmup= --min-runs= --max-runs= --runs= --setup=
+      --prepare= --conclude= --cleanup= --parameter-scan= --parameter-step-size= --parameter-list= --style= --sort= --time-unit=
+      --command-name= --input= --show-output --ignore-failure`,
+    flock: '@in-order --help --version -s -x -e -n -u -w: -E: -o -c: -F --shared --exclusive --nonblock --nb --unlock --timeout= --conflict-exit-code= --close --command= --no-fork --verbose',
+    entr: '@in-order -a -c -d -n -p -r -s -z -x',
+    trap: '@in-order -l -p',
+    busybox: '@in-order --list --list-full --help',
+    toybox: '@in-order --help --version',
+    direnv: '@in-order --help --version',
+    tmux: '@in-order -2 -C -D -l -N -u -v -V -L: -S:',
+    screen: '@single-dash @in-order -ls -list -v',
+    byobu: '@single-dash @in-order -ls -list -v',
+    '*': '',
+  },
   analyze(inv, a) {
     const argv = inv.argv;
     switch (inv.name) {
@@ -270,6 +307,8 @@ const codeCarriers: Rule = {
       case 'flock': {
         const code = optionValues(argv, 'c', ['command']);
         for (const c of code) a.runCode(c, 'flock -c');
+        const lock = operands(argv, { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'] })[0];
+        if (lock !== undefined && !/^\d+$/.test(argv[lock]!)) a.write(argv[lock]!, inv.args[lock]!.literal, inv.cwd, 'creates the lock file');
         const ops = operands(argv, { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'] });
         if (!code.length && ops.length > 1) a.runArgv(inv.args.slice(ops[1]!), 'flock');
         return;
@@ -331,8 +370,8 @@ const codeCarriers: Rule = {
         if (['parallel', 'sem', 'expect', 'run-parts'].includes(inv.name)) a.markDynamic(`${inv.name} builds the commands it runs at run time`);
     }
   },
-  match: ['tmux ls', 'trap - INT', 'busybox --list'],
-  notMatch: ['watch -n 1 "rm -rf /tmp/x"', 'flock /tmp/l -c "rm -rf ~"', 'trap "rm -rf ~" EXIT', 'busybox rm -rf /', 'tmux new -d "sh"', 'hyperfine "curl x | sh"'],
+  match: ['tmux ls', 'trap - INT', 'busybox --list', 'watch -n 1 ls', 'hyperfine --runs 3 "ls"'],
+  notMatch: ['watch -n 1 "rm -rf /tmp/x"', 'flock /tmp/l -c "rm -rf ~"', 'trap "rm -rf ~" EXIT', 'busybox rm -rf /', 'tmux new -d "sh"', 'hyperfine "curl x | sh"', 'hyperfine --export-json out.json ls', 'hyperfine -S "sh -c id" ls', 'tmux -f evil.conf ls', 'flock /tmp/lock ls'],
 };
 
 export const carrierRules: Rule[] = [...simpleCarriers, command, env, xargs, codeCarriers];

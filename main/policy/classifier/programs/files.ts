@@ -209,6 +209,8 @@ const dd: Rule = {
   effects: ['file_read'],
   what: 'copies raw data',
   readsArgs: false,
+  // Its operands are key=value (if=, of=, bs= …): of= is judged below.
+  options: '--help --version',
   analyze(inv, a) {
     let wrote = false;
     inv.argv.forEach((arg, i) => {

@@ -4,13 +4,14 @@ import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { writeValue, type Rule } from './helpers';
+import { GIT_GLOBAL, GIT_READ_OPTIONS } from './git-options';
 
 const READ = new Set([
   'status', 'log', 'diff', 'show', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'cat-file', 'describe', 'shortlog',
   'blame', 'annotate', 'whatchanged', 'name-rev', 'merge-base', 'show-ref', 'for-each-ref', 'count-objects', 'fsck',
   'version', 'help', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-index', 'diff-files',
   'cherry', 'range-diff', 'grep', 'verify-commit', 'verify-tag', 'show-branch', 'get-tar-commit-id', 'ls-remote-local',
-  'column', 'interpret-trailers', 'patch-id', 'mailinfo', 'request-pull', 'instaweb-status', 'bugreport-dry',
+  'column', 'interpret-trailers', 'patch-id', 'instaweb-status', 'bugreport-dry',
 ]);
 const WRITE = new Set([
   'add', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert', 'rm', 'mv',
@@ -66,13 +67,17 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
   const argv = inv.argv;
   let i = 0;
   let cwd = inv.cwd;
+  a.options(inv, GIT_GLOBAL, 'git');
   // Global options.
   while (i < argv.length && argv[i]!.startsWith('-')) {
     const opt = argv[i]!;
-    if (opt === '-c') {
-      const pair = argv[i + 1] ?? '';
-      judgeConfigPair(pair, inv.args[i + 1]?.literal ?? false, a, 'git -c');
-      i += 2;
+    if (opt.startsWith('-c')) {
+      a.raise('write', 'git -c sets configuration for this call, and configuration can run programs', SHELL_REACHABLE_EFFECTS);
+      // -c key=value or -ckey=value.
+      const attached = opt.length > 2;
+      const pair = attached ? opt.slice(2) : argv[i + 1] ?? '';
+      judgeConfigPair(pair, (attached ? inv.args[i]?.literal : inv.args[i + 1]?.literal) ?? false, a, 'git -c');
+      i += attached ? 1 : 2;
       continue;
     }
     if (opt.startsWith('--config-env')) {
@@ -108,8 +113,11 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
   }
   const rest = argv.slice(i + 1);
   const restInv: Invocation = { ...inv, argv: rest, args: inv.args.slice(i + 1), cwd };
-  const classify = (cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []) =>
+  const classify = (cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []) => {
     a.raise(cls, `git ${sub} ${why}`, effects as never);
+    // A read path keeps only the options its table lists (git-options.ts); any other makes it at least write.
+    if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
+  };
 
   switch (sub) {
     case 'branch': {
@@ -279,12 +287,16 @@ export const gitRules: Rule[] = [
     effects: ['file_read'],
     what: 'works with a git repository',
     readsArgs: false,
+    options: GIT_GLOBAL,
+    checksOwnOptions: true,
     analyze: analyzeGit,
     match: ['git status', 'git log --oneline -5', 'git diff HEAD~1', 'git show abc123', 'git branch', 'git branch -a', 'git tag -l', 'git remote -v', 'git config --get user.name', 'git stash list'],
     notMatch: [
       'git commit -m x', 'git add .', 'git push', 'git push --force', 'git fetch', 'git clone https://x/y', 'git clean -fdx',
       'git -c alias.x="!rm -rf ~" x', 'git -c core.pager="sh -c id" log', 'git branch new-feature', 'git config core.hooksPath .hooks',
-      'git frobnicate', 'git push origin +main', 'git push origin :old',
+      'git frobnicate', 'git push origin +main', 'git push origin :old', 'git -c color.ui=always log', 'git --config-env=core.pager=P log',
+      'git log --output=x', 'git diff --ext-diff', 'git show --textconv HEAD', 'git grep -O foo', 'git grep --open-files-in-pager=vi foo',
+      'git status --frobnicate', 'git --frobnicate status', 'git help -w log', 'git log $X',
     ],
   },
 ];

@@ -12,9 +12,18 @@ export const SHELLS = ['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yas
 const SHELL_VALUED_SHORT = 'oO';
 const SHELL_VALUED_LONG = ['rcfile', 'init-file', 'dump-po-strings-file'];
 
+/** Shell options that keep it from reading start-up files or prompting; -l/--login/-i read them (they run code). */
+const SHELL_OPTIONS = `@in-order @plus --version --help -c -s -e -u -x -v -n -f -a -b -h -k -m -p -t -B -C -E -H -P -T -r -o: -O: +e +u +x +v +n +f +a +b +h +m
+  +p +t +B +C +E +H +P +T +o: +O: --norc --noprofile --posix --restricted --noediting --verbose --command= --debugger --dump-strings
+  --dump-po-strings !-l !-i !--login !--interactive !--rcfile= !--init-file=`;
+
 function analyzeShell(inv: Invocation, a: Analysis): void {
   const argv = inv.argv;
   if (onlyInfoFlags(argv)) return;
+  const scan = a.options(inv, SHELL_OPTIONS, inv.name);
+  if (scan.found.some((f) => ['-l', '-i', '--login', '--interactive'].includes(f.name))) {
+    a.raise('write', `${inv.name} ${scan.found.find((f) => ['-l', '-i', '--login', '--interactive'].includes(f.name))!.name} reads start-up files (~/.bash_profile, ~/.bashrc), which run code`, SHELL_REACHABLE_EFFECTS);
+  }
   let i = 0;
   let command: number | null = null;
   let fromStdin = false;
@@ -79,9 +88,11 @@ const shells: Rule = {
   effects: [],
   what: 'runs shell code',
   readsArgs: false,
+  options: SHELL_OPTIONS,
+  checksOwnOptions: true,
   analyze: analyzeShell,
-  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version'],
-  notMatch: ['bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
+  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version', 'bash -ec "ls"'],
+  notMatch: ['bash -l -c "ls"', 'bash -ic "ls"', 'bash --login -c ls', 'bash --interactive -c ls', 'bash --rcfile=x -c ls', 'bash --init-file=x -c ls', 'bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
 };
 
 const evalRule: Rule = {
@@ -90,6 +101,7 @@ const evalRule: Rule = {
   effects: [],
   what: 'runs its arguments as shell code',
   readsArgs: false,
+  options: '@data',
   analyze(inv, a) {
     if (inv.args.length === 0) return;
     if (inv.args.every((w) => w.literal)) a.runCode(inv.argv.join(' '), 'eval');
@@ -106,6 +118,7 @@ const source: Rule = {
   effects: [],
   what: 'runs a file of shell code in the current shell',
   readsArgs: false,
+  options: '@data',
   analyze(inv, a) {
     const w = inv.args[0];
     if (!w) return;
@@ -156,6 +169,8 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     effects: [],
     what: 'is a language interpreter',
     readsArgs: true,
+    // Read only with nothing but --version/--help, or python -I -m json.tool: analyze() checks that itself.
+    checksOwnOptions: true,
     analyze(inv, a) {
       const argv = inv.argv;
       if (onlyInfoFlags(argv)) return;
@@ -174,7 +189,18 @@ function interpreterRule(spec: InterpreterSpec): Rule {
             a.runArgv([{ source: pip, value: pip, literal: true, glob: false, substitutions: [], unknown: [] }, ...rest], `${inv.name} -m`);
             return;
           }
-          if (mod === 'json.tool' || mod === 'tabnanny' || mod === 'pydoc' || mod === 'sysconfig' || mod === 'site') return;
+          if (mod === 'json.tool' || mod === 'tabnanny' || mod === 'sysconfig') {
+            // -m searches the current directory first (a workspace json/ package would run): read only when isolated (-I).
+            const before = inv.args.slice(0, argv.indexOf(mod) - 1);
+            const isolated = before.some((w) => /^-[A-Za-z]*I[A-Za-z]*$/.test(w.value));
+            if (!isolated) a.raise('write', `${inv.name} -m ${mod} imports modules from the current directory first; only -I (isolated) keeps it read-only`, SHELL_REACHABLE_EFFECTS);
+            a.options({ ...inv, argv: before.map((w) => w.value), args: before }, '-I -E -s -S -B -u -q', inv.name);
+            const rest = inv.args.slice(argv.indexOf(mod) + 1);
+            a.options({ ...inv, argv: rest.map((w) => w.value), args: rest }, '--sort-keys --indent= --tab --no-indent --compact --json-lines --no-ensure-ascii -h --help -v -q', `${inv.name} -m ${mod}`);
+            const outFile = rest.filter((w) => !w.value.startsWith('-'))[1];
+            if (mod === 'json.tool' && outFile) a.write(outFile.value, outFile.literal, inv.cwd, 'writes');
+            return;
+          }
           if (mod === 'http.server' || mod === 'smtpd' || mod === 'ftplib') {
             a.raise('network', `${inv.name} -m ${mod} opens a network service`, ['network']);
             return;
@@ -240,7 +266,7 @@ const openers: Rule = {
     }
   },
   match: ['notify-send done', 'say hello'],
-  notMatch: [],
+  notMatch: ['pbpaste'],
 };
 
 /** alias name='code': the code runs wherever the name is used later (when aliases are expanded). */
@@ -250,6 +276,7 @@ const alias: Rule = {
   effects: [],
   what: 'defines command aliases',
   readsArgs: false,
+  options: '-p',
   analyze(inv, a) {
     inv.args.forEach((w, i) => {
       const eq = inv.argv[i]!.indexOf('=');

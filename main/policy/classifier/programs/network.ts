@@ -182,15 +182,25 @@ const cloud: Rule = {
   notMatch: ['gh repo delete x', 'aws s3 rb s3://b --force', 'kubectl delete pod x', 'terraform apply', 'terraform destroy', 'gh auth token'],
 };
 
+/** Global options that keep the client on the local daemon; -H/--host, --context, -c/--config, --remote, --url, --connection are not listed. */
+const CONTAINER_GLOBAL = '@in-order --help --version -v -D --debug -l: --log-level= --log-level=';
+/** Options of the read verbs (ps, images, inspect, logs …). */
+const CONTAINER_READ = `-a -q -s -n: -l -f: -t --all --quiet --size --last= --latest --filter= --format= --no-trunc --digests --tree --type= --follow
+  --tail= --timestamps --since= --until= --details --no-stream --human -H --json --services --volumes --images --resolve-image-digests
+  --no-interpolate --short`;
+
 const containers: Rule = {
   names: ['docker', 'podman', 'nerdctl', 'buildah', 'ctr', 'crictl', 'lxc', 'incus', 'docker-compose', 'colima', 'orbctl'],
   base: 'read',
   effects: [],
   what: 'manages containers',
   readsArgs: false,
+  options: CONTAINER_GLOBAL,
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const argv = inv.argv;
+    const globals = a.options(inv, CONTAINER_GLOBAL, inv.name);
     const ops = operands(argv, { short: 'Hc', long: ['host', 'context', 'config', 'log-level'] });
     let verb = ops.length ? argv[ops[0]!]! : '';
     const second = ops.length > 1 ? argv[ops[1]!]! : '';
@@ -198,6 +208,7 @@ const containers: Rule = {
     const readVerbs = ['ps', 'images', 'inspect', 'logs', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff', 'container ls', 'container list', 'container inspect', 'container logs', 'image ls', 'image list', 'image inspect', 'image history', 'volume ls', 'volume inspect', 'network ls', 'network inspect', 'compose ps', 'compose logs', 'compose config', 'compose ls', 'system df', 'system info', 'context ls'];
     if (readVerbs.includes(verb.trim())) {
       a.raise('read', `${inv.name} ${verb.trim()} reads container state (through the container daemon)`, ['file_read']);
+      if (verb.trim() !== 'top') a.options(inv, CONTAINER_READ, `${inv.name} ${verb.trim()}`, (globals.operands[0] ?? 0) + 1);
       return;
     }
     if (argv.some((x) => x === '--privileged' || /^--(pid|net|network|ipc|uts|userns|cgroupns)=host$/.test(x) || /^--cap-add/.test(x) || /^--device/.test(x) || /^--security-opt=.*unconfined/.test(x))) {
@@ -226,7 +237,7 @@ const containers: Rule = {
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['docker ps', 'docker images', 'podman inspect x', 'docker compose ps'],
-  notMatch: ['docker run --rm alpine echo hi', 'docker run --privileged x', 'docker run -v /:/host x', 'docker system prune -a', 'docker build .'],
+  notMatch: ['docker -H ssh://host ps', 'docker --context remote ps', 'podman --remote ps', 'docker -c /tmp/cfg ps', 'docker ps --frob', 'docker run --rm alpine echo hi', 'docker run --privileged x', 'docker run -v /:/host x', 'docker system prune -a', 'docker build .'],
 };
 
 export const networkRules: Rule[] = [fetchers, remoteShells, copyRemote, sockets, cloud, containers];

@@ -20,12 +20,19 @@ const NODE_READ = new Set(['ls', 'list', 'll', 'la', 'explain', 'why', 'fund', '
 const NODE_NETWORK_READ = new Set(['view', 'info', 'show', 'v', 'search', 's', 'se', 'find', 'outdated', 'ping', 'whoami', 'doctor', 'access', 'owner', 'team', 'org', 'dist-tag', 'hook', 'profile', 'token', 'star', 'stars', 'unstar', 'repo', 'docs', 'bugs', 'home']);
 const NODE_SCRIPTS = new Set(['run', 'run-script', 'rum', 'urn', 'test', 't', 'tst', 'start', 'stop', 'restart', 'exec', 'x', 'dlx', 'create', 'init', 'innit', 'version', 'pack', 'publish-dry', 'why-dry']);
 
+/** Options of the read subcommands (ls, explain, why, config get …); --userconfig, --script-shell, --node-options are not listed. */
+const NODE_READ_OPTIONS = `--json --long -l --parseable -p --all -a --depth= --global -g --omit= --include= --link --package-lock-only --unicode --workspace=
+  -w: --workspaces --include-workspace-root --prefix= --silent -s --loglevel= --color? --no-color --dev -D --prod -P --recursive -r
+  --filter= --only= --production --location= --help -h --version -v --quiet -q --expand-versions? --no-expand-versions`;
+
 const nodePackageManagers: Rule = {
   names: ['npm', 'pnpm', 'yarn', 'bun', 'corepack'],
   base: 'read',
   effects: [],
   what: 'manages JavaScript packages',
   readsArgs: false,
+  options: NODE_READ_OPTIONS,
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const { name, rest } = sub(inv, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' });
@@ -33,6 +40,7 @@ const nodePackageManagers: Rule = {
     const global = hasShort(inv.argv, 'g') || inv.argv.includes('--global') || locationGlobal || (inv.name === 'yarn' && name === 'global');
     if (name === undefined) {
       if (inv.name === 'yarn' || inv.name === 'bun') say(a, 'network', `${inv.name} with no command installs dependencies`, ['network', 'file_write']);
+      a.options(inv, NODE_READ_OPTIONS, inv.name);
       return;
     }
     if (name === 'publish' || name === 'unpublish' || name === 'deprecate') {
@@ -43,7 +51,10 @@ const nodePackageManagers: Rule = {
       const verb = name === 'set' ? 'set' : rest[0];
       if (verb === 'set' || verb === 'delete' || verb === 'edit' || verb === 'fix') {
         say(a, 'destructive', `${inv.name} config ${verb} changes ~/.npmrc, which holds registry credentials`, ['file_write', 'destructive']);
-      } else say(a, 'read', `${inv.name} config reads settings`);
+      } else {
+        say(a, 'read', `${inv.name} config reads settings`);
+        a.options(inv, NODE_READ_OPTIONS, inv.name);
+      }
       return;
     }
     if (name === 'login' || name === 'adduser' || name === 'logout') {
@@ -59,7 +70,11 @@ const nodePackageManagers: Rule = {
       }
       return;
     }
-    if (NODE_READ.has(name)) return say(a, 'read', `${inv.name} ${name} reads package information`, ['file_read']);
+    if (NODE_READ.has(name)) {
+      say(a, 'read', `${inv.name} ${name} reads package information`, ['file_read']);
+      a.options(inv, NODE_READ_OPTIONS, `${inv.name} ${name}`);
+      return;
+    }
     if (NODE_NETWORK_READ.has(name)) return say(a, 'network', `${inv.name} ${name} queries the registry`, ['network']);
     if (name === 'exec' || name === 'x' || name === 'dlx' || name === 'create' || (name === 'init' && rest.some((x) => !x.startsWith('-')))) {
       say(a, 'network', `${inv.name} ${name} may download a package and runs it`, ['network']);
@@ -74,8 +89,8 @@ const nodePackageManagers: Rule = {
     // yarn <script> / bun <file> / pnpm <script>: runs a project script.
     say(a, 'write', `${inv.name} ${name} runs a project script or command, which can do anything`, SHELL_REACHABLE_EFFECTS);
   },
-  match: ['npm --version', 'npm ls', 'npm explain react', 'pnpm why zod'],
-  notMatch: ['npm install', 'npm i -g typescript', 'npm run build', 'npm test', 'yarn', 'npm publish', 'npx cowsay', 'pnpm add zod', 'npm config set registry x', 'yarn global add x'],
+  match: ['npm --version', 'npm ls', 'npm explain react', 'pnpm why zod', 'npm ls --depth=0 --json'],
+  notMatch: ['npm ls --userconfig=evil.npmrc', 'npm --script-shell=sh ls', 'npm install', 'npm i -g typescript', 'npm run build', 'npm test', 'yarn', 'npm publish', 'npx cowsay', 'pnpm add zod', 'npm config set registry x', 'yarn global add x'],
 };
 
 const npx: Rule = {
@@ -104,16 +119,26 @@ function inVirtualEnv(inv: Invocation, rawProgram: string): boolean {
   return /(^|\/)(\.?venv|env|\.tox|\.nox|virtualenv)\//.test(rawProgram) || hasLong(inv.argv, ['target', 'prefix', 'root']) || hasShort(inv.argv, 't');
 }
 
+const PIP_READ_OPTIONS = `--help -h --version -V -v -q --verbose --quiet --format= !-o !--outdated !-u !--uptodate --not-required --user --path= --local -l
+  --editable -e --exclude-editable --include-editable --exclude= -f --files --all --isolated --no-color --disable-pip-version-check
+  --no-input --pre --no-python-version-warning --no-cache-dir --json`;
+
 const pip: Rule = {
   names: ['pip', 'pip3'],
   base: 'read',
   effects: [],
   what: 'manages Python packages',
   readsArgs: false,
+  options: PIP_READ_OPTIONS,
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const { name } = sub(inv, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] });
-    if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) return;
+    if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) {
+      const scan = a.options(inv, PIP_READ_OPTIONS, `pip${name ? ` ${name}` : ''}`);
+      if (scan.found.some((f) => ['-o', '--outdated', '-u', '--uptodate'].includes(f.name))) say(a, 'network', 'pip list --outdated asks the package index', ['network']);
+      return;
+    }
     if (name === 'config') {
       if (['set', 'unset', 'edit'].includes(inv.argv[1] ?? '')) say(a, 'write', 'pip config changes pip settings', ['file_write']);
       return;
@@ -135,7 +160,7 @@ const pip: Rule = {
     say(a, 'write', `pip ${name} is not a pip command the classifier knows`, SHELL_REACHABLE_EFFECTS);
   },
   match: ['pip list', 'pip show requests', 'pip --version', 'pip freeze'],
-  notMatch: ['pip install requests', 'pip install --user black', 'pip uninstall -y x', 'pip download x'],
+  notMatch: ['pip list -o', 'pip list --outdated', 'pip list -u', 'pip list --uptodate', 'pip --python=/tmp/x list', 'pip install requests', 'pip install --user black', 'pip uninstall -y x', 'pip download x'],
 };
 
 const pythonTools: Rule = {
@@ -144,12 +169,15 @@ const pythonTools: Rule = {
   effects: [],
   what: 'manages Python environments',
   readsArgs: false,
+  options: '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=',
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const { name, rest } = sub(inv, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] });
-    if (name === undefined) return;
+    if (name === undefined) return void a.options(inv, '--help -h --version -V -q -v --quiet --verbose', inv.name);
     if (['list', 'show', 'info', 'env-list', 'tree', 'check', 'search', 'config-list', 'help', 'version', '--version'].includes(name) && !(name === 'version' && rest.length)) {
       if (name === 'search') say(a, 'network', `${inv.name} search queries the package index`, ['network']);
+      a.options(inv, '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=', `${inv.name} ${name}`);
       return;
     }
     if (name === 'tool' && ['install', 'uninstall', 'upgrade'].includes(rest[0] ?? '')) {
@@ -179,7 +207,7 @@ const pythonTools: Rule = {
     say(a, 'network', `${inv.name} ${name} resolves and installs project dependencies`, ['network', 'file_write', 'command_exec']);
   },
   match: ['uv --version', 'poetry show', 'conda list'],
-  notMatch: ['uv add requests', 'poetry install', 'conda install numpy', 'uv tool install ruff', 'uv run pytest'],
+  notMatch: ['poetry show --outdated', 'conda list --frob', 'uv add requests', 'poetry install', 'conda install numpy', 'uv tool install ruff', 'uv run pytest'],
 };
 
 const cargo: Rule = {
@@ -188,11 +216,16 @@ const cargo: Rule = {
   effects: [],
   what: 'builds Rust projects',
   readsArgs: false,
+  options: '--version -V --help -h -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace !--config=',
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const { name } = sub(inv, { short: 'Z', long: ['config', 'color', 'manifest-path'] });
-    if (name === undefined || ['version', 'help', 'metadata-dry', 'locate-project', 'pkgid', 'read-manifest', 'verify-project', 'search-dry'].includes(name)) return;
     if (hasLong(inv.argv, ['config'])) say(a, 'write', 'cargo --config can set programs cargo runs', SHELL_REACHABLE_EFFECTS);
+    if (name === undefined || ['version', 'help', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'].includes(name)) {
+      a.options(inv, '--version -V --help -h -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace --config=', 'cargo');
+      return;
+    }
     if (name === 'install' || name === 'uninstall') return say(a, 'install', `cargo ${name} changes user-wide installed programs`, ['install', 'network', 'file_write']);
     if (name === 'publish' || name === 'yank' || name === 'owner') return say(a, 'destructive', `cargo ${name} changes a crate on the public registry`, ['network', 'destructive']);
     if (['new', 'init', 'clean', 'fmt'].includes(name)) return say(a, 'write', `cargo ${name} writes files in the project`, ['file_write']);
@@ -204,7 +237,7 @@ const cargo: Rule = {
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['cargo --version', 'cargo version'],
-  notMatch: ['cargo build', 'cargo install ripgrep', 'cargo add serde', 'cargo publish', 'cargo fmt'],
+  notMatch: ['cargo --config build.rustc-wrapper=sh version', 'cargo version --frob', 'cargo build', 'cargo install ripgrep', 'cargo add serde', 'cargo publish', 'cargo fmt'],
 };
 
 const goTool: Rule = {
@@ -213,10 +246,13 @@ const goTool: Rule = {
   effects: [],
   what: 'builds Go projects',
   readsArgs: false,
+  options: '-m -v -json -changed !-w !-u -C: -all -c -cmd -short -src --help -h',
+  checksOwnOptions: true,
   analyze(inv, a) {
     const name = inv.argv[0];
     if (name === undefined || ['version', 'env', 'help', 'doc', 'list-dry'].includes(name)) {
-      if (name === 'env' && hasShort(inv.argv, 'w')) say(a, 'write', 'go env -w changes Go settings', ['file_write']);
+      if (name === 'env' && hasShort(inv.argv, 'wu')) say(a, 'write', 'go env -w/-u changes Go settings', ['file_write']);
+      a.options(inv, '@single-dash -m -v -json -changed -w -u -C: -all -c -cmd -short -src -u --help -h', `go${name ? ` ${name}` : ''}`);
       return;
     }
     if (name === 'install') return say(a, 'install', 'go install puts programs into GOBIN, which is on PATH', ['install', 'network', 'file_write']);
@@ -226,8 +262,18 @@ const goTool: Rule = {
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['go version', 'go env GOPATH'],
-  notMatch: ['go build ./...', 'go test ./...', 'go install x@latest', 'go get x', 'go fmt ./...'],
+  notMatch: ['go env -u GOFLAGS', 'go env -w GOFLAGS=-x', 'go doc -http=:8080 fmt', 'go build ./...', 'go test ./...', 'go install x@latest', 'go get x', 'go fmt ./...'],
 };
+
+/**
+ * Options of the package managers' query paths (apt list, dpkg -l, rpm -qa, pacman -Qi, brew list …). Left out: -o/--option
+ * (apt configuration), --root/--admindir/--dbpath, rpm --pipe/--eval/--define/--macros/--queryformat, --config files.
+ */
+const OS_READ_OPTIONS = `--help -h --version -V -q --quiet -v --verbose --installed --upgradable --all-versions --manual-installed --names-only --full -a
+  --all --json --formula --formulae --cask --casks -1 -l --versions --pinned --multiple --full-name -s -i -L -S -p -Q -g -e -d -t -n -m -u -c
+  -k -f -F -T --info --list --search --owns --changelog --deps --explicit --native --foreign --unrequired --upgrades --groups --file
+  --check --color= --get-selections --print-architecture --compare-versions --status --listfiles --print-avail --query --whatprovides
+  --whatrequires --provides --requires --last --local --remote --details --tree --installed-on-request --installed-as-dependency`;
 
 const osPackages: Rule = {
   names: ['apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'pacman', 'yay', 'paru', 'apk', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'emerge', 'xbps-install', 'xbps-remove', 'pkg', 'pkg_add', 'choco', 'winget', 'scoop', 'mas', 'softwareupdate', 'dpkg', 'rpm', 'gem', 'composer', 'cpan', 'cpanm', 'luarocks', 'opam', 'stack', 'cabal', 'nimble', 'rustup', 'nvm', 'fnm', 'volta', 'asdf', 'mise', 'sdk', 'pyenv', 'rbenv', 'tlmgr'],
@@ -235,6 +281,8 @@ const osPackages: Rule = {
   effects: [],
   what: 'manages installed software',
   readsArgs: false,
+  options: OS_READ_OPTIONS,
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     const argv = inv.argv;
@@ -243,16 +291,17 @@ const osPackages: Rule = {
     if (n === 'pacman' || n === 'yay' || n === 'paru') {
       const op = argv.find((x) => /^-[A-Z]/.test(x)) ?? (n === 'pacman' ? '' : '-S');
       const query = op.startsWith('-Q') || /^-S[^y]*[si]/.test(op) && !/[uy]/.test(op.slice(2)) || op.startsWith('-F') || op === '-T';
-      if (query) return;
+      if (query) return void a.options(inv, OS_READ_OPTIONS, n);
       return say(a, 'install', `${n} ${op} installs, upgrades or removes system packages`, ['install', 'network', 'file_write']);
     }
     if (n === 'dpkg' || n === 'rpm') {
       const reading = hasShort(argv, n === 'dpkg' ? 'lLsSp' : 'qV') || hasLong(argv, ['list', 'listfiles', 'status', 'search', 'print-avail', 'query', 'verify', 'get-selections', 'print-architecture', 'compare-versions']);
-      if (reading && !hasShort(argv, n === 'dpkg' ? 'irP' : 'ieU')) return;
+      if (reading && !hasShort(argv, n === 'dpkg' ? 'irP' : 'ieU')) return void a.options(inv, OS_READ_OPTIONS, n);
       return say(a, 'install', `${n} installs or removes system packages`, ['install', 'file_write']);
     }
     const readVerbs = ['list', 'search', 'show', 'info', 'policy', 'madison', 'depends', 'rdepends', 'showpkg', 'changelog', 'outdated', 'deps', 'uses', 'leaves', 'doctor', 'config', 'home', 'desc', 'cat', 'log', 'repoquery', 'provides', 'whatprovides', 'history', 'check-update', 'list-installed', 'versions', 'current', 'which', 'ls', 'ls-remote', 'query', 'contents', 'environment', 'env', 'where', 'ping', 'version', '--prefix', '--cellar', '--repository', '--cache', '-q', 'query-installed'];
     if (readVerbs.includes(first)) {
+      a.options(inv, OS_READ_OPTIONS, `${n} ${first}`);
       if (['search', 'info', 'outdated', 'ls-remote', 'changelog', 'check-update'].includes(first) && ['brew', 'gem', 'snap', 'flatpak', 'npm', 'nvm', 'pyenv'].includes(n)) {
         say(a, 'network', `${n} ${first} queries a package index`, ['network']);
       }
@@ -271,7 +320,7 @@ const osPackages: Rule = {
     if (['install', 'upgrade', 'update', 'add', 'reinstall'].includes(first)) a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['apt list --installed', 'apt-cache policy x', 'brew list', 'dpkg -l', 'rpm -qa', 'pacman -Qi bash', 'gem list'],
-  notMatch: ['apt install vim', 'apt-get remove -y x', 'brew install jq', 'pacman -S x', 'dpkg -i x.deb', 'gem install rails', 'apt update'],
+  notMatch: ['rpm -qa --pipe sh', "rpm -q --eval '%(id)' x", 'dpkg -l --admindir=/tmp/x', 'apt list -o APT::x=y', 'apt install vim', 'apt-get remove -y x', 'brew install jq', 'pacman -S x', 'dpkg -i x.deb', 'gem install rails', 'apt update'],
 };
 
 const aptCache: Rule = {
@@ -280,8 +329,13 @@ const aptCache: Rule = {
   effects: [],
   what: 'queries the package database',
   readsArgs: false,
+  // -o sets APT configuration and -c reads another configuration file: not listed.
+  options: '--help -h --version -v -q -i -f -a -g -n -s --names-only --full --all-versions --no-all-versions --generate --no-generate --recurse --installed --important --no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances',
+  analyze(inv, a) {
+    if (inv.name === 'apt-file' && inv.argv.includes('update')) a.raise('network', 'apt-file update downloads package indexes', ['network', 'file_write']);
+  },
   match: ['apt-cache show bash'],
-  notMatch: [],
+  notMatch: ['apt-cache -o Dir::Cache=/tmp show bash', 'apt-file update'],
 };
 
 const buildTools: Rule = {
@@ -289,6 +343,8 @@ const buildTools: Rule = {
   base: 'read',
   effects: [],
   what: 'is a build, test or formatting tool',
+  // Read only with nothing but --version/--help (onlyInfoFlags); everything else runs project code.
+  checksOwnOptions: true,
   analyze(inv, a) {
     if (onlyInfoFlags(inv.argv)) return;
     a.raise('write', `${inv.name} runs project code and plugins, which can do anything`, SHELL_REACHABLE_EFFECTS);

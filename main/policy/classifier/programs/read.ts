@@ -1,29 +1,40 @@
 // Programs that only read, and the flags that make some of them write or run code.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { endOfOptions, hasLong, hasOption, hasShort, operands, optionValues } from '../args';
+import { endOfOptions, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
 import type { Analysis, Invocation } from '../types';
+import { mayBeOption, type Word } from '../words';
 import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
+import { AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
 
 const simpleReaders: Rule = {
   names: [
     'ls', 'dir', 'vdir', 'tac', 'nl', 'head', 'tail', 'wc', 'cut', 'paste', 'join', 'comm', 'cmp', 'file', 'stat',
-    'du', 'df', 'tree', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum',
+    'du', 'df', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum',
     'sha512sum', 'b2sum', 'cksum', 'sum', 'column', 'fold', 'fmt', 'rev', 'tr', 'look', 'numfmt', 'expand',
-    'unexpand', 'pr', 'ptx', 'tsort', 'lsblk', 'lscpu', 'lsusb', 'lspci', 'lsmod', 'lsof', 'ps', 'pgrep', 'pidof',
-    'free', 'uptime', 'w', 'who', 'last', 'lastlog', 'users', 'vmstat', 'iostat', 'mpstat', 'nproc', 'getconf',
-    'locale', 'printenv', 'tty', 'groups', 'logname', 'arch', 'uname', 'id', 'whoami', 'diff', 'sdiff',
-    'diff3', 'colordiff', 'jq', 'gron', 'bat', 'batcat', 'highlight', 'pygmentize', 'nm', 'objdump', 'readelf',
-    'ldd', 'size', 'zdump', 'namei', 'findmnt', 'dmesg', 'top', 'htop',
-    'btop', 'atop', 'glances', 'ss', 'netstat', 'lsattr', 'getfacl', 'tput', 'stty', 'clear', 'reset', 'sensors',
-    'fc-list', 'xxhsum', 'cloc', 'tokei', 'scc', 'less', 'more', 'most', 'man', 'info', 'apropos', 'whatis',
-    'tldr', 'fzf', 'csvlook', 'xmllint', 'yamllint', 'shellcheck', 'hadolint',
-    'identify', 'pdfinfo', 'mediainfo', 'ffprobe', 'locate',
+    'unexpand', 'pr', 'tsort', 'lsblk', 'lscpu', 'lsusb', 'lspci', 'lsmod', 'lsof', 'ps', 'pgrep', 'pidof',
+    'free', 'uptime', 'w', 'who', 'last', 'users', 'vmstat', 'nproc', 'getconf',
+    'locale', 'printenv', 'tty', 'groups', 'logname', 'arch', 'uname', 'id', 'whoami',
+    'jq', 'bat', 'batcat', 'nm', 'objdump', 'readelf', 'size', 'zdump', 'namei', 'findmnt', 'dmesg', 'top',
+    'ss', 'netstat', 'lsattr', 'getfacl', 'tput', 'clear', 'sensors',
+    'fc-list', 'xxhsum', 'tokei', 'less', 'more', 'man', 'apropos', 'whatis',
+    'fzf', 'shellcheck', 'hadolint', 'yamllint', 'pdfinfo', 'locate',
     'mlocate', 'plocate', 'whereis', 'which', 'type', 'hash', 'help', 'cal', 'ncal', 'factor', 'units',
   ],
   base: 'read',
   effects: ['file_read'],
   what: 'reads files or system state',
-  match: ['ls -la src', 'head -n 5 README.md', 'wc -l *.ts', 'diff -u a b', 'jq .name package.json', 'ps aux'],
+  options: { ...READER_OPTIONS, batcat: READER_OPTIONS.bat!, mlocate: READER_OPTIONS.locate!, plocate: READER_OPTIONS.locate!, ncal: READER_OPTIONS.cal! },
+  match: ['ls -la src', 'head -n 5 README.md', 'wc -l *.ts', 'jq .name package.json', 'ps aux', 'ls --sort=time --hum', 'tail -20 log'],
+  notMatch: ['ls --frobnicate', 'dmesg -C', 'ss -K dst 10.0.0.1', 'file -C -m magic', 'man -P "sh -c id" ls', 'fzf --bind "enter:execute(id)"', 'hash -p /tmp/evil ls', 'less +!id notes.txt', 'bat --pager "sh -c id" x', 'file $X'],
+};
+
+/** ldd runs the program it inspects with some loaders (its manual says never to use it on an untrusted file). */
+const ldd: Rule = {
+  names: ['ldd'],
+  base: 'write',
+  effects: SHELL_REACHABLE_EFFECTS,
+  what: 'may run the program it inspects',
+  match: ['ldd ./app'],
   notMatch: [],
 };
 
@@ -31,20 +42,64 @@ const quietBuiltins: Rule = {
   names: [
     'echo', 'printf', 'true', 'false', ':', 'test', '[', 'basename', 'dirname', 'pwd', 'sleep', 'seq', 'yes', 'expr',
     'exit', 'return', 'break', 'continue', 'shift', 'wait', 'jobs', 'times', 'read', 'getopts', 'let', 'umask',
-    'ulimit', 'set', 'unalias', 'history', 'disown', 'bg', 'fg', 'dirs', 'realpath', 'readlink', 'sync', 'caller', 'suspend', 'compgen', 'complete', 
+    'ulimit', 'set', 'unalias', 'history', 'disown', 'bg', 'fg', 'dirs', 'realpath', 'readlink', 'sync', 'caller', 'suspend', 'compgen', 'complete',
   ],
   base: 'read',
   effects: [],
   what: 'prints or tests values',
   readsArgs: false,
+  // `*`: the words are data (echo's text, test's expression, a job or a number), never options.
+  options: {
+    '*': '@data',
+    printf: '@in-order !-v:',
+    basename: '--help --version -a -s: -z --multiple --suffix= --zero @all-read',
+    dirname: '--help --version -z --zero @all-read',
+    pwd: '-L -P @all-read',
+    sleep: '--help --version @all-read',
+    seq: '--help --version -f: -s: -w -NUM --format= --separator= --equal-width @all-read',
+    wait: '-n -f !-p:',
+    jobs: '-l -n -p -r -s',
+    read: '@in-order -a: -d: -e -E -i: -n: -N: -p: -r -s -t: -u:',
+    umask: '-p -S @all-read',
+    ulimit: '-a -b -c -d -e -f -i -k -l -m -n -p -q -r -s -t -u -v -x -P -R -T -H -S @all-read',
+    set: '@in-order @plus -a -b -e -f -h -m -n -p -t -u -v -x -B -C -E -H -P -T !-o: +a +b +e +f +h +m +n +p +t +u +v +x +B +C +E +H +P +T +o:',
+    unalias: '-a @all-read',
+    history: '-NUM',
+    disown: '-a -h -r @all-read',
+    dirs: '-c -l -p -v @all-read',
+    realpath: `--help --version -e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet
+      --relative-to= --relative-base= --strip --no-symlinks --zero @all-read`,
+    readlink: `--help --version -f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet
+      --silent --verbose --zero @all-read`,
+    sync: '--help --version -d -f --data --file-system @all-read',
+    suspend: '-f @all-read',
+    compgen: '-a -b -c -d -e -f -g -j -k -s -u -v -o: -A: -G: -P: -S:',
+    complete: '-p -r',
+  },
   analyze(inv, a) {
     if (inv.name === 'echo' || inv.name === 'printf') {
       a.produce({ kind: 'literal', text: printedText(inv) });
     }
-    if (inv.name === 'printf' && hasShort(inv.argv.slice(0, 1), 'v')) a.raise('read', 'printf -v sets a variable');
+    // Builtins that assign to a variable named in their arguments: the name is judged like an assignment.
+    const unknown = (source: string): Word => ({ source, value: source, literal: false, glob: false, substitutions: [], unknown: [] });
+    const names: string[] = [];
+    if (inv.name === 'printf' || inv.name === 'wait') names.push(...optionValues(inv.argv, inv.name === 'printf' ? 'v' : 'p', []));
+    if (inv.name === 'read') names.push(...optionValues(inv.argv, 'a', []), ...operands(inv.argv, { short: 'adinNptu' }).map((i) => inv.argv[i]!));
+    if (inv.name === 'getopts' && inv.argv.length >= 2) names.push(inv.argv[1]!);
+    for (const n of names) a.assign(n, unknown(`(set by ${inv.name})`));
+    if (names.length) a.raise('read', `${inv.name} sets a variable`);
+    if (inv.name === 'set') {
+      for (const o of [...optionValues(inv.argv, 'o', []), ...(inv.argv.includes('-k') || /^-\w*k/.test(inv.argv[0] ?? '') ? ['keyword'] : [])]) {
+        // set -k: assignments anywhere in a command's words go to its environment (git log GIT_PAGER=…).
+        if (o === 'keyword') a.raise('write', 'set -k makes NAME=value words anywhere in a command set its environment', SHELL_REACHABLE_EFFECTS);
+      }
+    }
+    if (inv.name === 'let') {
+      for (const x of inv.argv) if (/\[/.test(x) && !/\[(\d+|[@*])\]/.test(x)) a.raise('write', `let evaluates ${x}, whose array subscript can run code`, SHELL_REACHABLE_EFFECTS);
+    }
   },
-  match: ['echo hello', 'printf "%s\\n" x', 'test -f x', 'pwd', 'sleep 1', 'true'],
-  notMatch: [],
+  match: ['echo hello', 'printf "%s\\n" x', 'test -f x', 'pwd', 'sleep 1', 'true', 'echo -n --frob', 'seq -5 5', 'read -r line', 'set -euo pipefail'],
+  notMatch: ['printf -v PATH %s /tmp', 'read BASH_ENV', "printf -v 'a[$(id)]' x", 'set -k', 'set -o keyword', 'wait -p BASH_ENV', 'jobs -x rm -rf ~', 'compgen -W "$(id)"', 'history -w ~/.bashrc', 'let "a[i]"'],
 };
 
 /** The text echo/printf print, for judging what a shell in the pipeline would run. */
@@ -76,6 +131,7 @@ const cd: Rule = {
   base: 'read',
   effects: [],
   what: 'changes the current directory',
+  options: { '*': '-L -P -e -@ @in-order', pushd: '-n -NUM @in-order', popd: '-n -NUM @in-order' },
   readsArgs: false,
   analyze(inv, a) {
     if (inv.name === 'popd') return a.setCwd(null);
@@ -89,7 +145,7 @@ const cd: Rule = {
     else a.setCwd(base === null ? null : resolveAgainst(target, base, a));
   },
   match: ['cd src', 'cd ..', 'pushd /tmp'],
-  notMatch: [],
+  notMatch: ['cd --frob src', 'cd ~/.ssh && cat id_ed25519'],
 };
 
 function resolveAgainst(target: string, cwd: string, a: Analysis): string | null {
@@ -109,6 +165,11 @@ const cat: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'prints files',
+  options: {
+    cat: `--help --version -A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs
+      --show-nonprinting @all-read`,
+    '*': DECODER_CAT_OPTIONS,
+  },
   analyze(inv, a) {
     const ops = operands(inv.argv);
     const decoder = inv.name !== 'cat';
@@ -116,7 +177,7 @@ const cat: Rule = {
     else a.produce(decoder ? { kind: 'decoded' } : { kind: 'unknown' });
   },
   match: ['cat README.md', 'cat -n a b', 'zcat log.gz'],
-  notMatch: [],
+  notMatch: ['cat ~/.ssh/id_rsa', 'cat --frob x', 'zcat --frob x.gz'],
 };
 
 const grep: Rule = {
@@ -124,6 +185,7 @@ const grep: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'searches files',
+  options: { '*': GREP_OPTIONS, ag: AG_OPTIONS },
   analyze(inv, a) {
     const recursive = hasShort(inv.argv, 'rR') || hasLong(inv.argv, ['recursive', 'dereference-recursive']) || inv.name === 'ag' || inv.name.startsWith('ack');
     const ops = operands(inv.argv, { short: 'efABCmd', long: ['regexp', 'file', 'after-context', 'before-context', 'context', 'max-count'] });
@@ -134,7 +196,7 @@ const grep: Rule = {
     for (const f of fileOpts) a.read(f, true, inv.cwd);
   },
   match: ['grep -rn TODO src', 'grep foo file.txt', 'egrep -i "a|b" x'],
-  notMatch: [],
+  notMatch: ['grep -r key ~/.ssh', 'grep --frob x f', 'ag --pager=less x'],
 };
 
 const rg: Rule = {
@@ -142,6 +204,7 @@ const rg: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'searches files',
+  options: RG_OPTIONS,
   analyze(inv, a) {
     if (hasLong(inv.argv, ['pre'])) {
       a.raise('write', 'rg --pre runs a program on every file it searches', SHELL_REACHABLE_EFFECTS);
@@ -162,6 +225,8 @@ const sed: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'transforms text',
+  options: `--help --version -n -e: -f: -E -r -s -u -z -l: -b !-i? --debug --posix --sandbox --follow-symlinks --null-data --zero-terminated
+    --separate --unbuffered --line-length= --regexp-extended --expression= --file= --quiet --silent --binary !--in-place?`,
   analyze(inv, a) {
     const scripts = optionValues(inv.argv, 'e', ['expression']);
     const scriptFiles = optionValues(inv.argv, 'f', ['file']);
@@ -296,6 +361,10 @@ const sort: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'sorts lines',
+  options: `--help --version -b -d -f -g -h -i -M -n -R -r -V -c -C -k: -m -s -S: -t: -T: -u -z !-o: --ignore-leading-blanks --dictionary-order
+    --ignore-case --general-numeric-sort --human-numeric-sort --ignore-nonprinting --month-sort --numeric-sort --random-sort
+    --random-source= --reverse --sort= --version-sort --batch-size= --check? --debug --files0-from= --key= --merge !--output= --stable
+    --buffer-size= --field-separator= --temporary-directory= --parallel= --unique --zero-terminated !--compress-program=`,
   analyze(inv, a) {
     for (const out of optionValues(inv.argv, 'o', ['output'])) {
       a.raise('write', 'sort -o writes its output to a file', ['file_write']);
@@ -317,6 +386,8 @@ const uniq: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'filters repeated lines',
+  options: `--help --version -c -d -D -f: -i -s: -u -w: -z --count --repeated --all-repeated? --skip-fields= --group? --ignore-case --skip-chars=
+    --unique --zero-terminated --check-chars=`,
   analyze(inv, a) {
     const ops = operands(inv.argv, { short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars'] });
     if (ops.length >= 2) {
@@ -333,6 +404,7 @@ const tee: Rule = {
   base: 'read',
   effects: [],
   what: 'copies its input to files',
+  options: '--help --version -a -i -p --append --ignore-interrupts --output-error?',
   readsArgs: false,
   analyze(inv, a) {
     writeOperands(inv, a, operands(inv.argv, { long: ['output-error'] }));
@@ -342,12 +414,21 @@ const tee: Rule = {
   notMatch: ['tee out.log', 'tee -a a.txt b.txt'],
 };
 
+/** find's predicates and actions; -exec/-ok and the -f… file actions are judged by the rule. */
+const FIND_PREDICATES = `@single-dash -print -print0 -ls -prune -quit -true -false -not -a -and -o -or -depth -d -mount -xdev -follow -noleaf
+  -daystart -ignore_readdir_race -noignore_readdir_race -empty -executable -readable -writable -nouser -nogroup -help -version
+  -name: -iname: -path: -ipath: -wholename: -iwholename: -regex: -iregex: -type: -xtype: -size: -mtime: -mmin: -atime: -amin: -ctime:
+  -cmin: -newer: -anewer: -cnewer: -perm: -user: -group: -uid: -gid: -links: -inum: -samefile: -lname: -ilname: -maxdepth: -mindepth:
+  -regextype: -fstype: -context: -used: -printf: -files0-from: !-delete !-fprint: !-fprint0: !-fls: !-fprintf: !-exec !-execdir !-ok !-okdir`;
+
 const find: Rule = {
   names: ['find', 'gfind', 'bfs'],
   base: 'read',
   effects: ['file_read'],
   what: 'lists files',
   readsArgs: false,
+  options: FIND_PREDICATES,
+  checksOwnOptions: true,
   analyze(inv, a) {
     const argv = inv.argv;
     let firstExpr = argv.findIndex((x, i) => i > 0 && /^[-(!]/.test(x) && !['-H', '-L', '-P'].includes(x));
@@ -359,8 +440,24 @@ const find: Rule = {
     const rootPaths = roots.map((i) => (i === -1 ? { v: '.', lit: true } : { v: argv[i]!, lit: inv.args[i]!.literal }));
     const deletes = argv.includes('-delete');
     let execs = false;
+    const known = tableFor(FIND_PREDICATES).long;
+    for (let i = 0; i < firstExpr; i++) {
+      const w = inv.args[i]!;
+      if (mayBeOption(w)) a.raise('write', `find: ${w.source} is only known at run time and could be an expression (-delete, -exec)`, SHELL_REACHABLE_EFFECTS);
+      if (/^-[^HLP]/.test(argv[i]!) && !/^-[OD]/.test(argv[i]!)) a.raise('write', `find: unknown option ${argv[i]}, so it is not provably read-only`, SHELL_REACHABLE_EFFECTS);
+    }
     for (let i = firstExpr; i < argv.length; i++) {
       const x = argv[i]!;
+      const w = inv.args[i]!;
+      if (mayBeOption(w)) a.raise('write', `find: ${w.source} is only known at run time and could be an expression (-delete, -exec)`, SHELL_REACHABLE_EFFECTS);
+      if (x.startsWith('-') && x.length > 1 && !['-exec', '-execdir', '-ok', '-okdir'].includes(x)) {
+        const arity = known.get(x.slice(1)) ?? (/^-newer[aBcmt][aBcmt]$/.test(x) ? 'required' : undefined);
+        if (arity === undefined) a.raise('write', `find: unknown option ${x}, so it is not provably read-only`, SHELL_REACHABLE_EFFECTS);
+        else if (arity === 'required' && !['-fprint', '-fprint0', '-fls', '-fprintf'].includes(x)) {
+          i += 1;
+          continue;
+        }
+      }
       if (['-exec', '-execdir', '-ok', '-okdir'].includes(x)) {
         execs = true;
         let end = i + 1;
@@ -397,8 +494,8 @@ const find: Rule = {
     }
     if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd);
   },
-  match: ['find . -name "*.ts"', 'find src -type f -newer x', 'find . -maxdepth 2 -print'],
-  notMatch: ['find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;'],
+  match: ['find . -name "*.ts"', 'find src -type f -newer x', 'find . -maxdepth 2 -print', 'find . -newermt 2024-01-01 -name -x'],
+  notMatch: ['find * -name x', 'find . -frobnicate', 'find $DIR -print', 'find . -fprint0 out', 'find . -fls out', 'find . -fprintf out %p', 'find . -ok rm {} ;', 'find . -okdir rm {} ;', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;'],
 };
 
 const awk: Rule = {
@@ -406,18 +503,34 @@ const awk: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'processes text',
+  // -e/--source is program text; -f/-E/--file/--exec a program file; -i/-l/--include/--load load code. gawk's -d, -o and -p
+  // (dump, pretty-print, profile) write files and mawk's -W takes sub-options (-W exec): they are not listed.
+  options: `@in-order -F: -v: !-f: !-E: !-i: !-l: -e: -b -c -C -g -h -L -M -n -N -O -P -r -s -S -t -V -k --field-separator= --assign= !--file=
+    !--exec= !--include= !--load= --source= --characters-as-bytes --traditional --copyright --gen-pot --help --bignum --use-lc-numeric
+    --no-optimize --optimize --posix --re-interval --sandbox --non-decimal-data --version --lint-old --csv`,
   analyze(inv, a) {
     const progFiles = optionValues(inv.argv, 'f', ['file', 'exec']).concat(optionValues(inv.argv, 'E', []));
     if (progFiles.length) {
       a.raise('write', 'awk -f runs a program file that can write files and run commands', SHELL_REACHABLE_EFFECTS);
       return;
     }
-    if (hasShort(inv.argv, 'i') || hasLong(inv.argv, ['include', 'load'])) {
+    if (hasShort(inv.argv, 'il') || hasLong(inv.argv, ['include', 'load'])) {
       const values = optionValues(inv.argv, 'i', ['include']);
       if (values.includes('inplace')) a.raise('write', 'gawk -i inplace edits files in place', ['file_write']);
       else a.raise('write', 'awk loads extra code', SHELL_REACHABLE_EFFECTS);
     }
-    const ops = operands(inv.argv, { short: 'vFfEil', long: ['assign', 'field-separator', 'file', 'include', 'load', 'exec'] });
+    const ops = operands(inv.argv, { short: 'vFfEile', long: ['assign', 'field-separator', 'file', 'include', 'load', 'exec', 'source'] });
+    // gawk -e/--source: the program is the option's value and every operand is a file.
+    const sources = optionValues(inv.argv, 'e', ['source']);
+    if (sources.length) {
+      for (const src of sources) {
+        const w = inv.args[inv.argv.indexOf(src)];
+        if (w && !w.literal) a.markDynamic('awk runs a program computed at run time');
+        else judgeAwkProgram(src, a);
+      }
+      readOperands(inv, a, ops);
+      return;
+    }
     if (ops.length === 0) return;
     const progWord = inv.args[ops[0]!]!;
     const prog = inv.argv[ops[0]!]!;
@@ -425,15 +538,20 @@ const awk: Rule = {
       a.markDynamic('awk runs a program computed at run time');
       return;
     }
-    judgeAwkCommands(prog, a);
-    if (/\b(print|printf)\b[^;{}|]*>/.test(prog)) a.raise('write', 'the awk program writes output to a file', ['file_write']);
-    if (/@load|\bextension\s*\(/.test(prog)) a.raise('write', 'the awk program loads a native extension', SHELL_REACHABLE_EFFECTS);
-    if (/inplace::|INPLACE_SUFFIX/.test(prog)) a.raise('write', 'the awk program edits files in place', ['file_write']);
+    judgeAwkProgram(prog, a);
     readOperands(inv, a, ops.slice(1));
   },
+
   match: ["awk '{print $1}' file", "awk -F: '$3 > 100 {print $1}' /etc/passwd", "awk 'NR==1' x"],
-  notMatch: ["awk 'BEGIN{system(\"id\")}'", "awk '{print > \"out.txt\"}' f", "awk '{print | \"sh\"}' f", "awk -f prog.awk data", "awk -i inplace '{print}' f"],
+  notMatch: ["gawk -e 'BEGIN{system(\"rm -rf ~\")}'", "awk -E prog.awk", "awk -l ext '{print}'", "awk --exec=p.awk", "awk --include=lib '{print}'", "awk --load=ext '{print}'", "awk --file=p.awk x", "gawk -o out.awk '{print}'", "awk 'BEGIN{system(\"id\")}'", "awk '{print > \"out.txt\"}' f", "awk '{print | \"sh\"}' f", "awk -f prog.awk data", "awk -i inplace '{print}' f"],
 };
+
+function judgeAwkProgram(prog: string, a: Analysis): void {
+  judgeAwkCommands(prog, a);
+  if (/\b(print|printf)\b[^;{}|]*>/.test(prog)) a.raise('write', 'the awk program writes output to a file', ['file_write']);
+  if (/@load|@include|\bextension\s*\(/.test(prog)) a.raise('write', 'the awk program loads code or a native extension', SHELL_REACHABLE_EFFECTS);
+  if (/inplace::|INPLACE_SUFFIX/.test(prog)) a.raise('write', 'the awk program edits files in place', ['file_write']);
+}
 
 /** awk runs shell commands through system("…"), print | "…" and "…" | getline. */
 function judgeAwkCommands(prog: string, a: Analysis): void {
@@ -465,6 +583,7 @@ const xxd: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'prints a hex dump',
+  options: '-a -b -C -e -E -h -i -p -u -v -d -c: -g: -l: -n: -o: -s: -R: !-r',
   analyze(inv, a) {
     const ops = operands(inv.argv, { short: 'cglosn', long: ['cols', 'groupsize', 'len', 'seek', 'name'] });
     const reverse = hasShort(inv.argv, 'r') || hasLong(inv.argv, ['revert']);
@@ -483,12 +602,17 @@ const base64: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'encodes or decodes data',
+  options: {
+    '*': '--help --version -d -D -i -w: --decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 @all-read',
+    uudecode: '--help --version !-o: !--output-file=',
+    rot13: '@data',
+  },
   analyze(inv, a) {
     if (hasShort(inv.argv, 'dD') || hasLong(inv.argv, ['decode']) || inv.name === 'uudecode' || inv.name === 'rot13') a.produce({ kind: 'decoded' });
     if (inv.name === 'uudecode' && optionValues(inv.argv, 'o', ['output-file']).length) a.raise('write', 'uudecode writes a file', ['file_write']);
   },
   match: ['base64 file', 'base64 -d payload.txt', 'base64 --decode'],
-  notMatch: [],
+  notMatch: ['uudecode -o out.bin x.uu', 'uudecode --output-file=out.bin x.uu', 'base64 --frobnicate'],
 };
 
 const date: Rule = {
@@ -496,6 +620,8 @@ const date: Rule = {
   base: 'read',
   effects: [],
   what: 'prints the date',
+  options: `--help --version -d: -f: -I? -R -r: !-s: -u --date= --file= --iso-8601? --rfc-email --rfc-3339= --reference= !--set= --utc --universal
+    --debug --resolution`,
   readsArgs: false,
   analyze(inv, a) {
     const ops = operands(inv.argv, { short: 'dfrI', long: ['date', 'file', 'reference'] });
@@ -512,6 +638,12 @@ const hostname: Rule = {
   base: 'read',
   effects: [],
   what: 'prints system identity',
+  options: {
+    hostname: `--help --version -a -A -d -f -i -I -s -y -n -v -h -V --alias --all-fqdns --domain --fqdn --long --ip-address
+      --all-ip-addresses --short --yp --nis --node --verbose !-b !-F: !--boot !--file=`,
+    // -H/--host and -M/--machine reach another machine or container: not listed.
+    '*': '--help --version --static --transient --pretty --json= -j --no-ask-password --no-pager -a --all -p: --property= --value -h',
+  },
   readsArgs: false,
   analyze(inv, a) {
     const ops = operands(inv.argv);
@@ -519,7 +651,7 @@ const hostname: Rule = {
     if (setting) a.raise('destructive', `${inv.name} changes system settings`, ['destructive']);
   },
   match: ['hostname', 'hostname -f', 'hostnamectl status'],
-  notMatch: ['hostname evil', 'hostnamectl set-hostname x', 'timedatectl set-time 10:00'],
+  notMatch: ['hostname -b evil', 'hostname -F name.txt', 'hostname --boot evil', 'hostname --file=name.txt', 'hostnamectl -H host status', 'hostname evil', 'hostnamectl set-hostname x', 'timedatectl set-time 10:00'],
 };
 
 const tar: Rule = {
@@ -527,6 +659,25 @@ const tar: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'lists an archive',
+  // Read only when it lists. Options that write or run something the rule does not judge (--index-file,
+  // --listed-incremental, --volno-file, --remove-files, --backup) are not listed.
+  options: `@bundle --help --version --usage -t -v -f: -z -j -J -a -O -C: -k -m -p -h -w -S -b: -H: -V: -K: -N: -L: -M -R -W -G -T: -X: -i -l -o -s -U
+    -Z -B --list --verbose --file= --gzip --gunzip --ungzip --bzip2 --xz --lzip --lzma --lzop --zstd --compress --uncompress
+    --auto-compress --no-auto-compress --to-stdout --directory= --diff --compare -d --exclude= --exclude-from= --files-from=
+    --wildcards --no-wildcards --anchored --no-anchored --ignore-case --no-ignore-case --null --no-null --strip-components=
+    --transform= --xform= --numeric-owner --owner= --group= --mode= --mtime= --newer= --after-date= --newer-mtime= --no-recursion
+    --recursion --one-file-system --dereference --hard-dereference --preserve-permissions --same-permissions --same-owner
+    --no-same-owner --no-same-permissions --keep-old-files --keep-newer-files --skip-old-files --overwrite --overwrite-dir
+    --unlink-first --recursive-unlink --sparse --blocking-factor= --record-size= --format= --posix --label= --multi-volume
+    --tape-length= --totals? --show-transformed-names --show-stored-names --utc --full-time --quoting-style= --quote-chars=
+    --no-quote-chars= --warning= --ignore-zeros --ignore-failed-read --occurrence? --verify --exclude-vcs --exclude-vcs-ignores
+    --exclude-backups --exclude-caches --exclude-caches-under --exclude-caches-all --exclude-tag= --block-number --show-defaults
+    --acls --no-acls --selinux --no-selinux --xattrs --no-xattrs --xattrs-include= --xattrs-exclude= --sort= --starting-file=
+    --force-local --delay-directory-restore --no-delay-directory-restore --check-device --no-check-device --interactive
+    --confirmation --seek --no-seek --atime-preserve? --restrict --hole-detection= --clamp-mtime --pax-option= --no-unquote
+    --unquote --preserve-order --same-order --checkpoint? --no-overwrite-dir
+    !-c !-x !-r !-u !-A !-P !-I: !-F: !--create !--extract !--get !--append !--update !--catenate !--concatenate !--delete !--to-command=
+    !--use-compress-program= !--checkpoint-action= !--info-script= !--new-volume-script= !--rsh-command= !--rmt-command= !--absolute-names`,
   readsArgs: false,
   analyze(inv, a) {
     const argv = inv.argv;
@@ -568,7 +719,7 @@ const tar: Rule = {
     }
   },
   match: ['tar -tzf archive.tgz', 'tar tvf x.tar', 'tar --list -f a.tar'],
-  notMatch: ['tar czf out.tgz src', 'tar -xzf a.tgz', 'tar -cf - . ', 'tar xf a.tar --to-command=sh', 'tar -c -I "sh -c id" -f x .'],
+  notMatch: ['tar -rf a.tar x', 'tar -uf a.tar x', 'tar -Af a.tar b.tar', 'tar -xPf a.tar', 'tar -cf x.tar -F "sh -c id" .', 'tar --create -f x.tar .', 'tar --extract -f a.tar', 'tar --get -f a.tar', 'tar --append -f a.tar x', 'tar --update -f a.tar x', 'tar --catenate -f a.tar b.tar', 'tar --concatenate -f a.tar b.tar', 'tar --delete -f a.tar x', 'tar -cf x.tgz --use-compress-program=gzip .', 'tar -tf a.tar --checkpoint=1 --checkpoint-action=exec=id', 'tar -tf a.tar --info-script=x.sh', 'tar -tf a.tar --new-volume-script=x.sh', 'tar -tf h:a.tar --rsh-command=/bin/sh', 'tar -tf h:a.tar --rmt-command=/bin/sh', 'tar -xf a.tar --absolute-names', 'tar -tf a.tar --index-file=out', 'tar czf out.tgz src', 'tar -xzf a.tgz', 'tar -cf - . ', 'tar xf a.tar --to-command=sh', 'tar -c -I "sh -c id" -f x .'],
 };
 
 const zip: Rule = {
@@ -576,6 +727,12 @@ const zip: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'inspects an archive',
+  options: {
+    unzip: '-l -v -t -z -Z -p -c -q -C -L -M -a -b -j -n -o -d: -P: -x -T -U -V -X -K -D -f -u -1 -2 -h -s -O: -I:',
+    '*': `--help --version -c -d -f -k -l -n -N -q -r -S: -t -v -1 -2 -3 -4 -5 -6 -7 -8 -9 -T: -M: -F: -e -z -Q -h -V -L --stdout --to-stdout
+      --decompress --uncompress --force --keep --list --no-name --name --quiet --recursive --suffix= --test --verbose --best --fast
+      --threads= --memlimit= --format= --single-stream --rsyncable --license --no-sparse --ignore-check`,
+  },
   analyze(inv, a) {
     const argv = inv.argv;
     const ops = operands(argv, { short: 'xidbTmpPO', long: ['exclude', 'include', 'password'] });
@@ -602,18 +759,22 @@ const zip: Rule = {
       if (sub === 'a' || sub === 'u') readOperands(inv, a, ops.slice(2), true);
       return;
     }
-    // gzip family: replaces files unless writing to stdout or only testing/listing.
+    // gzip family: replaces files unless writing to stdout or only testing/listing. Only -S, -T, -M, -F take values here.
+    const gzOps = operands(argv, { short: 'STMF', long: ['suffix', 'threads', 'memlimit', 'format'] });
     const decoding = n.startsWith('un') || n === 'gunzip' || hasShort(argv, 'd') || hasLong(argv, ['decompress', 'uncompress']);
-    const toStdout = hasShort(argv, 'ctl') || hasLong(argv, ['stdout', 'to-stdout', 'test', 'list']) || ops.length === 0;
+    const toStdout = hasShort(argv, 'ctl') || hasLong(argv, ['stdout', 'to-stdout', 'test', 'list']) || gzOps.length === 0;
     if (decoding) a.produce({ kind: 'decoded' });
     if (!toStdout) {
       a.raise('write', `${n} replaces files with their ${decoding ? 'decompressed' : 'compressed'} form`, ['file_write', 'file_delete']);
-      writeOperands(inv, a, ops, decoding ? 'decompresses' : 'compresses');
+      writeOperands(inv, a, gzOps, decoding ? 'decompresses' : 'compresses');
     }
   },
-  match: ['unzip -l a.zip', 'gzip -c file', 'gunzip -t a.gz', '7z l a.7z', 'xz -d -c x.xz'],
+  match: ['unzip -l a.zip', 'gzip -c file', 'gunzip -t a.gz', 'xz -d -c x.xz'],
   notMatch: ['zip -r out.zip src', 'unzip a.zip', 'gzip big.log', 'gunzip a.gz', '7z x a.7z', 'zip -T -TT "sh -c id" a.zip f'],
 };
+
+/** Archivers whose commands are letters (7z l, rar x) or which always write: not read-capable. */
+const ARCHIVERS = ['zip', '7z', '7za', '7zr', 'rar', 'unrar'];
 
 const splitters: Rule = {
   names: ['split', 'csplit', 'shuf', 'iconv', 'mktemp', 'pdftotext', 'convert', 'ffmpeg', 'magick', 'pandoc'],
@@ -637,7 +798,7 @@ const splitters: Rule = {
     if (outs.length === 0) a.write('.', true, inv.cwd, 'writes files in');
   },
   match: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm'],
-  notMatch: [],
+  notMatch: ['pandoc -o ~/.bashrc notes.md'],
 };
 
 /** shuf and iconv only write with -o: their base is read. */
@@ -647,8 +808,12 @@ const shufRead: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'transforms text',
+  options: {
+    shuf: '--help --version -e -i: -n: !-o: -r -z --random-source= --echo --input-range= --head-count= !--output= --repeat --zero-terminated',
+    iconv: '--help --version --usage -f: -t: -c -l -s !-o: --from-code= --to-code= --list --silent !--output= --verbose',
+  },
   match: ['shuf -n 1 names.txt', 'iconv -f latin1 -t utf8 a'],
-  notMatch: ['shuf -o out.txt in.txt', 'iconv -f a -t b -o out.txt in.txt'],
+  notMatch: ['shuf -o out.txt in.txt', 'shuf --output=o.txt in.txt', 'iconv -f a -t b -o out.txt in.txt', 'iconv -f a -t b --output=o.txt in.txt'],
 };
 
 const jqLike: Rule = {
@@ -656,6 +821,9 @@ const jqLike: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'queries structured data',
+  // -s/--split-exp writes one file per document: not listed.
+  options: `--help --version -h -V !-i !--inplace -o: --output-format= -p: --input-format= -e --exit-status -n --null-input -N --no-doc -r -I:
+    --indent= -C -M -P --prettyPrint -j -v --verbose --expression= --from-file= --front-matter= --no-colors --colors --unwrapScalar?`,
   analyze(inv, a) {
     if (hasShort(inv.argv, 'i') || hasLong(inv.argv, ['inplace'])) {
       a.raise('write', 'yq -i edits files in place', ['file_write']);
@@ -664,7 +832,7 @@ const jqLike: Rule = {
     }
   },
   match: ['yq .a config.yaml'],
-  notMatch: ['yq -i ".a = 1" config.yaml'],
+  notMatch: ['yq -i ".a = 1" config.yaml', 'yq --inplace ".a = 1" config.yaml', 'yq -s ".a" x.yaml'],
 };
 
 const treeOut: Rule = {
@@ -672,6 +840,10 @@ const treeOut: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'lists a directory tree',
+  // -R with -H writes an index file into every directory: not listed.
+  options: `--help --version -a -d -l -f -x -L: -P: -I: --gitignore --ignore-case --matchdirs --metafirst --prune --info --infofile= --noreport
+    --charset= --filelimit= !-o: -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst
+    --filesfirst --sort= -S -n -C -X -J -H: -T: --nolinks --fromfile`,
   analyze(inv, a) {
     for (const o of optionValues(inv.argv, 'o', [])) {
       a.raise('write', 'tree -o writes its listing to a file', ['file_write']);
@@ -687,6 +859,14 @@ const diffOut: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'compares files',
+  options: `--help --version -v -q -s -c -C: -u -U: -e -n -y -W: -p -F: -t -T -l -r -N -x: -X: -S: -i -E -Z -b -w -B -I: -a -d -D: -NUM --normal
+    --brief --report-identical-files --context? --unified? --ed --rcs --side-by-side --width= --left-column --suppress-common-lines
+    --show-c-function --show-function-line= --label= --expand-tabs --initial-tab --tabsize= --suppress-blank-empty --paginate
+    --recursive --no-dereference --new-file --unidirectional-new-file --ignore-file-name-case --no-ignore-file-name-case --exclude=
+    --exclude-from= --starting-file= --from-file= --to-file= --ignore-case --ignore-tab-expansion --ignore-trailing-space
+    --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --ifdef=
+    --line-format= --old-line-format= --new-line-format= --unchanged-line-format= --old-group-format= --new-group-format=
+    --unchanged-group-format= --changed-group-format= --horizon-lines= --speed-large-files --color? --palette= --minimal !--output=`,
   analyze(inv, a) {
     if (hasOption(inv.argv, '', ['output'])) a.raise('write', 'diff --output writes a file', ['file_write']);
     if (hasOption(inv.argv, 'r', ['recursive'])) readOperands(inv, a, operands(inv.argv), true);
@@ -697,6 +877,7 @@ const diffOut: Rule = {
 
 export const readRules: Rule[] = [
   { ...simpleReaders, names: simpleReaders.names.filter((n) => !['tree', 'diff'].includes(n)) },
+  ldd,
   quietBuiltins,
   cd,
   cat,
@@ -713,7 +894,8 @@ export const readRules: Rule[] = [
   date,
   hostname,
   tar,
-  zip,
+  { ...zip, names: zip.names.filter((n) => !ARCHIVERS.includes(n)) },
+  { ...zip, names: ARCHIVERS, base: 'write', effects: ['file_read', 'file_write'], options: undefined, what: 'creates, changes or extracts archives', match: ['zip -r out.zip src', '7z l a.7z'], notMatch: ['zip out.zip ~/.ssh/id_rsa'] },
   { ...splitters, names: splitters.names.filter((n) => n !== 'shuf' && n !== 'iconv') },
   shufRead,
   jqLike,

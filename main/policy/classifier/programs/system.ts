@@ -46,12 +46,32 @@ const power: Rule = {
   notMatch: [],
 };
 
+/** Options of the read paths; -H/--host and -M/--machine reach another machine or container and are not listed. */
+const SYSTEM_READ_OPTIONS: Readonly<Record<string, string>> = {
+  systemctl: `--help --version -a -l -q -t: -p: -P: -r -n: -o: --all --full --quiet --type= --state= --property= --value --recursive --reverse --after
+    --before --lines= --output= --no-pager --no-legend --plain --user --system --failed --show-types --legend= --with-dependencies --no-ask-password`,
+  journalctl: `--help --version -a -b? -D: -e -f -F: -g: -i: -k -l -m -n: -N -o: -p: -q -r -S: -t: -T: -u: -U: -x -c: --all --boot? --directory= --pager-end
+    --follow --field= --grep= --file= --kernel --full --merge --lines= --fields --output= --priority= --quiet --reverse --since= --until=
+    --identifier= --unit= --user-unit= --catalog --case-sensitive? --cursor= --after-cursor= --show-cursor --list-boots --dmesg --system
+    --user --no-pager --no-full --no-hostname --no-tail --utc --output-fields= --facility= --header --disk-usage --verify
+    --exclude-identifier= --namespace= !--vacuum-size= !--vacuum-time= !--vacuum-files= !--rotate !--flush !--relinquish-var !--setup-keys`,
+  loginctl: '--help --version -a -l -p: -P: -n: -o: --all --full --property= --value --lines= --output= --no-pager --no-legend --no-ask-password',
+  sysctl: '--help --version -a -A -X -b -e -N -n -r: -q -h -V --all --binary --ignore --names --values --pattern= --quiet !-w !-p? !--write !--load? !--system',
+  ip: '@in-order @single-dash -4 -6 -0 -s -d -j -p -c -o -r -h -a -t -V -br -json -pretty -brief -stats -details -oneline -resolve -color -family: -f: -human -iec -N -numeric -n: -netns:',
+  ifconfig: '-a -s -v -h',
+  route: '-n -e -v -A: -F -C -h -V --numeric --extend --verbose',
+  arp: '-a -e -n -v -i: -H: -D -A: --all --numeric --verbose --device= --hw-type= --protocol=',
+  crontab: '-l -u: -V -h !-r -e -i -n: -c -T -s',
+  '*': '@data',
+};
+
 const systemctl: Rule = {
   names: ['systemctl', 'journalctl', 'loginctl', 'sysctl', 'ip', 'ifconfig', 'route', 'arp', 'crontab', 'kill', 'pkill', 'killall', 'renice'],
   base: 'read',
   effects: [],
   what: 'inspects or controls the system',
   readsArgs: false,
+  options: SYSTEM_READ_OPTIONS,
   analyze(inv, a) {
     const argv = inv.argv;
     const first = argv.find((x) => !x.startsWith('-')) ?? '';
@@ -102,7 +122,7 @@ const systemctl: Rule = {
     }
   },
   match: ['systemctl status nginx', 'journalctl -u x', 'ip addr', 'crontab -l', 'sysctl -a'],
-  notMatch: ['systemctl restart nginx', 'crontab -r', 'kill -9 -1', 'ip link set eth0 down', 'sysctl -w x=1', 'kill 1234', 'crontab job.txt'],
+  notMatch: ['systemctl -H host status', 'journalctl --vacuum-size=1M', 'journalctl --vacuum-time=1d', 'journalctl --vacuum-files=1', 'journalctl --rotate', 'journalctl --flush', 'journalctl --relinquish-var', 'journalctl --setup-keys', 'sysctl -p', 'sysctl --write x=1', 'sysctl --load=f.conf', 'sysctl --system', 'ip -b cmds.txt', 'systemctl restart nginx', 'crontab -r', 'kill -9 -1', 'ip link set eth0 down', 'sysctl -w x=1', 'kill 1234', 'crontab job.txt'],
 };
 
 /** Privilege escalation: destructive whatever it runs, and what it runs is judged too. */

@@ -2,10 +2,14 @@
 // own .git, index and stash are never touched: every git command names the shadow repository and the
 // work tree explicitly, with no user or system configuration and no hooks. Snapshots are incremental
 // (git's index stat cache), honour the workspace's .gitignore, and leave out files above a size cap.
+// Each snapshot also holds the workspace repository's history (see ./checkpoint-history.ts): refs,
+// HEAD, stash, reflogs, the index, and every object file.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRegenerable } from '../common/regenerable';
+import { HISTORY_EXCLUDES, historyDir, mirrorObjects, restoreObjects, userGitDir, ensureRepositoryShape } from './checkpoint-history';
 
 export interface Snapshot {
   commit: string;
@@ -16,8 +20,17 @@ export interface Snapshot {
   excluded: string[];
   /** Whether nothing changed since the previous snapshot. */
   unchanged: boolean;
+  /** The workspace repository's history, when the workspace has a .git directory. */
+  history: { tree: string; commit: string; objectsAdded: number } | null;
+  /**
+   * Workspace-relative paths the snapshot does not hold (ignored, over the cap; ignored folders as
+   * one entry ending in /), outside the regenerable folders: the jail keeps these read-only.
+   */
+  unheld: string[];
   ms: number;
 }
+
+const HISTORY_TRAILER = /^Threshold-History: ([0-9a-f]{40,64})$/m;
 
 export interface DiffResult {
   from: string;
@@ -49,12 +62,13 @@ export class ShadowGit {
     this.gitDir = join(baseDir, `${id}.git`);
   }
 
-  private git(args: string[], opts: { input?: string; maxBuffer?: number } = {}): Promise<string> {
+  private git(args: string[], opts: { input?: string; maxBuffer?: number; workTree?: string; index?: string } = {}): Promise<string> {
+    const workTree = opts.workTree ?? this.workspace;
     return new Promise((resolve, reject) => {
       const child = execFile(
         'git',
-        ['--git-dir', this.gitDir, '--work-tree', this.workspace, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
-        { cwd: this.workspace, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
+        ['--git-dir', this.gitDir, '--work-tree', workTree, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
+        { cwd: workTree, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir, ...(opts.index ? { GIT_INDEX_FILE: opts.index } : {}) }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
         (err, stdout, stderr) => (err ? reject(new GitError(`git ${args[0]} failed: ${stderr.trim() || err.message}`)) : resolve(stdout)),
       );
       if (opts.input !== undefined) child.stdin?.end(opts.input);
@@ -118,28 +132,89 @@ export class ShadowGit {
     const started = performance.now();
     await this.ensure();
     await this.excludeLargeFiles();
+    await this.addWorkspace();
+    const tree = (await this.git(['write-tree'])).trim();
+    const history = await this.snapshotHistory();
+    const parent = await this.head();
+    let commit = parent;
+    let unchanged = false;
+    if (parent && (await this.git(['rev-parse', `${parent}^{tree}`])).trim() === tree && (await this.historyTreeOf(parent)) === (history?.tree ?? null)) unchanged = true;
+    else {
+      const histCommit = history ? (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim() : null;
+      const body = histCommit ? `${message}\n\nThreshold-History: ${histCommit}\n` : message;
+      // The history commit is a second parent so that it stays reachable in the shadow repository.
+      const parents = [...(parent ? ['-p', parent] : []), ...(histCommit ? ['-p', histCommit] : [])];
+      commit = (await this.git(['commit-tree', tree, ...parents, '-m', body])).trim();
+      await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
+    }
+    const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
+    const unheld = await this.unheldPaths();
+    return {
+      commit: commit!,
+      tree,
+      files,
+      excluded: this.excludedSoFar(),
+      unchanged,
+      history: history ? { tree: history.tree, commit: (await this.historyCommitOf(commit!)) ?? '', objectsAdded: history.objectsAdded } : null,
+      unheld,
+      ms: Math.round(performance.now() - started),
+    };
+  }
+
+  private async addWorkspace(): Promise<void> {
     await this.git(['add', '--all', '--ignore-errors', '--', '.']).catch((e: Error) => {
       // Unreadable files are left out (--ignore-errors), which git still reports as a failure.
       if (!/unable to index|could not open|Permission denied/.test(e.message)) throw e;
     });
-    const tree = (await this.git(['write-tree'])).trim();
-    const parent = await this.head();
-    let commit = parent;
-    let unchanged = false;
-    if (parent && (await this.git(['rev-parse', `${parent}^{tree}`])).trim() === tree) unchanged = true;
-    else {
-      commit = (await this.git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim();
-      await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
-    }
-    const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
-    return { commit: commit!, tree, files, excluded: this.excludedSoFar(), unchanged, ms: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * What the snapshot leaves out: ignored paths (a wholly ignored folder as one entry) and files over
+   * the cap, minus the regenerable folders. Read-only in the jail so that what cannot be restored
+   * cannot be changed unprompted.
+   */
+  async unheldPaths(): Promise<string[]> {
+    const out = await this.git(['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
+    return out.split('\0').filter((rel) => rel && !isRegenerable(rel));
+  }
+
+  /** Mirrors the object files and stages refs, HEAD, stash, reflogs and the index into a tree. */
+  private async snapshotHistory(): Promise<{ tree: string; objectsAdded: number } | null> {
+    const userGit = userGitDir(this.workspace);
+    if (!userGit) return null;
+    const mirrored = mirrorObjects(join(userGit, 'objects'), join(historyDir(this.gitDir), 'objects'));
+    await this.addHistory(userGit);
+    const tree = (await this.git(['write-tree'], { index: this.historyIndex })).trim();
+    return { tree, objectsAdded: mirrored.added };
+  }
+
+  private get historyIndex(): string {
+    return join(historyDir(this.gitDir), 'index');
+  }
+
+  private async addHistory(userGit: string): Promise<void> {
+    mkdirSync(historyDir(this.gitDir), { recursive: true, mode: 0o700 });
+    const excludes = HISTORY_EXCLUDES.map((p) => `:(exclude,glob)${p}`);
+    await this.git(['add', '--all', '--force', '--ignore-errors', '--', '.', ...excludes], { workTree: userGit, index: this.historyIndex }).catch((e: Error) => {
+      if (!/unable to index|could not open|Permission denied/.test(e.message)) throw e;
+    });
+  }
+
+  private async historyCommitOf(commit: string): Promise<string | null> {
+    const body = await this.git(['log', '-1', '--format=%B', commit]);
+    return HISTORY_TRAILER.exec(body)?.[1] ?? null;
+  }
+
+  private async historyTreeOf(commit: string): Promise<string | null> {
+    const h = await this.historyCommitOf(commit);
+    return h ? (await this.git(['rev-parse', `${h}^{tree}`])).trim() : null;
   }
 
   /** The tree of the workspace as it is now (staged into the shadow index, not committed). */
   async currentTree(): Promise<string> {
     await this.ensure();
     await this.excludeLargeFiles();
-    await this.git(['add', '--all', '--ignore-errors', '--', '.']).catch(() => undefined);
+    await this.addWorkspace().catch(() => undefined);
     return (await this.git(['write-tree'])).trim();
   }
 
@@ -152,10 +227,22 @@ export class ShadowGit {
 
   /**
    * Makes the workspace match a snapshot: files changed since are restored, files added since are
-   * removed. Files the snapshots leave out (ignored, too large) are not touched.
+   * removed. Files the snapshots leave out (ignored, too large) are not touched. The repository's
+   * history comes back too: missing or altered object files, then refs, HEAD, stash, reflogs and the
+   * index exactly as they were (refs and reflogs made since are removed).
    */
   async restore(commit: string): Promise<void> {
     await this.currentTree();
     await this.git(['read-tree', '-u', '--reset', commit]);
+    const hist = await this.historyCommitOf(commit);
+    if (!hist) return;
+    const userGit = join(this.workspace, '.git');
+    if (existsSync(userGit) && !lstatSync(userGit).isDirectory()) throw new GitError(`${userGit} is no longer a directory, so the repository history cannot be restored into it.`);
+    mkdirSync(userGit, { recursive: true });
+    restoreObjects(join(historyDir(this.gitDir), 'objects'), join(userGit, 'objects'));
+    // Stage what is there now, so that refs and reflogs made since the snapshot are removed.
+    await this.addHistory(userGit);
+    await this.git(['read-tree', '-u', '--reset', hist], { workTree: userGit, index: this.historyIndex });
+    ensureRepositoryShape(userGit);
   }
 }

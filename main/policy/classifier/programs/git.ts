@@ -62,15 +62,59 @@ function judgeConfigPair(pair: string, literal: boolean, a: Analysis, via: strin
   if (code) a.runCode(code, `git ${key}`);
 }
 
+// ── Discarding history: destructive at every level ────────────────────────────────────────────────
+// What these drop is what `git reflog` and a dangling commit would otherwise still hold: a person
+// decides each one (the checkpoint holds the history too, but these are the commands whose purpose is
+// to make it unrecoverable).
+
+/** Why a git subcommand discards history, or null. `rest` is the argv after the subcommand. */
+export function discardsHistory(sub: string, rest: readonly string[], config: readonly string[] = []): string | null {
+  const verb = rest.find((x) => !x.startsWith('-'));
+  switch (sub) {
+    case 'branch':
+      if (hasShort(rest, 'D') || ((hasShort(rest, 'd') || hasLong(rest, ['delete'])) && (hasShort(rest, 'f') || hasLong(rest, ['force'])))) {
+        return 'force-deletes a branch, discarding its commits when no other ref holds them (history)';
+      }
+      if (hasShort(rest, 'MC') || ((hasShort(rest, 'mc') || hasLong(rest, ['move', 'copy'])) && (hasShort(rest, 'f') || hasLong(rest, ['force'])))) {
+        return 'force-renames or copies over an existing branch, discarding the commits it held (history)';
+      }
+      return null;
+    case 'stash':
+      if (verb === 'clear') return 'clears every stash entry (stashed changes are history that git keeps nowhere else)';
+      if (verb === 'drop') return 'drops a stash entry (stashed changes are history that git keeps nowhere else)';
+      return null;
+    case 'reflog':
+      if (verb === 'expire' || verb === 'delete') return `${verb === 'expire' ? 'expires' : 'deletes'} reflog entries, the record that lets lost commits be found again`;
+      return null;
+    case 'gc': {
+      const prune = rest.find((x) => /^--pru/.test(x) || x === '--prune');
+      if (prune && !/=never$/.test(prune)) return 'prunes unreachable objects, discarding commits that no ref or reflog holds';
+      // git -c gc.reflogExpire=now gc: the same, through configuration.
+      if (config.some((pair) => /^gc\.(.*expire.*)=(?!never$)/i.test(pair))) return 'expires reflogs and prunes objects early (gc.*Expire set on the command line), discarding history';
+      return null;
+    }
+    case 'prune':
+      return 'deletes unreachable objects, discarding commits that no ref or reflog holds';
+    case 'clean':
+      if (hasShort(rest, 'xX')) return 'deletes ignored files too (-x/-X), which git keeps no copy of';
+      // -e '!pattern' re-includes ignored files, so clean deletes them as if they were untracked.
+      if ([...optionValues(rest, 'e', ['exclude'])].some((p) => p.startsWith('!'))) return 'deletes ignored files too (a negated -e pattern), which git keeps no copy of';
+      return null;
+  }
+  return null;
+}
+
 function analyzeGit(inv: Invocation, a: Analysis): void {
   const argv = inv.argv;
   let i = 0;
   let cwd = inv.cwd;
+  const config: string[] = [];
   // Global options.
   while (i < argv.length && argv[i]!.startsWith('-')) {
     const opt = argv[i]!;
     if (opt === '-c') {
       const pair = argv[i + 1] ?? '';
+      config.push(pair);
       judgeConfigPair(pair, inv.args[i + 1]?.literal ?? false, a, 'git -c');
       i += 2;
       continue;
@@ -100,7 +144,8 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
     if (opt === '--version' || opt === '--help' || opt === '-h') return;
     i++;
   }
-  const sub = argv[i];
+  // On a case-insensitive filesystem git finds git-stash for `git Stash` (the dashed programs).
+  const sub = a.ctx.caseInsensitiveNames ? argv[i]?.toLowerCase() : argv[i];
   if (sub === undefined) return;
   if (!inv.args[i]!.literal) {
     a.markDynamic('the git subcommand is computed at run time');
@@ -110,6 +155,8 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
   const restInv: Invocation = { ...inv, argv: rest, args: inv.args.slice(i + 1), cwd };
   const classify = (cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []) =>
     a.raise(cls, `git ${sub} ${why}`, effects as never);
+  const discards = discardsHistory(sub, rest, config);
+  if (discards) classify('destructive', discards, ['destructive', 'file_delete']);
 
   switch (sub) {
     case 'branch': {
@@ -285,6 +332,8 @@ export const gitRules: Rule[] = [
       'git commit -m x', 'git add .', 'git push', 'git push --force', 'git fetch', 'git clone https://x/y', 'git clean -fdx',
       'git -c alias.x="!rm -rf ~" x', 'git -c core.pager="sh -c id" log', 'git branch new-feature', 'git config core.hooksPath .hooks',
       'git frobnicate', 'git push origin +main', 'git push origin :old',
+      'git branch -D old', 'git branch --delete --force old', 'git branch -M main', 'git stash drop', 'git stash clear',
+      'git reflog expire --expire=now --all', 'git reflog delete HEAD@{1}', 'git gc --prune=now', 'git prune', 'git clean -fdx', 'git clean -fX',
     ],
   },
 ];

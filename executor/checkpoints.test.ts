@@ -138,3 +138,17 @@ describe('checkpoints hold the repository history', () => {
     expect({ ...history(git, ws), config: readFileSync(join(ws, '.git', 'config')) }).toEqual({ ...before, config });
   });
 });
+
+describe('a restore never deletes what the snapshot did not hold', () => {
+  it.each([
+    { name: '.gitignore deleted', change: (ws: string) => rmSync(join(ws, '.gitignore')) },
+    { name: '.gitignore emptied', change: (ws: string) => writeFileSync(join(ws, '.gitignore'), '') },
+  ])('keeps ignored files when $name before the restore', async ({ change }) => {
+    const { ws, data } = workspace();
+    const g = new ShadowGit(ws, data);
+    const s = await g.snapshot('before');
+    change(ws);
+    await g.restore(s.commit);
+    expect({ log: readFileSync(join(ws, 'debug.log'), 'utf8'), dep: readFileSync(join(ws, 'node_modules', 'dep.js'), 'utf8'), gitignore: readFileSync(join(ws, '.gitignore'), 'utf8') }).toEqual({ log: 'log\n', dep: 'dep\n', gitignore: 'node_modules/\n*.log\n' });
+  });
+});

@@ -31,6 +31,7 @@ export interface Snapshot {
 }
 
 const HISTORY_TRAILER = /^Threshold-History: ([0-9a-f]{40,64})$/m;
+const IGNORED_TRAILER = /^Threshold-Ignored: ([0-9a-f]{40,64})$/m;
 
 export interface DiffResult {
   from: string;
@@ -49,6 +50,11 @@ const GIT_ENV_BASE: NodeJS.ProcessEnv = {
 };
 
 export class GitError extends Error {}
+
+function splitOnce(s: string, sep: string): [string, string] {
+  const i = s.indexOf(sep);
+  return i === -1 ? [s.trim(), ''] : [s.slice(0, i).trim(), s.slice(i + 1)];
+}
 
 export class ShadowGit {
   readonly gitDir: string;
@@ -135,27 +141,37 @@ export class ShadowGit {
     await this.addWorkspace();
     const tree = (await this.git(['write-tree'])).trim();
     const history = await this.snapshotHistory();
+    const ignored = await this.ignoredPaths();
+    // What was ignored then is recorded, so that a restore never deletes it (see restore).
+    const ignoredBlob = (await this.git(['hash-object', '-w', '--stdin'], { input: ignored.join('\0') })).trim();
     const parent = await this.head();
+    const trailers = `${history ? `Threshold-History-Tree: ${history.tree}\n` : ''}Threshold-Ignored: ${ignoredBlob}\n`;
     let commit = parent;
+    let histCommit: string | null = null;
     let unchanged = false;
-    if (parent && (await this.git(['rev-parse', `${parent}^{tree}`])).trim() === tree && (await this.historyTreeOf(parent)) === (history?.tree ?? null)) unchanged = true;
-    else {
-      const histCommit = history ? (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim() : null;
-      const body = histCommit ? `${message}\n\nThreshold-History: ${histCommit}\n` : message;
+    if (parent) {
+      // One read of the parent: its tree, and whether the history and the ignored list are the same.
+      const [parentTree, body] = splitOnce(await this.git(['log', '-1', '--format=%T%x00%B', parent]), '\0');
+      histCommit = HISTORY_TRAILER.exec(body)?.[1] ?? null;
+      unchanged = parentTree === tree && body.includes(trailers);
+    }
+    if (!unchanged) {
+      histCommit = history ? (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim() : null;
+      const body = `${message}\n\n${histCommit ? `Threshold-History: ${histCommit}\n` : ''}${trailers}`;
       // The history commit is a second parent so that it stays reachable in the shadow repository.
       const parents = [...(parent ? ['-p', parent] : []), ...(histCommit ? ['-p', histCommit] : [])];
       commit = (await this.git(['commit-tree', tree, ...parents, '-m', body])).trim();
       await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
     }
     const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
-    const unheld = await this.unheldPaths();
+    const unheld = ignored.filter((rel) => !isRegenerable(rel));
     return {
       commit: commit!,
       tree,
       files,
       excluded: this.excludedSoFar(),
       unchanged,
-      history: history ? { tree: history.tree, commit: (await this.historyCommitOf(commit!)) ?? '', objectsAdded: history.objectsAdded } : null,
+      history: history ? { tree: history.tree, commit: histCommit ?? '', objectsAdded: history.objectsAdded } : null,
       unheld,
       ms: Math.round(performance.now() - started),
     };
@@ -174,8 +190,13 @@ export class ShadowGit {
    * cannot be changed unprompted.
    */
   async unheldPaths(): Promise<string[]> {
+    return (await this.ignoredPaths()).filter((rel) => !isRegenerable(rel));
+  }
+
+  /** Everything the snapshot leaves out (ignored by .gitignore or by the cap), a wholly ignored folder as "dir/". */
+  private async ignoredPaths(): Promise<string[]> {
     const out = await this.git(['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
-    return out.split('\0').filter((rel) => rel && !isRegenerable(rel));
+    return out.split('\0').filter(Boolean);
   }
 
   /** Mirrors the object files and stages refs, HEAD, stash, reflogs and the index into a tree. */
@@ -201,13 +222,12 @@ export class ShadowGit {
   }
 
   private async historyCommitOf(commit: string): Promise<string | null> {
-    const body = await this.git(['log', '-1', '--format=%B', commit]);
-    return HISTORY_TRAILER.exec(body)?.[1] ?? null;
+    return this.trailer(commit, HISTORY_TRAILER);
   }
 
-  private async historyTreeOf(commit: string): Promise<string | null> {
-    const h = await this.historyCommitOf(commit);
-    return h ? (await this.git(['rev-parse', `${h}^{tree}`])).trim() : null;
+  private async trailer(commit: string, re: RegExp): Promise<string | null> {
+    const body = await this.git(['log', '-1', '--format=%B', commit]);
+    return re.exec(body)?.[1] ?? null;
   }
 
   /** The tree of the workspace as it is now (staged into the shadow index, not committed). */
@@ -226,6 +246,22 @@ export class ShadowGit {
   }
 
   /**
+   * A file that was ignored when the snapshot was taken is not "added since", even if it is no longer
+   * ignored now (the call deleted or edited .gitignore): it is dropped from the shadow index before
+   * the reset, so the reset leaves it on disk instead of deleting it.
+   */
+  private async keepWhatWasIgnored(commit: string): Promise<void> {
+    const blob = await this.trailer(commit, IGNORED_TRAILER);
+    if (!blob) return;
+    const ignored = (await this.git(['cat-file', 'blob', blob])).split('\0').filter(Boolean);
+    if (!ignored.length) return;
+    const added = (await this.git(['diff', '--cached', '--name-only', '--no-renames', '--diff-filter=A', '-z', commit])).split('\0').filter(Boolean);
+    const wasIgnored = (rel: string) => ignored.some((i) => (i.endsWith('/') ? rel.startsWith(i) : rel === i));
+    const keep = added.filter(wasIgnored);
+    if (keep.length) await this.git(['update-index', '--force-remove', '-z', '--stdin'], { input: keep.join('\0') });
+  }
+
+  /**
    * Makes the workspace match a snapshot: files changed since are restored, files added since are
    * removed. Files the snapshots leave out (ignored, too large) are not touched. The repository's
    * history comes back too: missing or altered object files, then refs, HEAD, stash, reflogs and the
@@ -233,6 +269,7 @@ export class ShadowGit {
    */
   async restore(commit: string): Promise<void> {
     await this.currentTree();
+    await this.keepWhatWasIgnored(commit);
     await this.git(['read-tree', '-u', '--reset', commit]);
     const hist = await this.historyCommitOf(commit);
     if (!hist) return;

@@ -3,7 +3,7 @@
 // every reachable object, and whether they are all intact).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Fingerprint {
@@ -65,14 +65,21 @@ function gitState(ws: string): Record<string, string> | null {
   };
   readLogs('');
   return {
-    HEAD: g('symbolic-ref', '-q', 'HEAD').trim() || g('rev-parse', 'HEAD').trim(),
+    HEAD: existsSync(join(ws, '.git', 'HEAD')) ? readFileSync(join(ws, '.git', 'HEAD'), 'utf8') : 'none',
+    index: existsSync(join(ws, '.git', 'index')) ? sha(readFileSync(join(ws, '.git', 'index'))) : 'none',
     refs: g('for-each-ref', '--format=%(refname) %(objectname)'),
-    stash: g('stash', 'list', '--format=%H %gs'),
-    index: g('ls-files', '--stage'),
     reachable: sha(g('rev-list', '--objects', '--all', '--reflog').split('\n').sort().join('\n')),
-    fsck: g('fsck', '--full', '--no-dangling', '--no-progress').trim() || 'ok',
     ...logs,
   };
+}
+
+/** Whether every object the repository holds is intact (run once, after a restore). */
+export function repositoryIntact(ws: string): string {
+  try {
+    return userGit(ws, 'fsck', '--full', '--no-dangling', '--no-progress').trim() || 'intact';
+  } catch (e) {
+    return `fsck: ${(e as { stdout?: string }).stdout ?? ''}${(e as { stderr?: string }).stderr ?? (e as Error).message}`;
+  }
 }
 
 export function fingerprint(ws: string): Fingerprint {

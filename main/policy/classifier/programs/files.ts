@@ -126,8 +126,8 @@ const rm: Rule = {
       const judged = t.glob && /[*?[]/.test(lastPart) && globPartMatches(lastPart, '.git') ? `${abs}/.git` : abs;
       const broad = broadDeletion(judged, a.ctx, { recursive: recursive || inv.name === 'rmdir', glob: t.glob && (judged !== abs || matchesAll(t.raw)) });
       if (broad) {
-        a.raise('destructive', `${inv.name} ${t.raw} ${broad}`, ['file_delete', 'destructive']);
         a.write(t.raw, true, inv.cwd, 'deletes');
+        a.raise('destructive', `${inv.name} ${t.raw} ${broad}`, ['file_delete', 'destructive']);
         continue;
       }
       a.write(t.raw, true, inv.cwd, 'deletes');

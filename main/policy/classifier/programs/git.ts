@@ -105,6 +105,13 @@ export function discardsHistory(sub: string, rest: readonly string[], config: re
 }
 
 function analyzeGit(inv: Invocation, a: Analysis): void {
+  const discarded: { why: string | null } = { why: null };
+  analyzeSubcommand(inv, a, discarded);
+  // Raised last, so that the card names it (the segment's last reason is the one shown).
+  if (discarded.why) a.raise('destructive', discarded.why, ['destructive', 'file_delete']);
+}
+
+function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: string | null }): void {
   const argv = inv.argv;
   let i = 0;
   let cwd = inv.cwd;
@@ -156,7 +163,7 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
   const classify = (cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []) =>
     a.raise(cls, `git ${sub} ${why}`, effects as never);
   const discards = discardsHistory(sub, rest, config);
-  if (discards) classify('destructive', discards, ['destructive', 'file_delete']);
+  if (discards) discarded.why = `git ${sub} ${discards}`;
 
   switch (sub) {
     case 'branch': {

@@ -399,8 +399,8 @@ const find: Rule = {
         if (abs === '/' || abs === a.ctx.home) a.markHardline(`find ${r.v} -delete deletes everything under ${r.v}`);
         else {
           const broad = abs === null || findNarrows(argv.slice(firstExpr)) ? null : broadDeleteRoot(abs, a.ctx);
-          if (broad) a.raise('destructive', `find ${r.v} -delete deletes ${broad}`, ['file_delete', 'destructive']);
           a.write(r.v, r.lit, inv.cwd, 'deletes files under');
+          if (broad) a.raise('destructive', `find ${r.v} -delete deletes ${broad}`, ['file_delete', 'destructive']);
         }
       }
     }

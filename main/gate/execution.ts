@@ -102,7 +102,8 @@ export class ExecutionService {
 /** Why a path the checkpoint does not hold is read-only at auto-edit: the card and the model say this. */
 export const UNHELD_REASON = 'the checkpoint taken before this command does not hold it (it is ignored by .gitignore or larger than the checkpoint size cap, and not in a regenerable folder such as node_modules or build output), so a change to it could not be undone';
 
-function unheldCovering(target: string, unheld: readonly string[]): string | undefined {
+/** The entry of a checkpoint's unheld list that covers a path (the path itself or a folder above it). */
+export function unheldCovering(target: string, unheld: readonly string[]): string | undefined {
   return unheld.find((u) => target === u.replace(/\/+$/, '') || target.startsWith(u.endsWith('/') ? u : u + '/'));
 }
 

@@ -1,8 +1,10 @@
 // Auto-edit's undo promise for files, end to end (gate, checkpoint, jail, restore): every byte of the
 // workspace is back after the restore, or the jail kept the file unchanged because the checkpoint could
 // not hold it, and said why. The repository's history: undo-git.test.ts.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTool } from '../../main/agent/tools';
 import { undoBench, type Case, type UndoBench } from './undo-workspace';
 
 let bench: UndoBench;
@@ -71,5 +73,23 @@ describe('auto-edit: what the checkpoint cannot hold is read-only, and the card 
       raised: true,
       told: true,
     });
+  });
+});
+
+describe('auto-edit: the file tools do not change unprompted what the checkpoint cannot hold', () => {
+  it.each([
+    { name: 'write_file over an ignored file is refused', tool: 'write_file', args: { path: 'data/results.csv', content: 'gone' }, file: 'data/results.csv', refused: true },
+    { name: 'write_file of a new file in an ignored folder is refused', tool: 'write_file', args: { path: 'data/new.csv', content: 'x' }, file: 'data/results.csv', refused: true },
+    { name: 'edit_file of an ignored file beside a tracked one is refused', tool: 'edit_file', args: { path: 'logs/run.log', old: 'ignored', new: 'gone' }, file: 'logs/run.log', refused: true },
+    { name: 'write_file over an oversized file is refused', tool: 'write_file', args: { path: 'big.bin', content: 'gone' }, file: 'big.bin', refused: true },
+    { name: 'write_file over an untracked file runs (it is held)', tool: 'write_file', args: { path: 'notes.txt', content: 'changed\n' }, file: 'notes.txt', refused: false },
+    { name: 'write_file in a regenerable folder runs', tool: 'write_file', args: { path: 'build/out.js', content: 'rebuilt\n' }, file: 'build/out.js', refused: false },
+  ])('$name', async ({ tool, args, file, refused }) => {
+    bench.reset();
+    const { core, ws } = bench;
+    const before = readFileSync(join(ws, file));
+    const v = await core.gate.review({ sessionId: 'tools', turnId: 't', turnKind: 'reactive', tool, args, cwd: ws });
+    const out = await runTool(tool, args, { core, sessionId: 'tools', callId: v.callId, cwd: ws, evaluation: v.evaluation, signal: new AbortController().signal, callMcp: async () => ({ text: '', isError: true, status: 'failed' }) });
+    expect({ unprompted: v.evaluation.decidedBy, refused: out.isError, says: !refused || /does not hold it/.test(out.text), unchanged: readFileSync(join(ws, file)).equals(before) }).toEqual({ unprompted: 'level:auto-edit', refused, says: true, unchanged: refused });
   });
 });

@@ -51,6 +51,12 @@ const GIT_ENV_BASE: NodeJS.ProcessEnv = {
 
 export class GitError extends Error {}
 
+/** The id git gives a blob (SHA-1 of "blob <size>\0" and the bytes), without a process to ask. */
+function gitBlobId(text: string): string {
+  const body = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
+}
+
 function splitOnce(s: string, sep: string): [string, string] {
   const i = s.indexOf(sep);
   return i === -1 ? [s.trim(), ''] : [s.slice(0, i).trim(), s.slice(i + 1)];
@@ -143,7 +149,8 @@ export class ShadowGit {
     const history = await this.snapshotHistory();
     const ignored = await this.ignoredPaths();
     // What was ignored then is recorded, so that a restore never deletes it (see restore).
-    const ignoredBlob = (await this.git(['hash-object', '-w', '--stdin'], { input: ignored.join('\0') })).trim();
+    const ignoredText = ignored.join('\0');
+    const ignoredBlob = gitBlobId(ignoredText);
     const parent = await this.head();
     const trailers = `${history ? `Threshold-History-Tree: ${history.tree}\n` : ''}Threshold-Ignored: ${ignoredBlob}\n`;
     let commit = parent;
@@ -156,6 +163,7 @@ export class ShadowGit {
       unchanged = parentTree === tree && body.includes(trailers);
     }
     if (!unchanged) {
+      await this.git(['hash-object', '-w', '--stdin'], { input: ignoredText });
       histCommit = history ? (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim() : null;
       const body = `${message}\n\n${histCommit ? `Threshold-History: ${histCommit}\n` : ''}${trailers}`;
       // The history commit is a second parent so that it stays reachable in the shadow repository.

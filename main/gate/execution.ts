@@ -74,7 +74,7 @@ export class ExecutionService {
           cwd: run.cwd,
           env: process.env,
           envAllow: cfg.envAllow,
-          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), unheld: checkpoint?.unheld ?? [] },
+          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
           limits: cfg.limits,
           terminal: run.terminal,
           onOutput: run.onOutput ?? (this.o.output ? (stream, chunk) => this.o.output!(run.callId, stream, chunk) : undefined),
@@ -88,7 +88,7 @@ export class ExecutionService {
     }
     const status: ExecutionStatus = result.cancelled ? 'interrupted' : result.timedOut ? 'timed_out' : result.exitCode === 0 ? 'succeeded' : 'failed';
     const offers = this.o.consent.offersFor(result.violations, { sessionId: run.sessionId, callId: run.callId });
-    const unheld = checkpoint?.unheld ?? [];
+    const unheld = runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [];
     for (const offer of offers) {
       if (unheldCovering(offer.attempted, unheld)) offer.reason = UNHELD_REASON;
       this.o.raiseOffer(offer);
@@ -97,6 +97,15 @@ export class ExecutionService {
     this.o.recordOutcome(run.callId, { status, exit_code: result.exitCode, signal: result.signal, duration_ms: result.durationMs, error });
     return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers, unheld), error };
   }
+}
+
+/**
+ * Whether a call runs on the promise that it can be undone: it runs unprompted (no person approved
+ * it) below the full level. Such a call may not change what its checkpoint does not hold; a call a
+ * person approved, or any call at full, may.
+ */
+export function runsOnUndo(e: Evaluation): boolean {
+  return e.decision === 'allow' && e.decidedBy !== 'level:full';
 }
 
 /** Why a path the checkpoint does not hold is read-only at auto-edit: the card and the model say this. */

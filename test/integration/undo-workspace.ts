@@ -14,6 +14,10 @@ import { fingerprint, repositoryIntact, userGit, type Fingerprint } from './undo
 /** The checkpoint size cap in these tests. */
 export const CAP = 256 * 1024;
 
+/** What the template's checkpoints do not hold (ignored, oversized, regenerable): a call a person
+ *  approves may change it, and a restore cannot bring it back. */
+export const UNHELD = ['data', 'debug.log', 'logs/run.log', 'big.bin', 'assets', 'node_modules', 'build'];
+
 export interface Case {
   name: string;
   command: string;

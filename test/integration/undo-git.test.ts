@@ -12,9 +12,11 @@ afterAll(async () => {
   await bench?.close();
 });
 
-const GIT_CASES: Case[] = [
+// alsoApproved: run once more with a person approving it, and restored (the checkpoint unit tests in
+// executor/checkpoints.test.ts restore each history-dropping operation on its own).
+const GIT_CASES: (Case & { alsoApproved?: boolean })[] = [
   { name: 'git reset --hard to an older commit', command: 'git reset -q --hard HEAD~2', unprompted: true, changed: true },
-  { name: 'git checkout over local changes', command: 'echo local > a.txt && git checkout -- a.txt', unprompted: true, changed: true },
+  { name: 'git checkout -f over local changes', command: 'echo local > a.txt && git checkout -q -f feature', unprompted: true, changed: true },
   { name: 'git commit --amend', command: 'git commit -q --amend -m rewritten', unprompted: true, changed: true },
   { name: 'git stash pop', command: 'git stash pop -q', unprompted: true, changed: true },
   { name: 'git tag -d of an annotated tag', command: 'git tag -d v1', unprompted: true, changed: true },
@@ -24,12 +26,12 @@ const GIT_CASES: Case[] = [
   { name: 'git clean -fd (untracked files)', command: 'git clean -qfd', unprompted: true, changed: true },
   { name: 'git branch -D', command: 'git branch -D feature', unprompted: false, changed: true, why: /force-deletes a branch/ },
   { name: 'git stash drop', command: 'git stash drop -q', unprompted: false, changed: true, why: /drops a stash entry/ },
-  { name: 'git stash clear', command: 'git stash clear', unprompted: false, changed: true, why: /clears every stash entry/ },
+  { name: 'git stash clear', command: 'git stash clear', unprompted: false, changed: true, why: /clears every stash entry/, alsoApproved: true },
   { name: 'git reflog expire', command: 'git reflog expire --expire=now --all', unprompted: false, changed: true, why: /expires reflog entries/ },
   { name: 'git prune after dropping a branch', command: 'git update-ref -d refs/heads/feature && git prune', unprompted: false, changed: true, why: /unreachable objects/ },
-  { name: 'git gc --prune=now after dropping a branch and the reflogs', command: 'git update-ref -d refs/heads/feature && git reflog expire --expire=now --all && git gc -q --prune=now', unprompted: false, changed: true, why: /reflog entries|unreachable objects/ },
+  { name: 'git gc --prune=now after dropping a branch and the reflogs', command: 'git update-ref -d refs/heads/feature && git reflog expire --expire=now --all && git gc -q --prune=now', unprompted: false, changed: true, why: /reflog entries|unreachable objects/, alsoApproved: true },
   { name: 'git clean -x (ignored files too)', command: 'git clean -qfdx', unprompted: false, changed: true, why: /ignored files/, regenerable: ['node_modules', 'build'] },
-  { name: 'deleting .git', command: 'rm -rf .git', unprompted: false, changed: true, why: /repository folder \.git/ },
+  { name: 'deleting .git', command: 'rm -rf .git', unprompted: false, changed: true, why: /repository folder \.git/, alsoApproved: true },
 ];
 
 describe('auto-edit: after the restore every ref and object is back, or the call asked', () => {
@@ -39,7 +41,7 @@ describe('auto-edit: after the restore every ref and object is back, or the call
     expect({ unprompted: r.unprompted, changed: r.changed, restored: r.restored, intact: r.intact, why: r.card && c.why && !c.why.test(r.card.reason) ? r.card.reason : true }).toEqual({ unprompted: c.unprompted, changed: c.unprompted ? c.changed : false, restored: true, intact: 'intact', why: true });
   });
 
-  it.each(GIT_CASES.filter((c) => !c.unprompted))('$name, approved by a person, is still restored (but for what the checkpoint does not hold)', async (c) => {
+  it.each(GIT_CASES.filter((c) => c.alsoApproved))('$name, approved by a person, is still restored (but for what the checkpoint does not hold)', async (c) => {
     const r = await bench.runAndRestore({ ...c, regenerable: UNHELD }, true);
     if (!r.restored) expect(r.after).toEqual(r.before);
     expect({ ran: r.ran, changed: r.changed, restored: r.restored, intact: r.intact }).toEqual({ ran: true, changed: c.changed, restored: true, intact: 'intact' });

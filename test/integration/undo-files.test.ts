@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../main/agent/tools';
 import { UNHELD, undoBench, type Case, type UndoBench } from './undo-workspace';
 
+// Each case spawns some thirty processes (git, bwrap); on a loaded 2-core runner that can take a while.
+const CASE_MS = 60_000;
 let bench: UndoBench;
 beforeAll(async () => {
   bench = await undoBench();
@@ -49,13 +51,13 @@ describe('auto-edit: after the restore every byte is back, or the file was never
     const r = await bench.runAndRestore(c, false);
     if (!r.restored) expect(r.after).toEqual(r.before);
     expect({ unprompted: r.unprompted, changed: r.changed, restored: r.restored, why: r.card && c.why && !c.why.test(r.card.reason) ? r.card.reason : true }).toEqual({ unprompted: c.unprompted, changed: c.changed, restored: true, why: true });
-  });
+  }, CASE_MS);
 
   it.each(FOLDER_CASES.filter((c) => c.command === 'find . -delete'))('$name, approved by a person, is restored but for what the checkpoint does not hold', async (c) => {
     const r = await bench.runAndRestore({ ...c, regenerable: UNHELD }, true);
     if (!r.restored) expect(r.after).toEqual(r.before);
     expect({ ran: r.ran, changed: r.changed, restored: r.restored, intact: r.intact }).toEqual({ ran: true, changed: true, restored: true, intact: 'intact' });
-  });
+  }, CASE_MS);
 });
 
 describe('auto-edit: what the checkpoint cannot hold is read-only, and the card says why', () => {
@@ -73,7 +75,7 @@ describe('auto-edit: what the checkpoint cannot hold is read-only, and the card 
       raised: true,
       told: true,
     });
-  });
+  }, CASE_MS);
 });
 
 describe('auto-edit: the file tools do not change unprompted what the checkpoint cannot hold', () => {
@@ -91,5 +93,5 @@ describe('auto-edit: the file tools do not change unprompted what the checkpoint
     const v = await core.gate.review({ sessionId: 'tools', turnId: 't', turnKind: 'reactive', tool, args, cwd: ws });
     const out = await runTool(tool, args, { core, sessionId: 'tools', callId: v.callId, cwd: ws, evaluation: v.evaluation, signal: new AbortController().signal, callMcp: async () => ({ text: '', isError: true, status: 'failed' }) });
     expect({ unprompted: v.evaluation.decidedBy, refused: out.isError, says: !refused || /does not hold it/.test(out.text), unchanged: readFileSync(join(ws, file)).equals(before) }).toEqual({ unprompted: 'level:auto-edit', refused, says: true, unchanged: refused });
-  });
+  }, CASE_MS);
 });

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNHELD, undoBench, type Case, type UndoBench } from './undo-workspace';
 
+// Each case spawns some thirty processes (git, bwrap); on a loaded 2-core runner that can take a while.
+const CASE_MS = 60_000;
 let bench: UndoBench;
 beforeAll(async () => {
   bench = await undoBench();
@@ -39,11 +41,11 @@ describe('auto-edit: after the restore every ref and object is back, or the call
     const r = await bench.runAndRestore(c, false);
     if (!r.restored) expect(r.after).toEqual(r.before);
     expect({ unprompted: r.unprompted, changed: r.changed, restored: r.restored, intact: r.intact, why: r.card && c.why && !c.why.test(r.card.reason) ? r.card.reason : true }).toEqual({ unprompted: c.unprompted, changed: c.unprompted ? c.changed : false, restored: true, intact: 'intact', why: true });
-  });
+  }, CASE_MS);
 
   it.each(GIT_CASES.filter((c) => c.alsoApproved))('$name, approved by a person, is still restored (but for what the checkpoint does not hold)', async (c) => {
     const r = await bench.runAndRestore({ ...c, regenerable: UNHELD }, true);
     if (!r.restored) expect(r.after).toEqual(r.before);
     expect({ ran: r.ran, changed: r.changed, restored: r.restored, intact: r.intact }).toEqual({ ran: true, changed: c.changed, restored: true, intact: 'intact' });
-  });
+  }, CASE_MS);
 });

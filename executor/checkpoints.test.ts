@@ -67,3 +67,88 @@ describe('shadow-git checkpoints', () => {
     expect(s.excluded).toEqual(['model.bin']);
   });
 });
+
+/** A repository with history worth losing: commits on two branches, a tag, two stashes, reflogs, a pack. */
+function repoWithHistory() {
+  const { ws, data, git } = workspace();
+  const g = (...args: string[]) => git('-c', 'user.name=u', '-c', 'user.email=e', ...args);
+  g('checkout', '-qb', 'feature');
+  writeFileSync(join(ws, 'f.txt'), 'feature work\n');
+  g('add', 'f.txt');
+  g('commit', '-qm', 'feature commit');
+  g('checkout', '-q', 'master');
+  g('tag', 'v1');
+  g('gc', '-q');
+  writeFileSync(join(ws, 'a.txt'), 'stashed one\n');
+  g('stash', 'push', '-q', '-m', 'first');
+  writeFileSync(join(ws, 'a.txt'), 'stashed two\n');
+  g('stash', 'push', '-q', '-m', 'second');
+  return { ws, data, git: g };
+}
+
+function history(git: (...a: string[]) => string, ws: string) {
+  return {
+    refs: git('for-each-ref', '--format=%(refname) %(objectname)'),
+    stash: git('stash', 'list', '--format=%H %gs'),
+    reflog: git('log', '-g', '--format=%H %gs', 'master'),
+    head: readFileSync(join(ws, '.git', 'HEAD'), 'utf8'),
+    reachable: git('rev-list', '--objects', '--all', '--reflog').split('\n').sort().join('\n'),
+    fsck: git('fsck', '--full', '--no-dangling'),
+  };
+}
+
+describe('checkpoints hold the repository history', () => {
+  it.each([
+    { name: 'a force-deleted branch and its commits after a prune', run: ['branch -D feature', 'reflog expire --expire=now --all', 'gc -q --prune=now'] },
+    { name: 'a dropped stash', run: ['stash drop -q'] },
+    { name: 'a cleared stash after gc', run: ['stash clear', 'gc -q --prune=now'] },
+    { name: 'expired reflogs', run: ['reflog expire --expire=now --all'] },
+    { name: 'a deleted tag', run: ['tag -d v1'] },
+    { name: 'a hard reset of the branch to its root', run: ['reset -q --hard HEAD', 'update-ref refs/heads/master refs/tags/v1~0', 'reflog expire --expire=now --all', 'gc -q --prune=now --aggressive'] },
+    { name: 'a detached HEAD and a new branch', run: ['checkout -q --detach feature', 'branch extra'] },
+  ])('restores $name', async ({ run }) => {
+    const { ws, data, git } = repoWithHistory();
+    const cp = new ShadowGit(ws, data);
+    const before = history(git, ws);
+    const snap = await cp.snapshot('before');
+    for (const cmd of run) git(...cmd.split(' '));
+    expect(history(git, ws)).not.toEqual(before);
+    await cp.restore(snap.commit);
+    expect(history(git, ws)).toEqual(before);
+  });
+
+  it('is incremental: a second snapshot adds no object files, and a new ref alone makes a new checkpoint', async () => {
+    const { ws, data, git } = repoWithHistory();
+    const cp = new ShadowGit(ws, data);
+    const first = await cp.snapshot('one');
+    const second = await cp.snapshot('two');
+    git('branch', 'another');
+    const third = await cp.snapshot('three');
+    expect({ firstAdded: first.history!.objectsAdded > 0, second: [second.unchanged, second.history!.objectsAdded], third: third.unchanged }).toEqual({ firstAdded: true, second: [true, 0], third: false });
+  });
+
+  it('restores a deleted .git folder (objects, refs, stash and all)', async () => {
+    const { ws, data, git } = repoWithHistory();
+    const cp = new ShadowGit(ws, data);
+    const before = history(git, ws);
+    const config = readFileSync(join(ws, '.git', 'config'));
+    const snap = await cp.snapshot('before');
+    for (const name of ['objects', 'refs', 'logs', 'packed-refs', 'HEAD', 'index']) rmSync(join(ws, '.git', name), { recursive: true, force: true });
+    await cp.restore(snap.commit);
+    expect({ ...history(git, ws), config: readFileSync(join(ws, '.git', 'config')) }).toEqual({ ...before, config });
+  });
+});
+
+describe('a restore never deletes what the snapshot did not hold', () => {
+  it.each([
+    { name: '.gitignore deleted', change: (ws: string) => rmSync(join(ws, '.gitignore')) },
+    { name: '.gitignore emptied', change: (ws: string) => writeFileSync(join(ws, '.gitignore'), '') },
+  ])('keeps ignored files when $name before the restore', async ({ change }) => {
+    const { ws, data } = workspace();
+    const g = new ShadowGit(ws, data);
+    const s = await g.snapshot('before');
+    change(ws);
+    await g.restore(s.commit);
+    expect({ log: readFileSync(join(ws, 'debug.log'), 'utf8'), dep: readFileSync(join(ws, 'node_modules', 'dep.js'), 'utf8'), gitignore: readFileSync(join(ws, '.gitignore'), 'utf8') }).toEqual({ log: 'log\n', dep: 'dep\n', gitignore: 'node_modules/\n*.log\n' });
+  });
+});

@@ -2,10 +2,14 @@
 // own .git, index and stash are never touched: every git command names the shadow repository and the
 // work tree explicitly, with no user or system configuration and no hooks. Snapshots are incremental
 // (git's index stat cache), honour the workspace's .gitignore, and leave out files above a size cap.
+// Each snapshot also holds the workspace repository's history (see ./checkpoint-history.ts): refs,
+// HEAD, stash, reflogs, the index, and every object file.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRegenerable } from '../common/regenerable';
+import { HISTORY_EXCLUDES, historyDir, mirrorObjects, restoreObjects, userGitDir, ensureRepositoryShape } from './checkpoint-history';
 
 export interface Snapshot {
   commit: string;
@@ -16,8 +20,18 @@ export interface Snapshot {
   excluded: string[];
   /** Whether nothing changed since the previous snapshot. */
   unchanged: boolean;
+  /** The workspace repository's history, when the workspace has a .git directory. */
+  history: { tree: string; commit: string; objectsAdded: number } | null;
+  /**
+   * Workspace-relative paths the snapshot does not hold (ignored, over the cap; ignored folders as
+   * one entry ending in /), outside the regenerable folders: the jail keeps these read-only.
+   */
+  unheld: string[];
   ms: number;
 }
+
+const HISTORY_TRAILER = /^Threshold-History: ([0-9a-f]{40,64})$/m;
+const IGNORED_TRAILER = /^Threshold-Ignored: ([0-9a-f]{40,64})$/m;
 
 export interface DiffResult {
   from: string;
@@ -37,6 +51,17 @@ const GIT_ENV_BASE: NodeJS.ProcessEnv = {
 
 export class GitError extends Error {}
 
+/** The id git gives a blob (SHA-1 of "blob <size>\0" and the bytes), without a process to ask. */
+function gitBlobId(text: string): string {
+  const body = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
+}
+
+function splitOnce(s: string, sep: string): [string, string] {
+  const i = s.indexOf(sep);
+  return i === -1 ? [s.trim(), ''] : [s.slice(0, i).trim(), s.slice(i + 1)];
+}
+
 export class ShadowGit {
   readonly gitDir: string;
 
@@ -49,12 +74,13 @@ export class ShadowGit {
     this.gitDir = join(baseDir, `${id}.git`);
   }
 
-  private git(args: string[], opts: { input?: string; maxBuffer?: number } = {}): Promise<string> {
+  private git(args: string[], opts: { input?: string; maxBuffer?: number; workTree?: string; index?: string } = {}): Promise<string> {
+    const workTree = opts.workTree ?? this.workspace;
     return new Promise((resolve, reject) => {
       const child = execFile(
         'git',
-        ['--git-dir', this.gitDir, '--work-tree', this.workspace, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
-        { cwd: this.workspace, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
+        ['--git-dir', this.gitDir, '--work-tree', workTree, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
+        { cwd: workTree, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir, ...(opts.index ? { GIT_INDEX_FILE: opts.index } : {}) }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
         (err, stdout, stderr) => (err ? reject(new GitError(`git ${args[0]} failed: ${stderr.trim() || err.message}`)) : resolve(stdout)),
       );
       if (opts.input !== undefined) child.stdin?.end(opts.input);
@@ -118,28 +144,105 @@ export class ShadowGit {
     const started = performance.now();
     await this.ensure();
     await this.excludeLargeFiles();
+    await this.addWorkspace();
+    const tree = (await this.git(['write-tree'])).trim();
+    const history = await this.snapshotHistory();
+    const ignored = await this.ignoredPaths();
+    // What was ignored then is recorded, so that a restore never deletes it (see restore).
+    const ignoredText = ignored.join('\0');
+    const ignoredBlob = gitBlobId(ignoredText);
+    const parent = await this.head();
+    const trailers = `${history ? `Threshold-History-Tree: ${history.tree}\n` : ''}Threshold-Ignored: ${ignoredBlob}\n`;
+    let commit = parent;
+    let histCommit: string | null = null;
+    let unchanged = false;
+    if (parent) {
+      // One read of the parent: its tree, and whether the history and the ignored list are the same.
+      const [parentTree, body] = splitOnce(await this.git(['log', '-1', '--format=%T%x00%B', parent]), '\0');
+      histCommit = HISTORY_TRAILER.exec(body)?.[1] ?? null;
+      unchanged = parentTree === tree && body.includes(trailers);
+    }
+    if (!unchanged) {
+      await this.git(['hash-object', '-w', '--stdin'], { input: ignoredText });
+      histCommit = history ? (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim() : null;
+      const body = `${message}\n\n${histCommit ? `Threshold-History: ${histCommit}\n` : ''}${trailers}`;
+      // The history commit is a second parent so that it stays reachable in the shadow repository.
+      const parents = [...(parent ? ['-p', parent] : []), ...(histCommit ? ['-p', histCommit] : [])];
+      commit = (await this.git(['commit-tree', tree, ...parents, '-m', body])).trim();
+      await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
+    }
+    const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
+    const unheld = ignored.filter((rel) => !isRegenerable(rel));
+    return {
+      commit: commit!,
+      tree,
+      files,
+      excluded: this.excludedSoFar(),
+      unchanged,
+      history: history ? { tree: history.tree, commit: histCommit ?? '', objectsAdded: history.objectsAdded } : null,
+      unheld,
+      ms: Math.round(performance.now() - started),
+    };
+  }
+
+  private async addWorkspace(): Promise<void> {
     await this.git(['add', '--all', '--ignore-errors', '--', '.']).catch((e: Error) => {
       // Unreadable files are left out (--ignore-errors), which git still reports as a failure.
       if (!/unable to index|could not open|Permission denied/.test(e.message)) throw e;
     });
-    const tree = (await this.git(['write-tree'])).trim();
-    const parent = await this.head();
-    let commit = parent;
-    let unchanged = false;
-    if (parent && (await this.git(['rev-parse', `${parent}^{tree}`])).trim() === tree) unchanged = true;
-    else {
-      commit = (await this.git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim();
-      await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
-    }
-    const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
-    return { commit: commit!, tree, files, excluded: this.excludedSoFar(), unchanged, ms: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * What the snapshot leaves out: ignored paths (a wholly ignored folder as one entry) and files over
+   * the cap, minus the regenerable folders. Read-only in the jail so that what cannot be restored
+   * cannot be changed unprompted.
+   */
+  async unheldPaths(): Promise<string[]> {
+    return (await this.ignoredPaths()).filter((rel) => !isRegenerable(rel));
+  }
+
+  /** Everything the snapshot leaves out (ignored by .gitignore or by the cap), a wholly ignored folder as "dir/". */
+  private async ignoredPaths(): Promise<string[]> {
+    const out = await this.git(['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
+    return out.split('\0').filter(Boolean);
+  }
+
+  /** Mirrors the object files and stages refs, HEAD, stash, reflogs and the index into a tree. */
+  private async snapshotHistory(): Promise<{ tree: string; objectsAdded: number } | null> {
+    const userGit = userGitDir(this.workspace);
+    if (!userGit) return null;
+    const mirrored = mirrorObjects(join(userGit, 'objects'), join(historyDir(this.gitDir), 'objects'));
+    await this.addHistory(userGit);
+    const tree = (await this.git(['write-tree'], { index: this.historyIndex })).trim();
+    return { tree, objectsAdded: mirrored.added };
+  }
+
+  private get historyIndex(): string {
+    return join(historyDir(this.gitDir), 'index');
+  }
+
+  private async addHistory(userGit: string): Promise<void> {
+    mkdirSync(historyDir(this.gitDir), { recursive: true, mode: 0o700 });
+    const excludes = HISTORY_EXCLUDES.map((p) => `:(exclude,glob)${p}`);
+    await this.git(['add', '--all', '--force', '--ignore-errors', '--', '.', ...excludes], { workTree: userGit, index: this.historyIndex }).catch((e: Error) => {
+      if (!/unable to index|could not open|Permission denied/.test(e.message)) throw e;
+    });
+  }
+
+  private async historyCommitOf(commit: string): Promise<string | null> {
+    return this.trailer(commit, HISTORY_TRAILER);
+  }
+
+  private async trailer(commit: string, re: RegExp): Promise<string | null> {
+    const body = await this.git(['log', '-1', '--format=%B', commit]);
+    return re.exec(body)?.[1] ?? null;
   }
 
   /** The tree of the workspace as it is now (staged into the shadow index, not committed). */
   async currentTree(): Promise<string> {
     await this.ensure();
     await this.excludeLargeFiles();
-    await this.git(['add', '--all', '--ignore-errors', '--', '.']).catch(() => undefined);
+    await this.addWorkspace().catch(() => undefined);
     return (await this.git(['write-tree'])).trim();
   }
 
@@ -151,11 +254,40 @@ export class ShadowGit {
   }
 
   /**
+   * A file that was ignored when the snapshot was taken is not "added since", even if it is no longer
+   * ignored now (the call deleted or edited .gitignore): it is dropped from the shadow index before
+   * the reset, so the reset leaves it on disk instead of deleting it.
+   */
+  private async keepWhatWasIgnored(commit: string): Promise<void> {
+    const blob = await this.trailer(commit, IGNORED_TRAILER);
+    if (!blob) return;
+    const ignored = (await this.git(['cat-file', 'blob', blob])).split('\0').filter(Boolean);
+    if (!ignored.length) return;
+    const added = (await this.git(['diff', '--cached', '--name-only', '--no-renames', '--diff-filter=A', '-z', commit])).split('\0').filter(Boolean);
+    const wasIgnored = (rel: string) => ignored.some((i) => (i.endsWith('/') ? rel.startsWith(i) : rel === i));
+    const keep = added.filter(wasIgnored);
+    if (keep.length) await this.git(['update-index', '--force-remove', '-z', '--stdin'], { input: keep.join('\0') });
+  }
+
+  /**
    * Makes the workspace match a snapshot: files changed since are restored, files added since are
-   * removed. Files the snapshots leave out (ignored, too large) are not touched.
+   * removed. Files the snapshots leave out (ignored, too large) are not touched. The repository's
+   * history comes back too: missing or altered object files, then refs, HEAD, stash, reflogs and the
+   * index exactly as they were (refs and reflogs made since are removed).
    */
   async restore(commit: string): Promise<void> {
     await this.currentTree();
+    await this.keepWhatWasIgnored(commit);
     await this.git(['read-tree', '-u', '--reset', commit]);
+    const hist = await this.historyCommitOf(commit);
+    if (!hist) return;
+    const userGit = join(this.workspace, '.git');
+    if (existsSync(userGit) && !lstatSync(userGit).isDirectory()) throw new GitError(`${userGit} is no longer a directory, so the repository history cannot be restored into it.`);
+    mkdirSync(userGit, { recursive: true });
+    restoreObjects(join(historyDir(this.gitDir), 'objects'), join(userGit, 'objects'));
+    // Stage what is there now, so that refs and reflogs made since the snapshot are removed.
+    await this.addHistory(userGit);
+    await this.git(['read-tree', '-u', '--reset', hist], { workTree: userGit, index: this.historyIndex });
+    ensureRepositoryShape(userGit);
   }
 }

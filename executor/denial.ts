@@ -4,7 +4,8 @@ import { posix } from 'node:path';
 import type { JailClass, JailViolation } from './types';
 
 const QUOTED = /['"‘’`]([^'"‘’`\n]+)['"‘’`]/;
-const EROFS = /Read-only file system|EROFS|\[Errno 30\]/;
+// EBUSY: in the jail, a read-only bind is a mount point, so deleting or renaming it fails this way.
+const EROFS = /Read-only file system|EROFS|\[Errno 30\]|Device or resource busy|EBUSY|\[Errno 16\]/;
 const NETWORK = /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|nodename nor servname|Failed to establish a new connection|Network unreachable|No address associated with hostname|could not resolve|ENETUNREACH/i;
 const HOST = /(?:host|resolve)\s*:?\s*['"]?([a-z0-9.-]+\.[a-z]{2,})['"]?/i;
 
@@ -38,7 +39,10 @@ export function detectViolations(output: string, ctx: DenialContext): JailViolat
 
 function extractPath(line: string, cwd: string): string | null {
   // "bash: line 1: .git/hooks/pre-commit: Read-only file system", "touch: cannot touch 'x': Read-only …"
-  const before = /([^\s:'"‘’`]+)['"‘’`]?:\s*Read-only file system/.exec(line);
+  // "mv: cannot move 'a' to 'b': Device or resource busy": the source is what the jail kept in place.
+  const moved = /cannot move ['"‘’`]([^'"‘’`\n]+)['"‘’`] to/.exec(line);
+  if (moved) return posix.resolve(cwd, moved[1]!);
+  const before = /([^\s:'"‘’`]+)['"‘’`]?:\s*(?:Read-only file system|Device or resource busy)/.exec(line);
   if (before) return posix.resolve(cwd, before[1]!);
   const q = QUOTED.exec(line);
   if (q) return posix.resolve(cwd, q[1]!);

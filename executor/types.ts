@@ -45,6 +45,11 @@ export interface RunRequest {
     grantedReadable?: readonly string[];
     /** Outside-jail code paths the user allowed to be written (.git/hooks, .envrc, …). */
     grantedCodePaths?: readonly string[];
+    /**
+     * Absolute workspace paths the checkpoint taken before this run does not hold (ignored, over the
+     * size cap; not regenerable): read-only in a write jail so that nothing unrestorable changes.
+     */
+    unheld?: readonly string[];
   };
   limits?: Partial<Limits>;
   /** Run under a pseudo-terminal (merged output, as a terminal shows it). */

@@ -7,7 +7,7 @@ import { lookup } from 'node:dns/promises';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import type { ExecutionStatus } from '../../common/approvals';
-import { openApprovedPath } from '../gate/execution';
+import { openApprovedPath, runsOnUndo, unheldCovering, UNHELD_REASON } from '../gate/execution';
 import type { ThresholdCore } from '../gate/core';
 import type { Evaluation } from '../policy/evaluate';
 import { resolvePath } from '../policy/paths';
@@ -140,7 +140,11 @@ export async function runTool(name: string, args: Record<string, unknown>, ctx: 
         if (count !== 1) return fail(`The text to replace occurs ${count} times in ${p}; it must occur exactly once. Nothing was changed.`);
         content = before.replace(String(args['old']), () => String(args['new']));
       }
-      await core.checkpoints.before(core.paths.workspace, { sessionId: ctx.sessionId, callId: ctx.callId });
+      const checkpoint = await core.checkpoints.before(core.paths.workspace, { sessionId: ctx.sessionId, callId: ctx.callId });
+      // Unprompted at auto-edit only because it can be undone: not so for what the checkpoint does not hold.
+      if (runsOnUndo(ctx.evaluation) && unheldCovering(p, checkpoint.unheld)) {
+        return fail(`Refused: ${p} was not changed because ${UNHELD_REASON}. Ask the user before changing it.`);
+      }
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, content);
       return ok(`${name === 'write_file' ? (before === null ? 'Created' : 'Wrote') : 'Edited'} ${p} (${Buffer.byteLength(content)} bytes).`);

@@ -8,7 +8,10 @@ import { loadConfigFile, type ThresholdConfig } from './load';
 export function pathContextFor(workspace: string, env: NodeJS.ProcessEnv, dataDir?: string): PathContext {
   const dirs = defaultDirs(env);
   const home = env['HOME'] || homedir();
-  return { home: home.replace(/\/+$/, '') || '/', workspace, appDirs: [dirs.configDir, dataDir ?? dirs.dataDir] };
+  const ctx: PathContext = { home: home.replace(/\/+$/, '') || '/', workspace, appDirs: [dirs.configDir, dataDir ?? dirs.dataDir] };
+  // macOS's default filesystem finds /bin/rm for `RM`: the classifier must judge it as rm.
+  if (process.platform === 'darwin') ctx.caseInsensitiveNames = true;
+  return ctx;
 }
 
 /** --config FILE, else THRESHOLD_CONFIG, else the default file (which may be absent). */

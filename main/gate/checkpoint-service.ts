@@ -25,6 +25,14 @@ export interface CheckpointView {
   call: { tool: string; args: unknown } | null;
 }
 
+/** A checkpoint just taken, with what it does not hold (absolute paths; not stored). */
+export interface TakenCheckpoint extends CheckpointView {
+  /** Ignored or over-the-cap paths outside the regenerable folders: read-only for the call that follows. */
+  unheld: string[];
+  /** Whether the workspace repository's history (refs, stash, reflogs, objects) is in the checkpoint. */
+  history: boolean;
+}
+
 export class CheckpointError extends Error {
   constructor(
     readonly code: 'not_found' | 'failed',
@@ -53,7 +61,7 @@ export class CheckpointService {
   }
 
   /** Snapshots the workspace before a call that may change it. */
-  async before(workspace: string, ctx: { sessionId: string | null; callId: string | null; kind?: CheckpointRow['kind'] }): Promise<CheckpointView> {
+  async before(workspace: string, ctx: { sessionId: string | null; callId: string | null; kind?: CheckpointRow['kind'] }): Promise<TakenCheckpoint> {
     const snap = await this.repo(workspace).snapshot(`before ${ctx.callId ?? ctx.kind ?? 'call'}`);
     const row: Omit<CheckpointRow, 'restored_at'> = {
       id: newId('cp'),
@@ -69,9 +77,9 @@ export class CheckpointService {
     };
     this.store.transaction(() => {
       this.store.checkpoints.insert(row);
-      this.store.audit.append({ at: row.created_at, kind: 'checkpoint.created', session_id: ctx.sessionId, subject: row.id, data: this.redactor.redactRecord({ workspace, call_id: ctx.callId, commit: snap.commit, files: snap.files, excluded: snap.excluded.length, kind: row.kind }, ['commit']) });
+      this.store.audit.append({ at: row.created_at, kind: 'checkpoint.created', session_id: ctx.sessionId, subject: row.id, data: this.redactor.redactRecord({ workspace, call_id: ctx.callId, commit: snap.commit, files: snap.files, excluded: snap.excluded.length, kind: row.kind, history: snap.history !== null, unheld: snap.unheld.length }, ['commit']) });
     });
-    return this.view({ ...row, restored_at: null });
+    return { ...this.view({ ...row, restored_at: null }), unheld: snap.unheld.map((rel) => join(workspace, rel)), history: snap.history !== null };
   }
 
   list(workspace?: string, limit = 100): CheckpointView[] {

@@ -9,7 +9,7 @@ import type { ExecutorConfig } from '../config/load';
 import type { Evaluation } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
 import { openOnDesktop } from '../../executor/open-path';
-import type { CheckpointService, CheckpointView } from './checkpoint-service';
+import type { CheckpointService, TakenCheckpoint } from './checkpoint-service';
 import { crashPoint } from './crash-hook';
 import type { ConsentOffer, SandboxConsent } from './sandbox-consent';
 
@@ -26,7 +26,7 @@ export interface CommandRun {
 export interface CommandReport {
   status: ExecutionStatus;
   result: RunResult | null;
-  checkpoint: CheckpointView | null;
+  checkpoint: TakenCheckpoint | null;
   offers: ConsentOffer[];
   /** What the model is told. */
   text: string;
@@ -61,7 +61,7 @@ export class ExecutionService {
     const paths = this.o.paths();
     const cls = jailClassFor(run.evaluation);
     const cfg = this.o.config();
-    let checkpoint: CheckpointView | null = null;
+    let checkpoint: TakenCheckpoint | null = null;
     try {
       if (cls !== 'read') checkpoint = await this.o.checkpoints.before(paths.workspace, { sessionId: run.sessionId, callId: run.callId });
     } catch (err) {
@@ -80,7 +80,7 @@ export class ExecutionService {
           cwd: run.cwd,
           env: process.env,
           envAllow: cfg.envAllow,
-          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId) },
+          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
           limits: cfg.limits,
           terminal: run.terminal,
           onOutput: (stream, chunk) => {
@@ -100,11 +100,32 @@ export class ExecutionService {
     }
     const status: ExecutionStatus = result.cancelled ? 'interrupted' : result.timedOut ? 'timed_out' : result.exitCode === 0 ? 'succeeded' : 'failed';
     const offers = this.o.consent.offersFor(result.violations, { sessionId: run.sessionId, callId: run.callId });
-    for (const offer of offers) this.o.raiseOffer(offer);
+    const unheld = runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [];
+    for (const offer of offers) {
+      if (unheldCovering(offer.attempted, unheld)) offer.reason = UNHELD_REASON;
+      this.o.raiseOffer(offer);
+    }
     const error = status === 'succeeded' ? null : firstLines(result.stderr.text) || `exit ${result.exitCode ?? result.signal}`;
     this.o.recordOutcome(run.callId, { status, exit_code: result.exitCode, signal: result.signal, duration_ms: result.durationMs, error });
-    return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers), error };
+    return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers, unheld), error };
   }
+}
+
+/**
+ * Whether a call runs on the promise that it can be undone: it runs unprompted (no person approved
+ * it) below the full level. Such a call may not change what its checkpoint does not hold; a call a
+ * person approved, or any call at full, may.
+ */
+export function runsOnUndo(e: Evaluation): boolean {
+  return e.decision === 'allow' && e.decidedBy !== 'level:full';
+}
+
+/** Why a path the checkpoint does not hold is read-only at auto-edit: the card and the model say this. */
+export const UNHELD_REASON = 'the checkpoint taken before this command does not hold it (it is ignored by .gitignore or larger than the checkpoint size cap, and not in a regenerable folder such as node_modules or build output), so a change to it could not be undone';
+
+/** The entry of a checkpoint's unheld list that covers a path (the path itself or a folder above it). */
+export function unheldCovering(target: string, unheld: readonly string[]): string | undefined {
+  return unheld.find((u) => target === u.replace(/\/+$/, '') || target.startsWith(u.endsWith('/') ? u : u + '/'));
 }
 
 export interface OpenReport {
@@ -131,7 +152,7 @@ function firstLines(s: string): string {
 }
 
 /** The tool result the model reads: output, exit status, and plainly, what the sandbox blocked. */
-export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass, offers: readonly ConsentOffer[]): string {
+export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass, offers: readonly ConsentOffer[], unheld: readonly string[] = []): string {
   const parts: string[] = [];
   if (r.stdout.text) parts.push(r.stdout.text.trimEnd());
   if (r.stderr.text) parts.push(`[stderr]\n${r.stderr.text.trimEnd()}`);
@@ -148,7 +169,7 @@ export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass,
     if (v.kind === 'write_denied') {
       const offered = offers.find((o) => v.target === o.attempted);
       parts.push(
-        `[threshold] The sandbox, not the task, blocked writing ${v.target}: ${cls === 'read' ? 'this command was approved to read only' : 'it is outside the writable workspace or protected'}. ${offered ? `The user was asked whether to allow ${offered.path}; if they allow it, retry.` : 'Do not try to work around it.'}`,
+        `[threshold] The sandbox, not the task, blocked writing ${v.target}: ${cls === 'read' ? 'this command was approved to read only' : unheldCovering(v.target, unheld) ? UNHELD_REASON : 'it is outside the writable workspace or protected'}. ${offered ? `The user was asked whether to allow ${offered.path}; if they allow it, retry.` : 'Do not try to work around it.'}`,
       );
     } else if (v.kind === 'network_denied') {
       parts.push(`[threshold] The sandbox, not the task, blocked network access (${v.target}): this command was not approved with network access. Ask for it explicitly if the task needs the network.`);

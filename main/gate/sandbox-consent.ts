@@ -21,6 +21,8 @@ export interface ConsentOffer {
   /** What the command tried, as reported. */
   attempted: string;
   evidence: string;
+  /** Why the jail kept it read-only, when it is more than "outside the workspace" (e.g. the checkpoint cannot restore it). */
+  reason?: string;
   created_at: number;
 }
 

@@ -9,6 +9,8 @@ export interface PathContext {
   workspace: string;
   /** Threshold's own config and data directories: never readable or writable by the agent. */
   appDirs: readonly string[];
+  /** Program names resolve case-insensitively (macOS's default filesystem): `RM` runs rm. */
+  caseInsensitiveNames?: boolean;
 }
 
 /** Expands ~ and ~user, makes the path absolute against cwd and removes . and .. lexically. */

@@ -19,7 +19,7 @@ import { copyTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
-import { findObfuscation, isSuspiciousName } from './unicode';
+import { findObfuscation, isSuspiciousName, lookalikeSkeleton } from './unicode';
 import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
 import { isCodeVariable, isDangerousVariable } from './env-vars';
 import { scanOptions, tableFor, type OptionTable, type ScannedOptions } from './args';
@@ -550,15 +550,23 @@ export class ShellAnalyzer {
   /** Applies a program rule (or the unknown-program default) to one invocation, into draft d. */
   /** @internal */
   runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
-    if (d.program === null) d.program = normaliseProgramName(rawName, scope.cwd).name;
+    if (d.program === null) d.program = this.ctx.caseInsensitiveNames ? normaliseProgramName(rawName, scope.cwd).name.toLowerCase() : normaliseProgramName(rawName, scope.cwd).name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
     if (isSuspiciousName(rawName)) {
       this.flag('obfuscation', `obfuscation: the program name "${rawName}" contains characters that are not plain ASCII`);
-      this.reachEverything(d, `runs "${rawName}", whose name imitates a program`);
+      const imitated = lookalikeSkeleton(normaliseProgramName(rawName, scope.cwd).name);
+      const ascii = imitated !== rawName && /^[\x21-\x7E]+$/.test(imitated);
+      this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
+      // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
+      const known = ascii ? lookupProgram(this.ctx.caseInsensitiveNames ? imitated.toLowerCase() : imitated) : undefined;
+      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope));
       return { kind: 'unknown' };
     }
-    const { name, trusted } = normaliseProgramName(rawName, scope.cwd);
+    const normalised = normaliseProgramName(rawName, scope.cwd);
+    const trusted = normalised.trusted;
+    // Where the filesystem ignores case (macOS), `RM` and `Git` run rm and git.
+    const name = this.ctx.caseInsensitiveNames ? normalised.name.toLowerCase() : normalised.name;
     if (!trusted) {
       // ./bin/pip may be anything, so it can reach every effect; if its name is a program we know,
       // what that program would do counts too (.venv/bin/pip install is at least network).

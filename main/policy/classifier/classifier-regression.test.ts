@@ -84,3 +84,94 @@ describe('classifier regressions', () => {
     expect({ class: c.class, hardline: c.hardline, secret: c.effects.includes('secret_read') }).toEqual({ class: cls, hardline: hardline ?? false, secret: secret ?? false });
   });
 });
+
+// Issue 9 (auto-edit's undo): deletions a checkpoint is not the answer to, and discarding history, are
+// destructive at every level with the reason on the card; each rule with the attempts to get round it.
+const MACOS = { ...TEST_PATHS, caseInsensitiveNames: true };
+const undoCases: { fixed: string; cmd: string; why: RegExp; macos?: boolean }[] = [
+  { fixed: 'deleting the workspace root was a confined write', cmd: 'rm -rf .', why: /workspace root/ },
+  { fixed: 'the workspace root by its absolute path', cmd: 'rm -rf /home/user/project', why: /workspace root/ },
+  { fixed: 'the workspace root through ..', cmd: 'rm -rf ../project/', why: /workspace root/ },
+  { fixed: 'everything in the workspace by a glob', cmd: 'rm -rf ./*', why: /everything in the workspace/ },
+  { fixed: 'everything in the workspace by a bare glob', cmd: 'rm -rf *', why: /everything in the workspace/ },
+  { fixed: 'deleting .git was a confined write', cmd: 'rm -rf .git', why: /repository folder .git/ },
+  { fixed: '.git with a trailing slash', cmd: 'rm -rf .git/', why: /repository folder .git/ },
+  { fixed: '.git through dot segments', cmd: 'rm -rf src/../.git', why: /repository folder .git/ },
+  { fixed: '.git by long options', cmd: 'rm --recursive --force ./.git', why: /repository folder .git/ },
+  { fixed: '.git by a glob that matches it', cmd: 'rm -rf .g*', why: /repository folder .git/ },
+  { fixed: '.git by the dotfile glob', cmd: 'rm -rf .*', why: /repository folder .git/ },
+  { fixed: '.git with the program by its path', cmd: '/bin/rm -rf .git', why: /repository folder .git/ },
+  { fixed: '.git through a carrier', cmd: 'command rm -rf .git', why: /repository folder .git/ },
+  { fixed: '.git through bash -c', cmd: "bash -c 'rm -rf .git'", why: /repository folder .git/ },
+  { fixed: "a nested repository's .git", cmd: 'rm -rf vendor/lib/.git', why: /repository folder/ },
+  { fixed: 'the refs of the repository', cmd: 'rm -rf .git/refs', why: /repository's history/ },
+  { fixed: 'the objects of the repository', cmd: 'rm -rf .git/objects', why: /repository's history/ },
+  { fixed: 'everything inside .git', cmd: 'rm -rf .git/*', why: /repository folder/ },
+  { fixed: 'a top-level folder of the home folder', cmd: 'rm -rf ~/Documents', why: /top-level folder of the home folder/ },
+  { fixed: 'a home top-level folder through $HOME', cmd: 'rm -r "$HOME/Pictures"', why: /top-level folder of the home folder/ },
+  { fixed: 'a home top-level folder by cd', cmd: 'cd ~ && rm -rf Music', why: /top-level folder of the home folder/ },
+  { fixed: 'a hidden home top-level folder', cmd: 'rm -rf ~/.local', why: /top-level folder of the home folder/ },
+  { fixed: 'find -delete over the workspace', cmd: 'find . -delete', why: /workspace root/ },
+  { fixed: 'find -delete with a filter that selects everything', cmd: "find . -name '*' -delete", why: /workspace root/ },
+  { fixed: 'find -delete with a widened filter', cmd: "find . -name x -o -type f -delete", why: /workspace root/ },
+  { fixed: 'find -delete by type only', cmd: 'find ./ -type f -delete', why: /workspace root/ },
+  { fixed: 'find -exec rm over the workspace', cmd: 'find . -exec rm -rf {} +', why: /workspace root/ },
+  { fixed: 'find -execdir rm over a home folder', cmd: 'find ~/Documents -execdir rm {} \\;', why: /top-level folder of the home folder/ },
+  { fixed: 'git branch -D was a write', cmd: 'git branch -D feature', why: /force-deletes a branch/ },
+  { fixed: 'branch deletion by long options', cmd: 'git branch --delete --force feature', why: /force-deletes a branch/ },
+  { fixed: 'branch deletion by abbreviated long options', cmd: 'git branch --del --forc feature', why: /force-deletes a branch/ },
+  { fixed: 'branch deletion by bundled short options', cmd: 'git branch -df feature', why: /force-deletes a branch/ },
+  { fixed: 'branch deletion behind global options', cmd: 'git -C . --no-pager branch -D feature', why: /force-deletes a branch/ },
+  { fixed: 'a forced rename over a branch', cmd: 'git branch -M other main', why: /force-renames/ },
+  { fixed: 'git stash drop was a write', cmd: 'git stash drop stash@{1}', why: /drops a stash entry/ },
+  { fixed: 'git stash clear was a write', cmd: 'git stash clear', why: /clears every stash entry/ },
+  { fixed: 'stash drop behind an option', cmd: 'git stash -q drop', why: /drops a stash entry/ },
+  { fixed: 'git reflog expire was a write', cmd: 'git reflog expire --expire=now --all', why: /expires reflog entries/ },
+  { fixed: 'git reflog delete was a write', cmd: 'git reflog delete HEAD@{1}', why: /deletes reflog entries/ },
+  { fixed: 'git gc --prune=now was a write', cmd: 'git gc --prune=now', why: /prunes unreachable objects/ },
+  { fixed: 'gc prune by an abbreviated option', cmd: 'git gc --aggressive --pru=all', why: /prunes unreachable objects/ },
+  { fixed: 'gc expiry through configuration on the command line', cmd: 'git -c gc.reflogExpire=now -c gc.pruneExpire=now gc', why: /gc\.\*Expire/ },
+  { fixed: 'git prune was a write', cmd: 'git prune --expire=now', why: /deletes unreachable objects/ },
+  { fixed: 'git clean -x was a write', cmd: 'git clean -fdx', why: /ignored files/ },
+  { fixed: 'clean of ignored files only', cmd: 'git clean -f -X', why: /ignored files/ },
+  { fixed: 'clean re-including ignored files by a negated pattern', cmd: "git clean -fd -e '!*.csv'", why: /negated -e pattern/ },
+  { fixed: 'push --force by its short form', cmd: 'git push -f origin main', why: /rewrites or deletes history on the remote/ },
+  { fixed: 'push --force-with-lease', cmd: 'git push --force-with-lease', why: /rewrites or deletes history on the remote/ },
+  { fixed: 'a forced push by refspec', cmd: 'git push origin +main', why: /rewrites or deletes history on the remote/ },
+  { fixed: 'an upper-case program name on macOS', cmd: 'RM -rf .git', why: /repository folder .git/, macos: true },
+  { fixed: 'a mixed-case program path on macOS', cmd: '/bin/Rm -rf .', why: /workspace root/, macos: true },
+  { fixed: 'an upper-case git on macOS', cmd: 'GIT branch -D feature', why: /force-deletes a branch/, macos: true },
+  { fixed: 'an upper-case git subcommand on macOS', cmd: 'git STASH clear', why: /clears every stash entry/, macos: true },
+  { fixed: 'a program name with a Cyrillic letter', cmd: 'rм -rf .git', why: /imitates rm/ },
+  { fixed: 'a program name with an IPA letter', cmd: 'ɡit stash clear', why: /imitates git/ },
+  { fixed: 'a program name in full-width letters', cmd: 'ｆｉｎｄ . -delete', why: /imitates find/ },
+];
+// And what stays a confined write: the rules must not swallow ordinary work.
+const undoWrites: { fixed: string; cmd: string }[] = [
+  { fixed: 'removing a stale lock was made destructive', cmd: 'rm -f .git/index.lock' },
+  { fixed: 'a narrowed find -delete was made destructive', cmd: "find . -name '*.o' -delete" },
+  { fixed: 'a glob that is not everything was made destructive', cmd: 'rm -f *.log' },
+  { fixed: 'a safe branch delete was made destructive', cmd: 'git branch -d merged' },
+  { fixed: 'a stash pop was made destructive', cmd: 'git stash pop' },
+  { fixed: 'plain gc was made destructive', cmd: 'git gc' },
+  { fixed: 'gc --prune=never was made destructive', cmd: 'git gc --prune=never' },
+  { fixed: 'clean of untracked files was made destructive', cmd: 'git clean -fd' },
+  { fixed: 'a regenerable folder was made destructive', cmd: 'rm -rf node_modules build' },
+  { fixed: 'a folder in the workspace was made destructive', cmd: 'rm -rf src/old' },
+];
+
+describe('auto-edit undo regressions', () => {
+  it.each(undoCases)('$fixed: `$cmd` is destructive, saying why', ({ cmd, why, macos }) => {
+    const c = classifyCommand(cmd, { ctx: macos ? MACOS : TEST_PATHS });
+    const reasons = c.segments.flatMap((s) => s.reasons);
+    expect({ class: c.class, says: reasons.some((r) => why.test(r)) || reasons }).toEqual({ class: 'destructive', says: true });
+  });
+
+  it.each(undoWrites)('$fixed: `$cmd` stays write', ({ cmd }) => {
+    expect(classifyCommand(cmd, { ctx: TEST_PATHS }).class).toBe('write');
+  });
+
+  it('an upper-case program name is not rm where the filesystem tells case apart', () => {
+    expect(classifyCommand('RM -rf .git', { ctx: TEST_PATHS }).segments[0]!.reasons).toEqual(['RM is not a program the classifier knows, so it is not provably read-only']);
+  });
+});

@@ -9,6 +9,9 @@ const ODD_SEPARATORS = /[\r\v\f\u0085\u2028\u2029]/;
 const CONTROL = /[\x00-\x08\x0E-\x1F\x7F]/;
 const ODD_SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/;
 const CONFUSABLE_SCRIPTS = /[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u13A0-\u13FF\u10A0-\u10FF\uA640-\uA69F]/;
+// Latin letters that are not ASCII but read as ASCII: dotless i, IPA and phonetic letters (ɡ ɑ ʀ),
+// small capitals, Latin Extended-D look-alikes. NFKC leaves them as they are, so they are listed.
+const LATIN_LOOKALIKES = /[\u0131\u0237\u0250-\u02AF\u1D00-\u1DBF\uA730-\uA7FF\uAB30-\uAB6F]/;
 const TOKEN = /[^\s'"`;|&<>()]+/g;
 
 /** Returns one reason per kind of obfuscation found; empty when the text is plain. */
@@ -27,6 +30,7 @@ export function findObfuscation(text: string): string[] {
       // eslint-disable-next-line no-control-regex
       if (!/[^\x00-\x7F]/.test(token)) continue;
       if (/[A-Za-z]/.test(token) && CONFUSABLE_SCRIPTS.test(token)) lookalike = true;
+      if (LATIN_LOOKALIKES.test(token)) lookalike = true;
       if (token.normalize('NFKC') !== token) compat = true;
     }
     if (lookalike) reasons.push('mixes Latin letters with look-alike letters of another script');
@@ -38,4 +42,19 @@ export function findObfuscation(text: string): string[] {
 /** True when a program name is not plain ASCII: it cannot be a program we know. */
 export function isSuspiciousName(name: string): boolean {
   return /[^\x21-\x7E]/.test(name);
+}
+
+// The ASCII letter each common look-alike imitates (Cyrillic, Greek, IPA, small capitals).
+const SKELETON: Record<string, string> = {
+  а: 'a', в: 'b', с: 'c', д: 'd', е: 'e', һ: 'h', і: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', ԛ: 'q', г: 'r', ѕ: 's', т: 't', у: 'y', х: 'x', ԝ: 'w',
+  А: 'A', В: 'B', С: 'C', Е: 'E', Н: 'H', І: 'I', Ј: 'J', К: 'K', М: 'M', О: 'O', Р: 'P', Ѕ: 'S', Т: 'T', Х: 'X', Ү: 'Y',
+  α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', ι: 'i', κ: 'k', χ: 'x', υ: 'u', ϲ: 'c', Α: 'A', Β: 'B', Ε: 'E', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Χ: 'X', Υ: 'Y', Ζ: 'Z',
+  ı: 'i', ȷ: 'j', ɑ: 'a', ɡ: 'g', ɩ: 'i', ɪ: 'i', ʀ: 'r', ɴ: 'n', ʏ: 'y', ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ɢ: 'g', ʜ: 'h', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ᴏ: 'o', ᴘ: 'p', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ᴢ: 'z',
+};
+
+/** What a look-alike word imitates: compatibility forms folded (NFKC) and look-alike letters mapped to ASCII. */
+export function lookalikeSkeleton(text: string): string {
+  let out = '';
+  for (const ch of text.normalize('NFKC')) out += SKELETON[ch] ?? ch;
+  return out;
 }

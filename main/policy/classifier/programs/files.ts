@@ -1,5 +1,6 @@
 // Programs that create, change or delete files, judged by their targets.
-import { SYSTEM_DIRS, isInside, resolvePath } from '../../paths';
+import { posix } from 'node:path';
+import { SYSTEM_DIRS, globPartMatches, isInside, resolvePath, type PathContext } from '../../paths';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
@@ -26,6 +27,58 @@ function emptyVariableMeansRoot(source: string): boolean {
 
 function isSystemDirItself(abs: string): boolean {
   return SYSTEM_DIRS.includes(abs);
+}
+
+// ── Deletions a checkpoint is not the answer to: destructive at every level ───────────────────────
+// The workspace root, a repository's .git (its whole history) or the parts of it that hold history,
+// the home folder's top-level folders, and anything that contains the workspace.
+
+const HISTORY_PARTS = new Set(['objects', 'refs', 'logs', 'packed-refs']);
+
+/** Why deleting this path (recursively, or a glob's base) is destructive, or null. */
+export function broadDeletion(abs: string, ctx: PathContext, how: { recursive: boolean; glob: boolean }): string | null {
+  const parts = abs.split('/');
+  const gitAt = parts.lastIndexOf('.git');
+  if (gitAt !== -1 && (gitAt === parts.length - 1 || (gitAt === parts.length - 2 && HISTORY_PARTS.has(parts[gitAt + 1]!)))) {
+    return gitAt === parts.length - 1 || how.glob ? `deletes the repository folder ${tidy(abs, ctx)} and all of its history` : `deletes ${tidy(abs, ctx)}, the repository's history`;
+  }
+  if (!how.recursive && !how.glob) return null;
+  if (abs === ctx.workspace) return how.glob ? 'deletes everything in the workspace' : 'deletes the workspace root';
+  if (ctx.workspace !== '/' && isInside(ctx.workspace, abs)) return 'deletes a folder that contains the workspace';
+  if (posix.dirname(abs) === ctx.home && abs !== ctx.home) return `deletes ${tidy(abs, ctx)}, a top-level folder of the home folder`;
+  return null;
+}
+
+/** For find -delete / -exec rm: a root whose whole tree is too broad to delete without a person. */
+export function broadDeleteRoot(abs: string, ctx: PathContext): string | null {
+  if (abs === '/' || abs === ctx.home) return `everything under ${abs === '/' ? '/' : 'the home folder'}`;
+  if (SYSTEM_DIRS.includes(abs)) return `the system directory ${abs}`;
+  const why = broadDeletion(abs, ctx, { recursive: true, glob: false });
+  return why ? why.replace(/^deletes /, '') : null;
+}
+
+const FIND_TESTS = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-newer',
+  '-anewer', '-cnewer', '-newermt', '-newerct', '-newerat', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-size',
+  '-user', '-group', '-uid', '-gid', '-perm', '-empty', '-links', '-inum', '-samefile', '-used', '-nouser', '-nogroup',
+]);
+/** True when a find expression selects by a test (name, time, size…) and nothing can widen it (-o, !, -not). */
+export function findNarrows(expr: readonly string[]): boolean {
+  if (expr.some((x) => x === '-o' || x === '-or' || x === '!' || x === '-not' || x === ',')) return false;
+  // -name '*' (or '.*', '**') selects everything: it narrows nothing.
+  return expr.some((x, i) => FIND_TESTS.has(x) && !(/name$|path$/.test(x) && /^[*.]*\*[*]*$/.test(expr[i + 1] ?? '')));
+}
+
+/** `*`, `./*`, `.*`, `dir/**`: a glob whose pattern part takes everything in its folder. */
+function matchesAll(raw: string): boolean {
+  const parts = raw.split('/').filter((p) => p !== '');
+  const firstGlob = parts.findIndex((p) => /[*?[]/.test(p));
+  return firstGlob !== -1 && parts.slice(firstGlob).every((p) => /^(\*+|\.\*|\.\[!\.\]\*|\.\?\*)$/.test(p));
+}
+
+function tidy(abs: string, ctx: PathContext): string {
+  if (isInside(abs, ctx.workspace) && abs !== ctx.workspace) return abs.slice(ctx.workspace.length + 1);
+  return abs.startsWith(ctx.home + '/') ? '~' + abs.slice(ctx.home.length) : abs;
 }
 
 const rm: Rule = {
@@ -68,11 +121,23 @@ const rm: Rule = {
         a.raise('destructive', `${inv.name} ${t.raw} deletes a folder that contains the workspace`, ['file_delete', 'destructive']);
         continue;
       }
+      // A glob that can match .git (.g*, .[g]it, .*) deletes it like the name would.
+      const lastPart = t.raw.split('/').filter(Boolean).pop() ?? '';
+      const judged = t.glob && /[*?[]/.test(lastPart) && globPartMatches(lastPart, '.git') ? `${abs}/.git` : abs;
+      const broad = broadDeletion(judged, a.ctx, { recursive: recursive || inv.name === 'rmdir', glob: t.glob && (judged !== abs || matchesAll(t.raw)) });
+      if (broad) {
+        a.write(t.raw, true, inv.cwd, 'deletes');
+        a.raise('destructive', `${inv.name} ${t.raw} ${broad}`, ['file_delete', 'destructive']);
+        continue;
+      }
       a.write(t.raw, true, inv.cwd, 'deletes');
     }
   },
   match: ['rm build/out.o', 'rm -rf node_modules', 'rm -f *.log', 'rmdir empty', 'unlink x'],
-  notMatch: ['rm -rf /', 'rm -rf ~', 'rm -rf $HOME', 'rm -rf /*', 'rm -rf ..', 'rm -rf /usr', 'rm -r "$DIR"/', 'rm /etc/hosts', 'shred /dev/sda', 'rm --no-preserve-root -rf /'],
+  notMatch: [
+    'rm -rf /', 'rm -rf ~', 'rm -rf $HOME', 'rm -rf /*', 'rm -rf ..', 'rm -rf /usr', 'rm -r "$DIR"/', 'rm /etc/hosts', 'shred /dev/sda', 'rm --no-preserve-root -rf /',
+    'rm -rf .', 'rm -rf ./*', 'rm -rf .git', 'rm -rf .git/refs', 'rm -r ~/Documents', 'rm -rf sub/repo/.git',
+  ],
 };
 
 /** cp, mv, install, ln: sources are read (mv also removes them), the destination is written. */

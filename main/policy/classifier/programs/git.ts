@@ -63,10 +63,60 @@ function judgeConfigPair(pair: string, literal: boolean, a: Analysis, via: strin
   if (code) a.runCode(code, `git ${key}`);
 }
 
+// ── Discarding history: destructive at every level ────────────────────────────────────────────────
+// What these drop is what `git reflog` and a dangling commit would otherwise still hold: a person
+// decides each one (the checkpoint holds the history too, but these are the commands whose purpose is
+// to make it unrecoverable).
+
+/** Why a git subcommand discards history, or null. `rest` is the argv after the subcommand. */
+export function discardsHistory(sub: string, rest: readonly string[], config: readonly string[] = []): string | null {
+  const verb = rest.find((x) => !x.startsWith('-'));
+  switch (sub) {
+    case 'branch':
+      if (hasShort(rest, 'D') || ((hasShort(rest, 'd') || hasLong(rest, ['delete'])) && (hasShort(rest, 'f') || hasLong(rest, ['force'])))) {
+        return 'force-deletes a branch, discarding its commits when no other ref holds them (history)';
+      }
+      if (hasShort(rest, 'MC') || ((hasShort(rest, 'mc') || hasLong(rest, ['move', 'copy'])) && (hasShort(rest, 'f') || hasLong(rest, ['force'])))) {
+        return 'force-renames or copies over an existing branch, discarding the commits it held (history)';
+      }
+      return null;
+    case 'stash':
+      if (verb === 'clear') return 'clears every stash entry (stashed changes are history that git keeps nowhere else)';
+      if (verb === 'drop') return 'drops a stash entry (stashed changes are history that git keeps nowhere else)';
+      return null;
+    case 'reflog':
+      if (verb === 'expire' || verb === 'delete') return `${verb === 'expire' ? 'expires' : 'deletes'} reflog entries, the record that lets lost commits be found again`;
+      return null;
+    case 'gc': {
+      const prune = rest.find((x) => /^--pru/.test(x) || x === '--prune');
+      if (prune && !/=never$/.test(prune)) return 'prunes unreachable objects, discarding commits that no ref or reflog holds';
+      // git -c gc.reflogExpire=now gc: the same, through configuration.
+      if (config.some((pair) => /^gc\.(.*expire.*)=(?!never$)/i.test(pair))) return 'expires reflogs and prunes objects early (gc.*Expire set on the command line), discarding history';
+      return null;
+    }
+    case 'prune':
+      return 'deletes unreachable objects, discarding commits that no ref or reflog holds';
+    case 'clean':
+      if (hasShort(rest, 'xX')) return 'deletes ignored files too (-x/-X), which git keeps no copy of';
+      // -e '!pattern' re-includes ignored files, so clean deletes them as if they were untracked.
+      if ([...optionValues(rest, 'e', ['exclude'])].some((p) => p.startsWith('!'))) return 'deletes ignored files too (a negated -e pattern), which git keeps no copy of';
+      return null;
+  }
+  return null;
+}
+
 function analyzeGit(inv: Invocation, a: Analysis): void {
+  const discarded: { why: string | null } = { why: null };
+  analyzeSubcommand(inv, a, discarded);
+  // Raised last, so that the card names it (the segment's last reason is the one shown).
+  if (discarded.why) a.raise('destructive', discarded.why, ['destructive', 'file_delete']);
+}
+
+function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: string | null }): void {
   const argv = inv.argv;
   let i = 0;
   let cwd = inv.cwd;
+  const config: string[] = [];
   a.options(inv, GIT_GLOBAL, 'git');
   // Global options.
   while (i < argv.length && argv[i]!.startsWith('-')) {
@@ -76,6 +126,7 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
       // -c key=value or -ckey=value.
       const attached = opt.length > 2;
       const pair = attached ? opt.slice(2) : argv[i + 1] ?? '';
+      config.push(pair);
       judgeConfigPair(pair, (attached ? inv.args[i]?.literal : inv.args[i + 1]?.literal) ?? false, a, 'git -c');
       i += attached ? 1 : 2;
       continue;
@@ -105,7 +156,8 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
     if (opt === '--version' || opt === '--help' || opt === '-h') return;
     i++;
   }
-  const sub = argv[i];
+  // On a case-insensitive filesystem git finds git-stash for `git Stash` (the dashed programs).
+  const sub = a.ctx.caseInsensitiveNames ? argv[i]?.toLowerCase() : argv[i];
   if (sub === undefined) return;
   if (!inv.args[i]!.literal) {
     a.markDynamic('the git subcommand is computed at run time');
@@ -118,6 +170,8 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
     // A read path keeps only the options its table lists (git-options.ts); any other makes it at least write.
     if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
   };
+  const discards = discardsHistory(sub, rest, config);
+  if (discards) discarded.why = `git ${sub} ${discards}`;
 
   switch (sub) {
     case 'branch': {
@@ -297,6 +351,8 @@ export const gitRules: Rule[] = [
       'git frobnicate', 'git push origin +main', 'git push origin :old', 'git -c color.ui=always log', 'git --config-env=core.pager=P log',
       'git log --output=x', 'git diff --ext-diff', 'git show --textconv HEAD', 'git grep -O foo', 'git grep --open-files-in-pager=vi foo',
       'git status --frobnicate', 'git --frobnicate status', 'git help -w log', 'git log $X',
+      'git branch -D old', 'git branch --delete --force old', 'git branch -M main', 'git stash drop', 'git stash clear',
+      'git reflog expire --expire=now --all', 'git reflog delete HEAD@{1}', 'git gc --prune=now', 'git prune', 'git clean -fX',
     ],
   },
 ];

@@ -3,6 +3,7 @@ import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { endOfOptions, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { mayBeOption, type Word } from '../words';
+import { broadDeleteRoot, findNarrows } from './files';
 import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
 import { AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
 
@@ -470,7 +471,11 @@ const find: Rule = {
         const program = cmd[0]?.value.split('/').pop() ?? '';
         for (const r of rootPaths) {
           const abs = r.lit ? resolveAgainst(r.v, inv.cwd ?? '/', a) : null;
-          if (abs !== '/' && abs !== a.ctx.home) continue;
+          if (abs !== '/' && abs !== a.ctx.home) {
+            const broad = abs !== null && ['rm', 'shred', 'unlink', 'rmdir'].includes(program) && !findNarrows(argv.slice(firstExpr, i)) ? broadDeleteRoot(abs, a.ctx) : null;
+            if (broad) a.raise('destructive', `find ${r.v} ${x} ${program} deletes ${broad}`, ['file_delete', 'destructive']);
+            continue;
+          }
           if (['rm', 'shred', 'unlink', 'rmdir'].includes(program)) a.markHardline(`find ${r.v} ${x} ${program} deletes everything under ${r.v}`);
           else if (['chmod', 'chown', 'chgrp', 'mv', 'truncate', 'sed', 'dd', 'cp'].includes(program)) a.raise('destructive', `find ${r.v} ${x} ${program} changes files across ${r.v === '/' ? 'the whole filesystem' : 'the home folder'}`, ['destructive']);
         }
@@ -489,13 +494,17 @@ const find: Rule = {
         if (!r.lit) continue;
         const abs = resolveAgainst(r.v, inv.cwd ?? '/', a);
         if (abs === '/' || abs === a.ctx.home) a.markHardline(`find ${r.v} -delete deletes everything under ${r.v}`);
-        else a.write(r.v, r.lit, inv.cwd, 'deletes files under');
+        else {
+          const broad = abs === null || findNarrows(argv.slice(firstExpr)) ? null : broadDeleteRoot(abs, a.ctx);
+          a.write(r.v, r.lit, inv.cwd, 'deletes files under');
+          if (broad) a.raise('destructive', `find ${r.v} -delete deletes ${broad}`, ['file_delete', 'destructive']);
+        }
       }
     }
     if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd);
   },
   match: ['find . -name "*.ts"', 'find src -type f -newer x', 'find . -maxdepth 2 -print', 'find . -newermt 2024-01-01 -name -x'],
-  notMatch: ['find * -name x', 'find . -frobnicate', 'find $DIR -print', 'find . -fprint0 out', 'find . -fls out', 'find . -fprintf out %p', 'find . -ok rm {} ;', 'find . -okdir rm {} ;', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;'],
+  notMatch: ['find * -name x', 'find . -frobnicate', 'find $DIR -print', 'find . -fprint0 out', 'find . -fls out', 'find . -fprintf out %p', 'find . -ok rm {} ;', 'find . -okdir rm {} ;', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;', 'find ~/Documents -delete', 'find .. -exec rm -rf {} +'],
 };
 
 const awk: Rule = {

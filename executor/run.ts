@@ -89,8 +89,10 @@ export class Executor {
     let argv: string[];
     const createdPlaceholders: string[] = [];
     let containmentCleanup = () => {};
+    let hidden: { dirs: string[]; files: string[] } | undefined;
     if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
+      hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
       const containment = this.containment.ok ? this.containment.make({ maxProcesses: limits.maxProcesses, fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds, seccompFile: this.seccompFile }) : null;
       containmentCleanup = () => containment?.cleanup();
@@ -223,7 +225,7 @@ export class Executor {
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,
-      violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd }) : [],
+      violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden }) : [],
       jailed: status.jailed,
     };
   }

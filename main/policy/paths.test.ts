@@ -148,6 +148,11 @@ describe('why a read needs a human (secret_read)', () => {
     expect(secretReadReason(path, ctx)).toBe(want);
   });
 
+  it('folders above the workspace do not count: a workspace inside ~/work/secrets is not all secret', () => {
+    const inside = { ...ctx, workspace: '/home/user/work/secrets/app' };
+    expect([secretReadReason('/home/user/work/secrets/app/src/main.c', inside), secretReadReason('/home/user/work/secrets/app/secrets/db.yaml', inside)]).toEqual([null, 'a file in a folder named secrets']);
+  });
+
   it('a listing is judged by where it is, not by the names in it', () => {
     expect([secretReadReason('/home/user/project/secrets', ctx, { byName: false }), secretReadReason('/home/user/.ssh', ctx, { byName: false })]).toEqual([null, 'a credential location']);
   });

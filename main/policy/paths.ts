@@ -161,11 +161,17 @@ const SECRET_NAMES: readonly { re: RegExp; what: string; code?: boolean }[] = [
 /** Folder names that say everything in them is a secret. */
 const SECRET_FOLDERS = /^\.?(secrets|credentials|keystore|wallets|private-keys)$/i;
 
-/** What a path's name says it holds (a noun phrase), or null. Public halves (.pub) and source files are not. */
-export function secretNameReason(path: string): string | null {
+/**
+ * What a path's name says it holds (a noun phrase), or null. Public halves (.pub) and source files are
+ * not secrets. Folder names count only below the workspace or home folder that holds the path: a
+ * workspace that itself lives in a folder named "secrets" does not make every file in it one.
+ */
+export function secretNameReason(path: string, roots: readonly string[] = []): string | null {
   const parts = path.split('/').filter(Boolean);
   const name = parts[parts.length - 1] ?? '';
-  const folder = parts.slice(0, -1).find((p) => SECRET_FOLDERS.test(p));
+  const root = roots.filter((r) => r !== path && isInside(path, r)).sort((a, b) => b.length - a.length)[0];
+  const below = root === undefined ? parts : path.slice(root === '/' ? 1 : root.length + 1).split('/');
+  const folder = below.slice(0, -1).find((p) => SECRET_FOLDERS.test(p));
   if (name === '' || name.endsWith('.pub')) return null;
   if (folder && !SOURCE_EXTENSION.test(name)) return `a file in a folder named ${folder}`;
   for (const n of SECRET_NAMES) {
@@ -184,7 +190,7 @@ export function secretReadReason(path: string, ctx: PathContext, opts: { byName?
   if (isCredentialPath(path, ctx)) return 'a credential location';
   if (isHiddenHomePath(path, ctx)) return "a path hidden from commands (the home folder's dot-entries and ~/Library hold credentials)";
   // A listing shows names, not contents: only a read of the file itself is judged by its name.
-  return opts.byName === false ? null : secretNameReason(path);
+  return opts.byName === false ? null : secretNameReason(path, [ctx.workspace, ctx.home]);
 }
 
 /** True when a recursive read of this directory would take credential locations with it. */

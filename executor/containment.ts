@@ -114,17 +114,36 @@ export function currentOwner(): CgroupOwner {
   return { pid: process.pid, start: processStart(process.pid) ?? '0' };
 }
 
-/** A run cgroup's name carries its owner: run-<pid>-<start>-<random>. */
-export function runCgroupName(owner: CgroupOwner): string {
-  return `run-${owner.pid}-${owner.start}-${randomBytes(6).toString('hex')}`;
+/**
+ * Each daemon keeps its runs in a folder named for it, owner-<pid>-<start>, under the shared parent:
+ * another daemon can tell whether the owner still lives, and an older version (which swept every
+ * run-* directly under the parent) never reaches into it.
+ */
+export function ownerCgroupName(owner: CgroupOwner): string {
+  return `owner-${owner.pid}-${owner.start}`;
 }
 
-const OWNED = /^run-(\d+)-(\d+)-[0-9a-f]+$/;
+const OWNER_DIR = /^owner-(\d+)-(\d+)$/;
+
+function removeOwnerDir(dir: string, attempts: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith('run-'));
+  } catch {
+    return;
+  }
+  for (const n of names) removeCgroup(join(dir, n), 0);
+  try {
+    rmdirSync(dir);
+  } catch {
+    if (attempts > 0) setTimeout(() => removeOwnerDir(dir, attempts - 1), 20).unref();
+  }
+}
 
 /**
- * Run cgroups whose owner has died (a crash before cleanup): emptied and removed. Another running
- * daemon's cgroups are left alone, whoever started first. A cgroup from before owners were recorded is
- * only removed when it is already empty.
+ * The run cgroups of daemons that have died (a crash before cleanup): emptied and removed. Another
+ * running daemon's runs are left alone, whoever started first; a reused pid with another start time is
+ * not its owner. Run cgroups from before owners were recorded are only removed when already empty.
  */
 export function sweepStale(parent: string): string[] {
   const swept: string[] = [];
@@ -135,14 +154,13 @@ export function sweepStale(parent: string): string[] {
     return swept; // nothing there yet
   }
   for (const name of names) {
-    if (!name.startsWith('run-')) continue;
     const dir = join(parent, name);
-    const owned = OWNED.exec(name);
-    if (owned) {
-      if (processStart(Number(owned[1])) === owned[2]) continue; // its daemon is alive
-      removeCgroup(dir, 0);
+    const owner = OWNER_DIR.exec(name);
+    if (owner) {
+      if (processStart(Number(owner[1])) === owner[2]) continue; // its daemon is alive
+      removeOwnerDir(dir, 50);
       swept.push(dir);
-    } else {
+    } else if (name.startsWith('run-')) {
       try {
         rmdirSync(dir);
         swept.push(dir);
@@ -152,6 +170,18 @@ export function sweepStale(parent: string): string[] {
     }
   }
   return swept;
+}
+
+/** Makes a cgroup folder; on cgroup v2, hands the pids controller down to it first. */
+function makeCgroupDir(parent: string, dir: string): void {
+  if (existsSync(join(parent, 'cgroup.subtree_control'))) {
+    try {
+      writeFileSync(join(parent, 'cgroup.subtree_control'), '+pids');
+    } catch {
+      // already delegated, or not ours to change: pids.max below says whether it worked
+    }
+  }
+  mkdirSync(dir, { recursive: true });
 }
 
 /** `owner` and `cgroupParent` are for tests: another daemon's identity, a parent folder of their own. */
@@ -172,9 +202,11 @@ export function planContainment(o: { owner?: CgroupOwner; cgroupParent?: string 
     ok: true,
     kind: 'cgroup',
     make(l) {
-      mkdirSync(parent, { recursive: true });
-      const dir = join(parent, runCgroupName(owner));
-      mkdirSync(dir);
+      const mine = join(parent, ownerCgroupName(owner));
+      if (!existsSync(parent)) makeCgroupDir(base, parent);
+      if (!existsSync(mine)) makeCgroupDir(parent, mine);
+      const dir = join(mine, `run-${randomBytes(6).toString('hex')}`);
+      makeCgroupDir(mine, dir);
       writeFileSync(join(dir, 'pids.max'), String(l.maxProcesses));
       return {
         launcher: launcher(l, dir, l.maxProcesses),

@@ -3,13 +3,13 @@
 // Each attempt must stop at the step the jail refuses (named exactly), and the host's sockets must never
 // hear from it. The same program run outside the jail is the control: it shows the technique works here.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Executor } from '../../executor/run';
 import type { JailClass } from '../../executor/types';
 import { jailFixture, type JailFixture } from '../support/jail';
+import { buildSideDoors } from './programs/build';
 
 let fx: JailFixture;
 let ex: Executor;
@@ -24,7 +24,7 @@ let dgramPath: string;
 function listen(path: string, on: () => void): Promise<void> {
   const s = createServer((c) => {
     on();
-    c.end();
+    c.destroy();
   });
   servers.push(s);
   return new Promise((r) => s.listen(path, r));
@@ -33,12 +33,7 @@ function listen(path: string, on: () => void): Promise<void> {
 beforeAll(async () => {
   fx = await jailFixture();
   ex = new Executor({ home: fx.home, appDirs: [fx.configDir, fx.dataDir] });
-  // Built for the test, outside /tmp (the jail's /tmp is private) and outside the fake home.
-  const bin = join(fx.root, 'bin');
-  mkdirSync(bin, { recursive: true });
-  program = join(bin, 'side-doors');
-  // A C compiler is part of the test machine (.ci/run installs gcc); without one this fails, never skips.
-  execFileSync('cc', ['-O1', '-Wall', '-o', program, join(import.meta.dirname, 'programs', 'side-doors.c')], { stdio: 'pipe' });
+  program = buildSideDoors(fx.root);
   streamPath = join(fx.outside, 'door.sock');
   dgramPath = join(fx.outside, 'door-dgram.sock');
   await listen(streamPath, () => heard.path++);

@@ -72,6 +72,8 @@ describe('seatbeltProfile', () => {
     const write = seatbeltProfile(spec());
     expect(write).toContain('(deny default)');
     expect(write).toContain('(deny file-read* (subpath "/home/u/.ssh"))');
+    expect(write).toContain('(deny file-read* (literal "/home/u/proj/.env"))');
+    expect(write).toContain('(deny file-read* (literal "/home/u/.gitconfig"))');
     expect(write).toContain('(allow file-write* (subpath "/home/u/proj"))');
     expect(write).toContain('(deny file-write* (subpath "/home/u/proj/.git/hooks"))');
     expect(write).toContain('(deny network*)');

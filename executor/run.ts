@@ -123,9 +123,10 @@ export class Executor {
       const rootPid = () => child?.pid ?? ptyProcess?.pid ?? 0;
       const terminate = () => {
         if (terminating) return;
-        terminating = true;
         const pid = rootPid();
+        // Not started yet (a stop before the spawn): terminate again once it has.
         if (!pid) return;
+        terminating = true;
         // SIGTERM the command's processes (not the jail's own bwrap processes, whose death would kill them
         // at once), so they can clean up; SIGKILL the whole tree after the grace.
         const tree = descendants(pid);

@@ -1,5 +1,5 @@
-// Recognises when the jail, not the task, made a command fail: a write to a read-only location, or a
-// network call without a network. Detected from what the command printed.
+// Recognises when the jail, not the task, made a command fail: a write to a read-only location, a read
+// of a path the jail hides, or a network call without a network. Detected from what the command printed.
 import { posix } from 'node:path';
 import type { JailClass, JailViolation } from './types';
 
@@ -13,6 +13,25 @@ export interface DenialContext {
   class: JailClass;
   /** Where the command ran, for relative paths in messages. */
   cwd: string;
+  /** What the jail hid in this run: a failed read of one of them (or inside one) is the jail's doing. */
+  hidden?: { dirs: readonly string[]; files: readonly string[] };
+}
+
+const READ_FAILED = /Permission denied|No such file or directory|EACCES|ENOENT|\[Errno (2|13)\]|cannot open|can't open|not found/i;
+
+function isHidden(path: string, hidden: NonNullable<DenialContext['hidden']>): boolean {
+  return hidden.files.includes(path) || hidden.dirs.some((d) => path === d || path.startsWith(d + '/'));
+}
+
+/** Every path-like word of a line: quoted strings and words with a slash, resolved against cwd. */
+function pathsIn(line: string, cwd: string): string[] {
+  const out = new Set<string>();
+  for (const m of line.matchAll(/['"‘’`]([^'"‘’`\n]+)['"‘’`]/g)) out.add(posix.resolve(cwd, m[1]!));
+  for (const m of line.matchAll(/(?:^|[\s:=(])((?:~|\.{1,2})?\/?[^\s:'"‘’`()]*[^\s:'"‘’`().,;])/g)) {
+    const w = m[1]!;
+    if (w.includes('/') || w.startsWith('.')) out.add(posix.resolve(cwd, w));
+  }
+  return [...out];
 }
 
 export function detectViolations(output: string, ctx: DenialContext): JailViolation[] {
@@ -25,6 +44,12 @@ export function detectViolations(output: string, ctx: DenialContext): JailViolat
       if (!path || seen.has(`w:${path}`)) continue;
       seen.add(`w:${path}`);
       out.push({ kind: 'write_denied', target: path, evidence: line.trim().slice(0, 300) });
+    } else if (ctx.hidden && READ_FAILED.test(line)) {
+      for (const path of pathsIn(line, ctx.cwd)) {
+        if (!isHidden(path, ctx.hidden) || seen.has(`r:${path}`)) continue;
+        seen.add(`r:${path}`);
+        out.push({ kind: 'read_denied', target: path, evidence: line.trim().slice(0, 300) });
+      }
     } else if (ctx.class !== 'network' && NETWORK.test(line)) {
       const host = HOST.exec(line)?.[1] ?? 'the network';
       const key = `n:${host}`;

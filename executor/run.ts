@@ -89,8 +89,10 @@ export class Executor {
     let argv: string[];
     const createdPlaceholders: string[] = [];
     let containmentCleanup = () => {};
+    let hidden: { dirs: string[]; files: string[] } | undefined;
     if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
+      hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
       const containment = this.containment.ok ? this.containment.make({ maxProcesses: limits.maxProcesses, fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds, seccompFile: this.seccompFile }) : null;
       containmentCleanup = () => containment?.cleanup();
@@ -121,9 +123,10 @@ export class Executor {
       const rootPid = () => child?.pid ?? ptyProcess?.pid ?? 0;
       const terminate = () => {
         if (terminating) return;
-        terminating = true;
         const pid = rootPid();
+        // Not started yet (a stop before the spawn): terminate again once it has.
         if (!pid) return;
+        terminating = true;
         // SIGTERM the command's processes (not the jail's own bwrap processes, whose death would kill them
         // at once), so they can clean up; SIGKILL the whole tree after the grace.
         const tree = descendants(pid);
@@ -223,7 +226,7 @@ export class Executor {
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,
-      violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd }) : [],
+      violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden }) : [],
       jailed: status.jailed,
     };
   }

@@ -6,7 +6,9 @@ export function bwrapArgs(spec: JailSpec, argv: readonly string[]): string[] {
   a.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   // Network only for a call decided with the network effect.
   if (spec.class !== 'network') a.push('--unshare-net');
-  a.push('--disable-userns', '--die-with-parent', '--new-session');
+  // No capabilities, even when Threshold runs as root (bwrap keeps them for root otherwise): without
+  // CAP_SYS_ADMIN the hiding mounts cannot be unmounted, without CAP_DAC_OVERRIDE modes hold.
+  a.push('--cap-drop', 'ALL', '--disable-userns', '--die-with-parent', '--new-session');
   // Read-only root; fresh /dev, /proc (this PID namespace only), private /tmp; /run hidden (host sockets).
   a.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/run', '--tmpfs', '/dev/shm');
   // The workspace is mounted explicitly (it may live under /tmp, which is private): writable unless read.
@@ -22,7 +24,8 @@ export function bwrapArgs(spec: JailSpec, argv: readonly string[]): string[] {
     }
   }
   for (const d of spec.hiddenDirs) a.push('--tmpfs', d, '--remount-ro', d);
-  for (const f of spec.hiddenFiles) a.push('--ro-bind', '/dev/null', f);
+  for (const f of spec.hiddenFiles) a.push('--ro-bind', spec.unreadableFile, f);
+  for (const f of spec.emptiedFiles) a.push('--ro-bind', '/dev/null', f);
   a.push('--clearenv');
   for (const [k, v] of Object.entries(spec.env).sort(([x], [y]) => (x < y ? -1 : 1))) a.push('--setenv', k, v);
   a.push('--chdir', spec.cwd);

@@ -11,6 +11,8 @@ const spec = (over: Partial<JailSpec> = {}): JailSpec => ({
   extraWritable: ['/home/u/out'],
   hiddenDirs: ['/home/u/.ssh'],
   hiddenFiles: ['/home/u/proj/.env'],
+  emptiedFiles: ['/home/u/.gitconfig'],
+  unreadableFile: '/tmp/unreadable',
   readOnlyInWorkspace: ['/home/u/proj/.git/hooks'],
   absentProtected: [{ path: '/home/u/proj/.envrc', dir: false }],
   emptyFile: '/tmp/empty',
@@ -40,12 +42,18 @@ describe('bwrapArgs', () => {
     for (const f of ['--unshare-user', '--unshare-pid', '--disable-userns', '--die-with-parent', '--new-session', '--clearenv']) expect(a).toContain(f);
   });
 
+  it('drops every capability, so even as root the hiding mounts cannot be undone', () => {
+    const a = bwrapArgs(spec(), ['ls']);
+    expect(a.slice(a.indexOf('--cap-drop'), a.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
+  });
+
   it('mounts the root read-only, then private /tmp and /run, then hides credentials last', () => {
     const a = bwrapArgs(spec(), ['ls']);
     expect(a.slice(a.indexOf('--ro-bind'), a.indexOf('--ro-bind') + 3)).toEqual(['--ro-bind', '/', '/']);
     expect(pairs(a, '--tmpfs')).toEqual(expect.arrayContaining(['/tmp', '/run', '/home/u/.ssh']));
     expect(a.indexOf('/home/u/.ssh')).toBeGreaterThan(a.indexOf('/home/u/proj'));
-    expect(a[a.indexOf('/home/u/proj/.env') - 1]).toBe('/dev/null');
+    expect(a[a.indexOf('/home/u/proj/.env') - 1]).toBe('/tmp/unreadable');
+    expect(a[a.indexOf('/home/u/.gitconfig') - 1]).toBe('/dev/null');
     expect(a[a.indexOf('/home/u/proj/.envrc') - 1]).toBe('/tmp/empty');
   });
 
@@ -64,6 +72,8 @@ describe('seatbeltProfile', () => {
     const write = seatbeltProfile(spec());
     expect(write).toContain('(deny default)');
     expect(write).toContain('(deny file-read* (subpath "/home/u/.ssh"))');
+    expect(write).toContain('(deny file-read* (literal "/home/u/proj/.env"))');
+    expect(write).toContain('(deny file-read* (literal "/home/u/.gitconfig"))');
     expect(write).toContain('(allow file-write* (subpath "/home/u/proj"))');
     expect(write).toContain('(deny file-write* (subpath "/home/u/proj/.git/hooks"))');
     expect(write).toContain('(deny network*)');

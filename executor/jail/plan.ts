@@ -1,8 +1,9 @@
-// Builds the jail spec for a request: which credential locations exist (to hide), which .env files
-// the workspace holds, which outside-jail code paths must stay read-only.
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+// Builds the jail spec for a request: what to hide (the home folder's dot-entries, credential locations,
+// the workspace's .env files), which outside-jail code paths must stay read-only, and (auto-edit) what a
+// checkpoint does not hold, kept read-only.
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CREDENTIAL_HOME_PATHS, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
+import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
 import { scrubEnv } from '../env';
 import type { RunRequest } from '../types';
 import type { JailSpec } from './spec';
@@ -54,23 +55,105 @@ export function findEnvFiles(root: string, maxDepth = 4, budget = { entries: 20_
   return out;
 }
 
+// ── What the jail hides ──────────────────────────────────────────────────────────────────────────────
+// Every dot-entry of the home folder and ~/Library, the listed credential locations, Threshold's own
+// directories and the system's secrets, except what must stay visible: the workspace, the home entries on
+// the visible list (paths.ts HOME_VISIBLE) and what the user granted. A folder that holds something
+// visible is not hidden whole: its other entries are, one by one, so the visible path stays reachable.
+
+export interface HiddenPaths {
+  /** Folders: an empty read-only tmpfs over each. */
+  dirs: string[];
+  /** Files: an unreadable placeholder over each (a read fails with "Permission denied"). */
+  files: string[];
+  /** Files that programs read on their own at start (git's global config): they read as empty. */
+  emptied: string[];
+}
+
+/** Start-up configuration that a program fails on when it cannot read it: hidden as an empty file. */
+const READ_AS_EMPTY = new Set(['.gitconfig', '.config/git/config']);
+
+/** A git config that carries a credential: a token or password in a URL, an extra HTTP header. */
+const GIT_CONFIG_CREDENTIAL = /extraheader|https?:\/\/[^\s/@]+@|password\s*=|token\s*=/i;
+
+function homeVisible(home: string): string[] {
+  const out: string[] = [];
+  for (const v of HOME_VISIBLE) {
+    const p = join(home, v.path);
+    if (!existsSync(p)) continue;
+    if (READ_AS_EMPTY.has(v.path)) {
+      try {
+        if (GIT_CONFIG_CREDENTIAL.test(readFileSync(p, 'utf8'))) continue;
+      } catch {
+        continue;
+      }
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+export function planHiddenPaths(o: { home: string; workspace: string; keep: readonly string[]; candidates: readonly string[] }): HiddenPaths {
+  const keep = [o.workspace, ...o.keep];
+  const out: HiddenPaths = { dirs: [], files: [], emptied: [] };
+  const covered = (p: string) => out.dirs.some((d) => isInside(p, d)) || out.files.includes(p) || out.emptied.includes(p);
+  const hide = (p: string, depth: number) => {
+    if (covered(p) || keep.some((k) => isInside(p, k))) return;
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return; // not there: nothing to hide
+    }
+    // A symbolic link is not mounted over: its target is judged by its own path.
+    if (st.isSymbolicLink()) return;
+    if (keep.some((k) => isInside(k, p))) {
+      // Holds something visible: hide its other entries instead (bounded: a path is only so deep).
+      if (!st.isDirectory() || depth > 32) return;
+      let names: string[];
+      try {
+        names = readdirSync(p);
+      } catch {
+        return;
+      }
+      for (const n of names) hide(join(p, n), depth + 1);
+      return;
+    }
+    if (st.isDirectory()) out.dirs.push(p);
+    else if (READ_AS_EMPTY.has(p.startsWith(o.home + '/') ? p.slice(o.home.length + 1) : '')) out.emptied.push(p);
+    else out.files.push(p);
+  };
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(o.home).filter((n) => (n.startsWith('.') && n !== '.' && n !== '..') || n === 'Library');
+  } catch {
+    // no home folder: nothing of it to hide
+  }
+  for (const n of entries.sort()) hide(join(o.home, n), 0);
+  for (const c of o.candidates) hide(c, 0);
+  return out;
+}
+
+/** An empty file nobody may read, next to the empty placeholder: what a hidden file looks like inside. */
+function unreadableFile(emptyFile: string): string {
+  const p = join(dirname(emptyFile), 'unreadable');
+  if (!existsSync(p)) writeFileSync(p, '', { mode: 0o000 });
+  return p;
+}
+
 export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number): JailSpec {
   const { workspace } = req.jail;
-  const granted = new Set(req.jail.grantedReadable ?? []);
-  const hiddenDirs: string[] = [];
-  const hiddenFiles: string[] = [];
-  const candidates = [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, '/etc/shadow', '/etc/gshadow', '/etc/ssh', '/root/.ssh'];
-  for (const c of candidates) {
-    if (granted.has(c) || !existsSync(c)) continue;
-    // A credential folder that contains the workspace cannot be hidden without hiding the work.
-    if (isInside(workspace, c)) continue;
-    try {
-      (statSync(c).isDirectory() ? hiddenDirs : hiddenFiles).push(c);
-    } catch {
-      // unreadable: nothing to hide
-    }
-  }
-  for (const f of findEnvFiles(workspace)) if (!granted.has(f)) hiddenFiles.push(f);
+  const granted = [...(req.jail.grantedReadable ?? [])];
+  const hidden = planHiddenPaths({
+    home: ctx.home,
+    workspace,
+    keep: [...homeVisible(ctx.home), ...granted, ...(req.jail.extraWritable ?? [])],
+    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, '/etc/shadow', '/etc/gshadow', '/etc/ssh', '/root/.ssh'],
+  });
+  const hiddenDirs = hidden.dirs;
+  const hiddenFiles = hidden.files;
+  const grantedSet = new Set(granted);
+  for (const f of findEnvFiles(workspace)) if (!grantedSet.has(f) && !hiddenFiles.includes(f)) hiddenFiles.push(f);
   const grantedCode = new Set(req.jail.grantedCodePaths ?? []);
   const readOnlyInWorkspace: string[] = [];
   const absentProtected: { path: string; dir: boolean }[] = [];
@@ -99,6 +182,8 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     extraWritable,
     hiddenDirs,
     hiddenFiles,
+    emptiedFiles: hidden.emptied,
+    unreadableFile: unreadableFile(ctx.emptyFile),
     readOnlyInWorkspace,
     absentProtected,
     emptyFile: ctx.emptyFile,

@@ -10,7 +10,7 @@ function quote(p: string): string {
 export function seatbeltProfile(spec: JailSpec): string {
   const lines = ['(version 1)', '(deny default)', '(allow process-exec)', '(allow process-fork)', '(allow signal (target same-sandbox))', '(allow sysctl-read)', '(allow mach-lookup)', '(allow ipc-posix-shm)', '(allow file-read*)'];
   for (const d of spec.hiddenDirs) lines.push(`(deny file-read* (subpath ${quote(d)}))`);
-  for (const f of spec.hiddenFiles) lines.push(`(deny file-read* (literal ${quote(f)}))`);
+  for (const f of [...spec.hiddenFiles, ...spec.emptiedFiles]) lines.push(`(deny file-read* (literal ${quote(f)}))`);
   lines.push('(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty"))');
   if (spec.class !== 'read') {
     lines.push(`(allow file-write* (subpath ${quote(spec.workspace)}))`);

@@ -9,10 +9,14 @@ export interface JailSpec {
   home: string;
   /** Writable besides the workspace (granted paths); ignored for the read class. */
   extraWritable: string[];
-  /** Existing credential directories to hide (an empty tmpfs over each). */
+  /** Existing folders to hide: the home folder's dot-entries, credential folders (an empty tmpfs over each). */
   hiddenDirs: string[];
-  /** Existing credential files to hide (/dev/null over each). */
+  /** Existing files to hide (the unreadable placeholder over each: reading one fails). */
   hiddenFiles: string[];
+  /** Hidden files that read as empty instead (/dev/null over each): start-up configs programs fail without. */
+  emptiedFiles: string[];
+  /** An empty file with no permissions: the placeholder over hidden files. */
+  unreadableFile: string;
   /** Paths inside the workspace that stay read-only even when it is writable (git hooks, .envrc, …). */
   readOnlyInWorkspace: string[];
   /** Such paths that do not exist yet: covered by an empty read-only placeholder so they cannot be created. */

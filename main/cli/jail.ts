@@ -27,7 +27,7 @@ export async function jailCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const r = await executor.run({ ...req, onOutput: (stream, chunk) => (stream === 'stdout' ? io.stdout : io.stderr).write(chunk) });
-    for (const v of r.violations) io.stderr.write(`threshold jail: ${v.kind === 'write_denied' ? `the jail denied writing ${v.target}` : `the jail denied network access (${v.target})`}\n`);
+    for (const v of r.violations) io.stderr.write(`threshold jail: ${v.kind === 'write_denied' ? `the jail denied writing ${v.target}` : v.kind === 'read_denied' ? `the jail hid ${v.target}` : `the jail denied network access (${v.target})`}\n`);
     if (r.timedOut) io.stderr.write('threshold jail: timed out; the process tree was stopped\n');
     if (r.exitCode !== null) return r.exitCode;
     return r.signal ? 128 + (({ SIGTERM: 15, SIGKILL: 9, SIGINT: 2 }) as Record<string, number>)[r.signal]! || 1 : 1;

@@ -80,7 +80,7 @@ export class ExecutionService {
           cwd: run.cwd,
           env: process.env,
           envAllow: cfg.envAllow,
-          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
+          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), grantedReadable: this.o.consent.readable(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
           limits: cfg.limits,
           terminal: run.terminal,
           onOutput: (stream, chunk) => {
@@ -170,6 +170,11 @@ export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass,
       const offered = offers.find((o) => v.target === o.attempted);
       parts.push(
         `[threshold] The sandbox, not the task, blocked writing ${v.target}: ${cls === 'read' ? 'this command was approved to read only' : unheldCovering(v.target, unheld) ? UNHELD_REASON : 'it is outside the writable workspace or protected'}. ${offered ? `The user was asked whether to allow ${offered.path}; if they allow it, retry.` : 'Do not try to work around it.'}`,
+      );
+    } else if (v.kind === 'read_denied') {
+      const offered = offers.find((o) => v.target === o.attempted);
+      parts.push(
+        `[threshold] The sandbox, not the task, hid ${v.target}: the home folder's dot-entries and credential files are not visible to commands. ${offered ? 'The user was asked whether to allow reading it; if they allow it, retry.' : 'Do not try to work around it.'}`,
       );
     } else if (v.kind === 'network_denied') {
       parts.push(`[threshold] The sandbox, not the task, blocked network access (${v.target}): this command was not approved with network access. Ask for it explicitly if the task needs the network.`);

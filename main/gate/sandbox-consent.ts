@@ -1,8 +1,10 @@
 // When the jail, not the task, blocked a command: the model is told so, and the user is offered to
-// allow that path (for this session, or always, persisted) or keep it denied. Never offered: the
-// filesystem root, the home folder itself, or anything that is or holds a credential location. Each
-// (session, path) is offered once.
-import { existsSync } from 'node:fs';
+// allow that path (for this session, or always, persisted) or keep it denied. Never offered for
+// writing: the filesystem root, the home folder itself, or anything that is or holds a credential
+// location. A read the jail hid (a dot-entry of the home folder, a credential file) is offered for that
+// one existing file only, never a folder and never Threshold's own files. Each (session, path, access)
+// is offered once.
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { JailViolation } from '../../executor/types';
 import { OUTSIDE_JAIL_CODE_PATHS, containsCredentialLocation, isCredentialPath, isInside, type PathContext } from '../policy/paths';
@@ -16,8 +18,11 @@ export interface ConsentOffer {
   call_id: string;
   /** The exact path, or its nearest existing ancestor for a new file. */
   path: string;
-  /** write: a path outside the workspace; code: a workspace file whose code runs outside the jail. */
-  access: 'write' | 'code';
+  /**
+   * write: a path outside the workspace; code: a workspace file whose code runs outside the jail;
+   * read: one file the jail hides (a home dot-entry, a credential file), shown inside once allowed.
+   */
+  access: 'write' | 'code' | 'read';
   /** What the command tried, as reported. */
   attempted: string;
   evidence: string;
@@ -43,15 +48,24 @@ export class SandboxConsent {
   offersFor(violations: readonly JailViolation[], ctx: { sessionId: string; callId: string }): ConsentOffer[] {
     const offers: ConsentOffer[] = [];
     for (const v of violations) {
-      if (v.kind !== 'write_denied') continue;
+      if (v.kind !== 'write_denied' && v.kind !== 'read_denied') continue;
       const p = this.paths();
-      const isCode = isInside(v.target, p.workspace) && OUTSIDE_JAIL_CODE_PATHS.some((c) => isInside(v.target, `${p.workspace}/${c}`));
-      const path = isCode ? protectedRoot(v.target, p.workspace) : nearestExisting(v.target);
-      if (!offerable(path, p)) continue;
-      const key = `${ctx.sessionId}\u0000${path}`;
+      let path: string;
+      let access: ConsentOffer['access'];
+      if (v.kind === 'read_denied') {
+        if (!readOfferable(v.target, p)) continue;
+        path = v.target;
+        access = 'read';
+      } else {
+        const isCode = isInside(v.target, p.workspace) && OUTSIDE_JAIL_CODE_PATHS.some((c) => isInside(v.target, `${p.workspace}/${c}`));
+        path = isCode ? protectedRoot(v.target, p.workspace) : nearestExisting(v.target);
+        if (!offerable(path, p)) continue;
+        access = isCode ? 'code' : 'write';
+      }
+      const key = `${ctx.sessionId}\u0000${access}\u0000${path}`;
       if (this.offered.has(key)) continue;
       this.offered.add(key);
-      const offer: ConsentOffer = { id: newId('sb'), session_id: ctx.sessionId, call_id: ctx.callId, path, access: isCode ? 'code' : 'write', attempted: v.target, evidence: v.evidence, created_at: this.now() };
+      const offer: ConsentOffer = { id: newId('sb'), session_id: ctx.sessionId, call_id: ctx.callId, path, access, attempted: v.target, evidence: v.evidence, created_at: this.now() };
       this.open.set(offer.id, offer);
       offers.push(offer);
     }
@@ -82,6 +96,11 @@ export class SandboxConsent {
   codePaths(sessionId: string | null): string[] {
     return this.store.checkpoints.grantedPaths('code', sessionId);
   }
+
+  /** Hidden files the user allowed the jail to show, for a session. */
+  readable(sessionId: string | null): string[] {
+    return this.store.checkpoints.grantedPaths('read', sessionId);
+  }
 }
 
 function nearestExisting(p: string): string {
@@ -102,4 +121,19 @@ function offerable(path: string, p: PathContext): boolean {
   if (path === '/' || path === p.home) return false;
   if (isCredentialPath(path, p) || containsCredentialLocation(path, p)) return false;
   return !p.appDirs.some((d) => isInside(path, d) || isInside(d, path));
+}
+
+/** System files that hold every user's secrets: never shown, whatever the user answers. */
+const NEVER_READABLE = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/root/.ssh', '/var/lib/sss'];
+
+/** A read the jail hid may be offered for one existing regular file, never Threshold's own. */
+function readOfferable(path: string, p: PathContext): boolean {
+  if (path === '/' || path === p.home) return false;
+  if (p.appDirs.some((d) => isInside(path, d) || isInside(d, path))) return false;
+  if (NEVER_READABLE.some((d) => isInside(path, d))) return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

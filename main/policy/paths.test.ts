@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_PATHS as ctx } from '../../test/support/policy';
-import { globCouldReachCredential, isCredentialPath, isOutsideJailCodePath, isProtectedWriteTarget, resolvePath } from './paths';
+import { HOME_VISIBLE, globCouldReachCredential, isCredentialPath, isHiddenHomePath, isOutsideJailCodePath, isProtectedWriteTarget, resolvePath, secretReadReason } from './paths';
 
 describe('resolvePath', () => {
   it.each([
@@ -46,6 +46,11 @@ describe('credential locations', () => {
     { glob: '/home/user/*/x', want: false },
     { glob: '/home/user/project/.env*', want: true },
     { glob: '/home/user/project/*.ts', want: false },
+    { glob: '/home/user/.*rc', want: true },
+    { glob: '/home/user/.config/*/hosts.yml', want: true },
+    { glob: '/home/user/project/certs/*.key', want: true },
+    { glob: '/home/user/project/*token*', want: true },
+    { glob: '/home/user/Documents/*.pdf', want: false },
   ])('the glob $glob can reach a credential: $want', ({ glob, want }) => {
     expect(globCouldReachCredential(glob, ctx)).toBe(want);
   });
@@ -81,5 +86,74 @@ describe('protected write targets', () => {
     { path: '/home/user/project/src/.vscode-notes', want: false },
   ])('$path holds code that runs outside the jail: $want', ({ path, want }) => {
     expect(isOutsideJailCodePath(path, ctx)).toBe(want);
+  });
+});
+
+describe('hidden home paths: dot-entries and ~/Library, outside the workspace, not on the visible list', () => {
+  it.each([
+    { path: '/home/user/.npmrc', want: true },
+    { path: '/home/user/.config/some-cli/auth.json', want: true },
+    { path: '/home/user/.bash_history', want: true },
+    { path: '/home/user/.cargo/credentials.toml', want: true },
+    { path: '/home/user/.cargo', want: true },
+    { path: '/home/user/Library/Application Support/Slack/Cookies', want: true },
+    { path: '/home/user/.cargo/bin/cargo', want: false },
+    { path: '/home/user/.gitconfig', want: false },
+    { path: '/home/user/.rustup/toolchains/stable/bin/rustc', want: false },
+    { path: '/home/user/.local/bin/tool', want: false },
+    { path: '/home/user/.local/share/app/data', want: true },
+    { path: '/home/user/Documents/taxes.pdf', want: false },
+    { path: '/home/user/project/.github/workflows/ci.yml', want: false },
+    { path: '/home/user', want: false },
+    { path: '/etc/hosts', want: false },
+  ])('$path → $want', ({ path, want }) => {
+    expect(isHiddenHomePath(path, ctx)).toBe(want);
+  });
+
+  it.each([
+    { name: 'a workspace under a dot-folder stays visible', workspace: '/home/user/.local/src/app', path: '/home/user/.local/src/app/main.c', want: false },
+    { name: 'its siblings do not', workspace: '/home/user/.local/src/app', path: '/home/user/.local/src/other/main.c', want: true },
+    { name: 'a workspace that is the home folder does not make its dot-entries visible', workspace: '/home/user', path: '/home/user/.npmrc', want: true },
+  ])('$name', ({ workspace, path, want }) => {
+    expect(isHiddenHomePath(path, { ...ctx, workspace })).toBe(want);
+  });
+
+  it('every visible entry says why it is safe', () => {
+    expect(HOME_VISIBLE.filter((v) => v.why.length < 20 || v.path.startsWith('/'))).toEqual([]);
+  });
+});
+
+describe('why a read needs a human (secret_read)', () => {
+  it.each([
+    { path: '/home/user/.aws/credentials', want: 'a credential location' },
+    { path: '/home/user/.npmrc', want: 'a credential location' },
+    { path: '/home/user/.config/stripe/config.toml', want: "a path hidden from commands (the home folder's dot-entries and ~/Library hold credentials)" },
+    { path: '/home/user/project/deploy/id_deploy', want: 'an SSH private key by its name (id_*)' },
+    { path: '/home/user/project/deploy/id_deploy.pub', want: null },
+    { path: '/home/user/project/tls/server.key', want: 'a key or key store by its extension' },
+    { path: '/home/user/project/android/release.jks', want: 'a credential location' },
+    { path: '/home/user/Documents/Passwords.kdbx', want: 'a credential location' },
+    { path: '/home/user/project/github_token', want: 'a file whose name says it holds a secret' },
+    { path: '/home/user/project/config/credentials.yml.enc', want: 'a file whose name says it holds a secret' },
+    { path: '/home/user/project/k8s/db-secret.yaml', want: 'a file whose name says it holds a secret' },
+    { path: '/home/user/Downloads/wallet.dat', want: 'a credential file by its name' },
+    { path: '/home/user/project/k8s/secrets/db.yaml', want: 'a file in a folder named secrets' },
+    { path: '/home/user/project/src/tokenizer.ts', want: null },
+    { path: '/home/user/project/src/secrets/index.ts', want: null },
+    { path: '/home/user/project/docs/password-reset.md', want: null },
+    { path: '/home/user/project/src/id_card.py', want: null },
+    { path: '/home/user/project/README.md', want: null },
+    { path: '/etc/passwd', want: null },
+  ])('$path: $want', ({ path, want }) => {
+    expect(secretReadReason(path, ctx)).toBe(want);
+  });
+
+  it('folders above the workspace do not count: a workspace inside ~/work/secrets is not all secret', () => {
+    const inside = { ...ctx, workspace: '/home/user/work/secrets/app' };
+    expect([secretReadReason('/home/user/work/secrets/app/src/main.c', inside), secretReadReason('/home/user/work/secrets/app/secrets/db.yaml', inside)]).toEqual([null, 'a file in a folder named secrets']);
+  });
+
+  it('a listing is judged by where it is, not by the names in it', () => {
+    expect([secretReadReason('/home/user/project/secrets', ctx, { byName: false }), secretReadReason('/home/user/.ssh', ctx, { byName: false })]).toEqual([null, 'a credential location']);
   });
 });

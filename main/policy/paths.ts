@@ -102,6 +102,99 @@ export function isCredentialPath(path: string, ctx: PathContext): boolean {
   return false;
 }
 
+// ── Hidden home entries (the jail's view of the home folder) ────────────────────────────────────────
+// Credential files are too many to list, so the jail turns it around: every dot-entry of the home folder
+// and ~/Library (where macOS keeps each application's data, cookies and keychains) is hidden, except the
+// short list below, the workspace, and what the user granted. The classifier asks before reading any of
+// them, so the card says why. executor/jail/plan.ts builds the jail's view from the same list.
+
+/** Home-relative paths the jail leaves visible, each with the reason it is safe and needed. */
+export const HOME_VISIBLE: readonly { path: string; why: string }[] = [
+  { path: '.gitconfig', why: "git needs the user's name and e-mail to commit; hidden after all when it carries a credential (a token in a URL, an extraheader)" },
+  { path: '.config/git/config', why: 'the same file at its XDG location' },
+  { path: '.config/git/ignore', why: 'global ignore patterns: no secrets, and without them git status lists editor files' },
+  { path: '.config/git/attributes', why: 'global attributes (line endings, diff drivers by name): no secrets' },
+  { path: '.cargo/bin', why: "Rust's tools and rustup's proxies; the rest of ~/.cargo stays hidden (credentials.toml holds the crates.io token)" },
+  { path: '.rustup', why: 'Rust toolchains and their settings: no credentials' },
+  { path: '.nvm', why: 'Node.js versions installed by nvm: no credentials' },
+  { path: '.pyenv', why: 'Python versions and shims installed by pyenv: no credentials' },
+  { path: '.rbenv', why: 'Ruby versions and shims installed by rbenv: no credentials' },
+  { path: '.sdkman/candidates', why: 'JDKs and build tools installed by SDKMAN!: no credentials' },
+  { path: '.local/bin', why: 'programs the user installed for themselves (pip --user, pipx): no credentials' },
+  { path: '.local/lib', why: "Python's per-user packages (site-packages): no credentials" },
+  { path: '.bun/bin', why: "Bun's binary and globally installed tools; ~/.bun's install cache stays hidden" },
+  { path: '.deno/bin', why: 'Deno and tools installed with deno install' },
+];
+
+const HOME_VISIBLE_PATHS = HOME_VISIBLE.map((v) => v.path);
+
+/** The first part of a home-relative path that the jail hides by default: a dot-entry, or Library. */
+function hiddenHomeEntry(first: string): boolean {
+  return (first.startsWith('.') && first !== '.' && first !== '..') || first === 'Library';
+}
+
+/**
+ * True when the jail hides this path by default: inside a dot-entry of the home folder (or ~/Library),
+ * not on the visible list, and outside the workspace (a workspace under a dot-folder stays visible; a
+ * workspace that is the home folder itself does not make its dot-entries visible). A folder that only
+ * leads to a visible entry (~/.cargo, for ~/.cargo/bin) is hidden: its other entries are.
+ */
+export function isHiddenHomePath(path: string, ctx: PathContext): boolean {
+  const rel = homeRelative(path, ctx);
+  if (rel === null || rel === '') return false;
+  if (!hiddenHomeEntry(rel.split('/')[0]!)) return false;
+  if (ctx.workspace !== ctx.home && isInside(path, ctx.workspace)) return false;
+  return !HOME_VISIBLE_PATHS.some((v) => rel === v || rel.startsWith(v + '/'));
+}
+
+/** File-name extensions of source code and documents: a tokenizer.ts is code about tokens, not a token. */
+const SOURCE_EXTENSION =
+  /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|rb|go|rs|java|kt|kts|scala|swift|c|cc|cpp|cxx|h|hh|hpp|cs|fs|php|pl|pm|lua|ex|exs|erl|hs|ml|clj|dart|vue|svelte|sh|bash|zsh|md|mdx|rst|html|css|scss|snap|map)$/i;
+
+/** File names that say they hold a secret, wherever the file is. */
+const SECRET_NAMES: readonly { re: RegExp; what: string; code?: boolean }[] = [
+  { re: /^id_[a-z0-9_-]+$/i, what: 'an SSH private key by its name (id_*)', code: true },
+  { re: /\.(pem|key|p12|pfx|ppk|kdbx|kdb|keychain|keychain-db|jks|keystore|bks)$/i, what: 'a key or key store by its extension' },
+  { re: /^(\.htpasswd|\.pgpass|\.netrc|_netrc|wallet\.dat)$/i, what: 'a credential file by its name' },
+  { re: /wallet|keystore/i, what: 'a wallet or key store by its name', code: true },
+  { re: /token|credential|secret|password/i, what: 'a file whose name says it holds a secret', code: true },
+];
+
+/** Folder names that say everything in them is a secret. */
+const SECRET_FOLDERS = /^\.?(secrets|credentials|keystore|wallets|private-keys)$/i;
+
+/**
+ * What a path's name says it holds (a noun phrase), or null. Public halves (.pub) and source files are
+ * not secrets. Folder names count only below the workspace or home folder that holds the path: a
+ * workspace that itself lives in a folder named "secrets" does not make every file in it one.
+ */
+export function secretNameReason(path: string, roots: readonly string[] = []): string | null {
+  const parts = path.split('/').filter(Boolean);
+  const name = parts[parts.length - 1] ?? '';
+  const root = roots.filter((r) => r !== path && isInside(path, r)).sort((a, b) => b.length - a.length)[0];
+  const below = root === undefined ? parts : path.slice(root === '/' ? 1 : root.length + 1).split('/');
+  const folder = below.slice(0, -1).find((p) => SECRET_FOLDERS.test(p));
+  if (name === '' || name.endsWith('.pub')) return null;
+  if (folder && !SOURCE_EXTENSION.test(name)) return `a file in a folder named ${folder}`;
+  for (const n of SECRET_NAMES) {
+    if (!n.re.test(name)) continue;
+    if (n.code && SOURCE_EXTENSION.test(name)) continue;
+    return n.what;
+  }
+  return null;
+}
+
+/**
+ * Why reading this path needs a human (secret_read), as a noun phrase, or null: a credential location,
+ * a path the jail hides (a dot-entry of the home folder outside the workspace), or a name that says so.
+ */
+export function secretReadReason(path: string, ctx: PathContext, opts: { byName?: boolean } = {}): string | null {
+  if (isCredentialPath(path, ctx)) return 'a credential location';
+  if (isHiddenHomePath(path, ctx)) return "a path hidden from commands (the home folder's dot-entries and ~/Library hold credentials)";
+  // A listing shows names, not contents: only a read of the file itself is judged by its name.
+  return opts.byName === false ? null : secretNameReason(path, [ctx.workspace, ctx.home]);
+}
+
 /** True when a recursive read of this directory would take credential locations with it. */
 export function containsCredentialLocation(path: string, ctx: PathContext): boolean {
   if (isInside(ctx.home, path)) return true;
@@ -200,9 +293,14 @@ export function globCouldReachCredential(globAbs: string, ctx: PathContext): boo
     // A shorter glob that matches a prefix of a credential path only lists it; deeper reads need more parts.
     if (ok && parts.length < cparts.length && parts.length > 0 && parts[parts.length - 1] === '**') return true;
   }
-  // .env files and key files by name, at any depth.
+  // A dot-entry of the home folder (hidden from commands), outside the workspace.
+  const homeParts = ctx.home.split('/').filter(Boolean);
+  const inHome = parts.length > homeParts.length && homeParts.every((h, i) => parts[i] === h);
+  const inWorkspace = ctx.workspace !== ctx.home && isInside(globAbs, ctx.workspace);
+  if (inHome && !inWorkspace && (parts[homeParts.length]!.startsWith('.') || parts[homeParts.length] === 'Library')) return true;
+  // .env files, key files and files whose names say they hold a secret, at any depth.
   const last = parts[parts.length - 1] ?? '';
-  return /[*?[]/.test(last) && ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem'].some((n) => globPartMatches(last, n));
+  return /[*?[]/.test(last) && ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'].some((n) => globPartMatches(last, n));
 }
 
 const globCache = new Map<string, RegExp>();

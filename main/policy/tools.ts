@@ -12,6 +12,7 @@ import {
   isOutsideJailCodePath,
   isProtectedWriteTarget,
   resolvePath,
+  secretReadReason,
   type PathContext,
 } from './paths';
 
@@ -102,9 +103,11 @@ function readFacts(tool: string, raw: string, cwd: string, ctx: PathContext, wha
   const f = base(tool, 'read', 'read', ['file_read'], [`${tool} ${what} ${tildify(abs, ctx)}`]);
   if (abs !== lexical) f.reasons.push(`${tildify(lexical, ctx)} is a link to ${tildify(abs, ctx)}`);
   f.paths.push({ path: abs, access: 'read' });
-  if (isCredentialPath(abs, ctx) || isCredentialPath(lexical, ctx)) {
+  const byName = tool !== 'list_dir';
+  const secret = secretReadReason(abs, ctx, { byName }) ?? secretReadReason(lexical, ctx, { byName });
+  if (secret !== null) {
     f.effects.push('secret_read');
-    f.reasons.push(`${tildify(abs, ctx)} is a credential location`);
+    f.reasons.push(`${tildify(abs, ctx)} is ${secret}`);
   }
   return f;
 }

@@ -6,12 +6,12 @@ import { SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, 
 import {
   containsCredentialLocation,
   globCouldReachCredential,
-  isCredentialPath,
   isHarmlessDevice,
   isOutsideJailCodePath,
   isProtectedWriteTarget,
   isRawDevice,
   resolvePath,
+  secretReadReason,
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
@@ -647,7 +647,8 @@ export class ShellAnalyzer {
       if (globCouldReachCredential(abs, this.ctx)) d.raise('read', `reads ${raw}, which can match a credential location`, ['secret_read']);
       return;
     }
-    if (isCredentialPath(abs, this.ctx)) d.raise('read', `reads ${tildify(abs, this.ctx)}, a credential location`, ['secret_read', 'file_read']);
+    const secret = secretReadReason(abs, this.ctx);
+    if (secret !== null) d.raise('read', `reads ${tildify(abs, this.ctx)}, ${secret}`, ['secret_read', 'file_read']);
     else if (recursive && containsCredentialLocation(abs, this.ctx))
       d.raise('read', `reads ${tildify(abs, this.ctx)} recursively, which holds credential locations`, ['secret_read', 'file_read']);
     else if (isRawDevice(abs)) d.raise('read', `reads the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);

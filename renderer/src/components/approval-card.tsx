@@ -85,6 +85,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   const buttons = BUTTON_ORDER.filter((o) => p.outcomes.includes(o));
   const summary = summarizeCall(p.tool, p.args);
   const cwd = (p as { cwd?: unknown }).cwd;
+  const workspace = useApp((s) => s.workspace);
   const args = (p.args ?? {}) as Record<string, unknown>;
   return (
     <section ref={ref} className={`card approval class-${p.class}${p.floor ? ' floor' : ''}`} role="region" aria-labelledby={titleId} tabIndex={0} onKeyDown={onKeyDown} data-approval-id={p.id}>
@@ -105,7 +106,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
       <dl className="facts">
         <dt>Working folder</dt>
         <dd>
-          <code>{typeof cwd === 'string' ? cwd : typeof args['cwd'] === 'string' ? (args['cwd'] as string) : 'the workspace'}</code>
+          <code>{typeof cwd === 'string' ? cwd : typeof args['cwd'] === 'string' ? (args['cwd'] as string) : (workspace ?? 'the workspace')}</code>
         </dd>
         <dt>Why you are asked</dt>
         <dd className="reason">{p.reason}</dd>

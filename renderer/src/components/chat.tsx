@@ -52,8 +52,10 @@ function Sessions() {
 function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'call' }> }) {
   const live = useApp((s) => s.calls[item.toolCallId]);
   const output = useApp((s) => (live?.gateCallId ? s.output[live.gateCallId] : undefined));
-  const klass = useApp((s) => (live?.gateCallId ? s.classOf[live.gateCallId] : undefined));
-  const state: CallState = live?.state ?? (item.result ? (item.result.isError ? 'failed' : 'succeeded') : 'received');
+  // A page opened while a call waits has no live state for it: its pending approval says it waits.
+  const waitingFor = useApp((s) => (item.result || live ? undefined : s.pending.find((p) => p.tool === item.tool && JSON.stringify(p.args) === JSON.stringify(item.args))));
+  const klass = useApp((s) => (live?.gateCallId ? s.classOf[live.gateCallId] : undefined)) ?? waitingFor?.class;
+  const state: CallState = live?.state ?? (item.result ? (item.result.isError ? 'failed' : 'succeeded') : waitingFor ? 'awaiting_approval' : 'received');
   const [open, setOpen] = useState(false);
   const final = FINAL_CALL_STATES.has(state) || !!item.result;
   const showOpen = open || (!final && !!output);
@@ -84,7 +86,9 @@ function Conversation() {
   const notes = useApp((s) => (id ? s.localNotes[id] : undefined));
   const items = useMemo(() => chatItems(entries ?? []), [entries]);
   const end = useRef<HTMLLIElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [items.length, streaming, notes?.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [items.length, streaming, notes?.length]);
   if (!id) return <p className="empty">Start a conversation: type a message below.</p>;
   return (
     <ol className="conversation" role="log" aria-label="Conversation">

@@ -16,13 +16,19 @@ const createConnectionSlice =
     connection: 'connecting',
     info: null,
     model: null,
+    workspace: null,
     problem: null,
     setConnection(c) {
       set({ connection: c });
     },
     async reloadAll() {
-      const [info, agent] = await Promise.all([api.getInfo(), api.getAgentInfo()]);
-      set({ info: info.ok ? info.value : null, model: agent.ok ? agent.value.model : null, problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message });
+      const [info, agent, settings] = await Promise.all([api.getInfo(), api.getAgentInfo(), api.getSettings()]);
+      set({
+        info: info.ok ? info.value : null,
+        model: agent.ok ? agent.value.model : null,
+        workspace: settings.ok ? settings.value.workspace : null,
+        problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message,
+      });
       const s = get();
       await Promise.all([s.loadPending(), s.loadQuestions(), s.loadOffers(), s.loadSessions(), s.loadGrants()]);
     },

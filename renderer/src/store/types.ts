@@ -11,6 +11,8 @@ export interface ConnectionSlice {
   connection: Connection;
   info: AppInfo | null;
   model: string | null;
+  /** The workspace commands run in (a card's working folder when the call names none). */
+  workspace: string | null;
   problem: string | null;
   setConnection(c: Connection): void;
   /** Loads everything a fresh page (or a reconnected one) needs. */

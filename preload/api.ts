@@ -1,13 +1,14 @@
 // Builds the AppApi from injected invoke/subscribe functions, so it is tested without Electron. One verb
-// per contract method; the raw IPC object never reaches the page.
-import { EVENT_CHANNEL, VERBS, type AppApi, type CoreEventMessage } from '../common/contract';
+// per UI operation of the table (common/operations.ts); the raw IPC object never reaches the page. The
+// web bridge builds its AppApi with the same function over its WebSocket.
+import { VERBS, type AppApi, type CoreEvent, type OperationName } from '../common/operations';
 
-export type Invoke = (channel: string, payload?: unknown) => Promise<unknown>;
-export type Subscribe = (channel: string, listener: (message: CoreEventMessage) => void) => () => void;
+export type Invoke = (operation: OperationName, params?: unknown) => Promise<unknown>;
+export type Subscribe = (listener: (event: CoreEvent) => void) => () => void;
 
 export function createApi(invoke: Invoke, subscribe: Subscribe): AppApi {
-  const api = {} as Record<string, unknown>;
-  for (const [verb, channel] of Object.entries(VERBS)) api[verb] = (payload?: unknown) => invoke(channel, payload);
-  api['onEvent'] = (listener: (e: CoreEventMessage) => void) => subscribe(EVENT_CHANNEL, listener);
-  return api as unknown as AppApi;
+  const api: Record<string, unknown> = {};
+  for (const [verb, operation] of Object.entries(VERBS)) api[verb] = (params?: unknown) => invoke(operation, params);
+  api['onEvent'] = (listener: (e: CoreEvent) => void) => subscribe(listener);
+  return api as AppApi;
 }

@@ -99,7 +99,7 @@ function createWindow(core: ThresholdCore | null): BrowserWindow {
 
 void app.whenReady().then(async () => {
   const { core, agent, control, setApiKey, error } = await openCore();
-  registerHandlers(ipcMain, { version: app.getVersion(), runtime: 'electron', core, agent, setApiKey, coreError: error, trustedFrame, surface: 'desktop' });
+  registerHandlers(ipcMain, { version: app.getVersion(), core, agent, setApiKey, coreError: error, trustedFrame });
   createWindow(core);
   // The demo's tour starts once per data directory, after the window (an approver) is open.
   if (demo && agent && core && core.store.sessions.list(1).length === 0) agent.send(null, DEMO_PROMPT).done.catch(() => undefined);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
-import { createMethods, methodSchemas, type MethodName } from './methods';
+import { createMethods, type ControlMethods } from './methods';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
 
 const MAX_MESSAGE = 1024 * 1024;
@@ -21,7 +21,7 @@ export interface ControlServer {
 }
 
 /** Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. */
-export async function handleMessage(text: string, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<string | null> {
+export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -37,7 +37,7 @@ export async function handleMessage(text: string, methods: ReturnType<typeof cre
   return r ? JSON.stringify(r) : null;
 }
 
-async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<RpcResponse | null> {
+async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: () => void): Promise<RpcResponse | null> {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse(null, new RpcError('invalid_request', 'A request must be a JSON object.'));
   const m = msg as Record<string, unknown>;
   const id = (typeof m['id'] === 'string' || typeof m['id'] === 'number' || m['id'] === null ? m['id'] : undefined) as RpcId | undefined;
@@ -50,15 +50,8 @@ async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>
       onSubscribe?.();
       result = { subscribed: true };
     } else {
-      if (!(method in methodSchemas)) throw new RpcError('method_not_found', `There is no method "${method}".`);
-      const schema = methodSchemas[method as MethodName];
-      const params = schema.safeParse(m['params'] ?? undefined);
-      if (!params.success) {
-        const issue = params.error.issues[0]!;
-        throw new RpcError('invalid_params', `Invalid params for ${method}: ${issue.path.join('.') || 'params'}: ${issue.message}.`);
-      }
-      const handler = methods[method as MethodName] as (p: unknown) => unknown;
-      result = await handler(params.data);
+      // Names, aliases and params schemas come from the operations table (common/operations.ts).
+      result = await methods.call(method, m['params'] ?? undefined);
     }
   } catch (err) {
     if (isNotification) return null;

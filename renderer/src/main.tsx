@@ -2,7 +2,7 @@
 // wires events, and renders.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { AppApi } from '../../common/contract';
+import type { AppApi } from '../../common/operations';
 import { App } from './app';
 import { connectWeb } from './bridge/web-bridge';
 import { wireEvents } from './bridge/wire';

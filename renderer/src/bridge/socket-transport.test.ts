@@ -63,10 +63,18 @@ describe('the web bridge transport', () => {
     const reply = h.t.invoke('approval.decide', { id: 'ap_1' });
     const none = h.t.invoke('app.get_info');
     expect(h.sockets[0]!.sent).toEqual([{ id: 1, op: 'approval.decide', params: { id: 'ap_1' } }, { id: 2, op: 'app.get_info' }]);
-    h.sockets[0]!.receive({ id: 2, result: { ok: true, value: 'info' } });
+    h.sockets[0]!.receive({ id: 2, result: { ok: true, value: { name: 'Threshold', version: '0.1.0', runtime: 'web' } } });
     h.sockets[0]!.receive({ id: 1, result: { ok: false, error: { code: 'already_decided', message: 'Decided.' } } });
     expect(await reply).toEqual({ ok: false, error: { code: 'already_decided', message: 'Decided.' } });
-    expect(await none).toEqual({ ok: true, value: 'info' });
+    expect(await none).toEqual({ ok: true, value: { name: 'Threshold', version: '0.1.0', runtime: 'web' } });
+  });
+
+  it('a reply whose value does not fit the operation is refused as a value', async () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    const r = h.t.invoke('app.get_info');
+    h.sockets[0]!.receive({ id: 1, result: { ok: true, value: 'info' } });
+    expect(await r).toEqual({ ok: false, error: { code: 'invalid_reply', message: expect.stringMatching(/^Threshold answered app.get_info with a value of the wrong shape/) } });
   });
 
   it('delivers pushed events to subscribers and stops after unsubscribe', () => {
@@ -74,10 +82,13 @@ describe('the web bridge transport', () => {
     h.sockets[0]!.open();
     const got: unknown[] = [];
     const off = h.t.subscribe((e) => got.push(e));
-    h.sockets[0]!.receive({ event: { name: 'approval.requested', payload: { id: 'ap_1' } } });
+    h.sockets[0]!.receive({ event: { name: 'question.closed', payload: { id: 'q_1', outcome: 'answered' } } });
+    h.sockets[0]!.receive({ event: { name: 'question.closed', payload: { id: 'q_2', outcome: 'made-up' } } });
+    h.sockets[0]!.receive({ event: { name: 'no.such.event', payload: {} } });
     off();
-    h.sockets[0]!.receive({ event: { name: 'approval.requested', payload: { id: 'ap_2' } } });
-    expect(got).toEqual([{ name: 'approval.requested', payload: { id: 'ap_1' } }]);
+    h.sockets[0]!.receive({ event: { name: 'question.closed', payload: { id: 'q_3', outcome: 'answered' } } });
+    // The second and third do not fit the table: dropped, never half-trusted.
+    expect(got).toEqual([{ name: 'question.closed', payload: { id: 'q_1', outcome: 'answered' } }]);
   });
 
   it('fails a request made while disconnected at once, with a value', async () => {

@@ -1,7 +1,8 @@
 // The web bridge's transport (docs/ui.md, webproto): one WebSocket at /ws, requests
 // {id, op, params} answered by {id, result}, pushes {event: {name, payload}}. When the socket closes it
 // reconnects with backoff; a request made while it is down fails at once with a value (never hangs).
-import type { CoreEventMessage, Result } from '../../../common/contract';
+import type { CoreEvent, Result } from '../../../common/operations';
+import { checkReply, parseEvent } from '../../../common/web-protocol';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting';
 
@@ -31,7 +32,7 @@ const OPEN = 1;
 
 export interface Transport {
   invoke(op: string, params?: unknown): Promise<Result<unknown>>;
-  subscribe(listener: (e: CoreEventMessage) => void): () => void;
+  subscribe(listener: (e: CoreEvent) => void): () => void;
   /** Called with every status change, and at once with the current one. */
   onStatus(listener: (s: ConnectionStatus) => void): () => void;
   close(): void;
@@ -56,9 +57,9 @@ export function createSocketTransport(o: TransportOptions): Transport {
   const setTimer = o.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = o.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   const timeoutMs = o.requestTimeoutMs ?? 30_000;
-  const listeners = new Set<(e: CoreEventMessage) => void>();
+  const listeners = new Set<(e: CoreEvent) => void>();
   const statusListeners = new Set<(s: ConnectionStatus) => void>();
-  const waiting = new Map<number, { resolve: (r: Result<unknown>) => void; timer: unknown }>();
+  const waiting = new Map<number, { op: string; resolve: (r: Result<unknown>) => void; timer: unknown }>();
   let status: ConnectionStatus = 'connecting';
   let socket: SocketLike | null = null;
   let nextId = 1;
@@ -77,21 +78,22 @@ export function createSocketTransport(o: TransportOptions): Transport {
     if (!w) return;
     waiting.delete(id);
     clearTimer(w.timer);
-    w.resolve(r);
+    // A successful reply must have the shape the operations table gives its result.
+    w.resolve(checkReply(w.op, r));
   };
 
   const onMessage = (data: unknown) => {
-    let msg: { id?: unknown; result?: unknown; event?: { name?: unknown; payload?: unknown } };
+    let msg: { id?: unknown; result?: unknown; event?: unknown };
     try {
       msg = JSON.parse(String(data)) as typeof msg;
     } catch {
       return;
     }
     if (typeof msg.id === 'number') return settle(msg.id, parseResult(msg.result));
-    if (msg.event && typeof msg.event.name === 'string') {
-      const e: CoreEventMessage = { name: msg.event.name, payload: msg.event.payload };
-      for (const l of listeners) l(e);
-    }
+    if (msg.event === undefined) return;
+    // An event whose payload does not match its schema is dropped, never half-trusted.
+    const e = parseEvent(msg);
+    if (e) for (const l of listeners) l(e);
   };
 
   const connect = () => {
@@ -125,7 +127,7 @@ export function createSocketTransport(o: TransportOptions): Transport {
       const id = nextId++;
       return new Promise((resolve) => {
         const timer = setTimer(() => settle(id, failure('timeout', `Threshold did not answer ${op} in time.`)), timeoutMs);
-        waiting.set(id, { resolve, timer });
+        waiting.set(id, { op, resolve, timer });
         s.send(JSON.stringify(params === undefined ? { id, op } : { id, op, params }));
       });
     },

@@ -1,10 +1,8 @@
-// The AppApi over the web transport: the same verbs the Electron preload exposes.
-import { VERBS, type AppApi } from '../../../common/contract';
+// The AppApi over the web transport, built by the same createApi as the Electron preload.
+import type { AppApi } from '../../../common/operations';
+import { createApi } from '../../../preload/api';
 import type { Transport } from './socket-transport';
 
 export function createWebApi(t: Transport): AppApi {
-  const api = {} as Record<string, unknown>;
-  for (const [verb, op] of Object.entries(VERBS)) api[verb] = (params?: unknown) => t.invoke(op, params);
-  api['onEvent'] = t.subscribe;
-  return api as unknown as AppApi;
+  return createApi((op, params) => t.invoke(op, params), t.subscribe);
 }

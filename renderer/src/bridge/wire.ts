@@ -1,32 +1,43 @@
-// The bridge wiring: core events into slice actions, and a full reload whenever the connection
-// (re)opens, so a page that lived through a daemon restart shows what is still pending.
-import type { AppApi, CoreEventMessage } from '../../../common/contract';
+// The bridge wiring: core events into slice actions (the union narrows each payload).
+import type { AppApi, CoreEvent } from '../../../common/operations';
 import type { AppStore } from '../store/store';
-import type { RendererEvents } from './events';
-
-type Handlers = { [K in keyof RendererEvents]: (p: RendererEvents[K]) => void };
 
 export function wireEvents(api: AppApi, store: AppStore): () => void {
-  const s = () => store.getState();
-  const handlers: Handlers = {
-    'approval.requested': (p) => s().onRequested(p),
-    'approval.decided': (p) => s().onDecided(p),
-    'grant.created': (p) => s().onGrantChanged(p),
-    'grant.updated': (p) => s().onGrantChanged(p),
-    'grant.revoked': (p) => s().onGrantChanged(p),
-    'sandbox.denied': (p) => s().onOffer(p),
-    'call.output': (p) => s().onCallOutput(p),
-    'turn.started': (p) => s().onTurnStarted(p),
-    'turn.text': (p) => s().onTurnText(p),
-    'turn.ended': (p) => s().onTurnEnded(p),
-    'call.state': (p) => s().onCallState(p),
-    'question.asked': (p) => s().onQuestionAsked(p),
-    'question.closed': (p) => s().onQuestionClosed(p.id),
-    'notification.sent': (p) => s().onNotification(p),
-    'session.note': (p) => s().onSessionNote(p),
-  };
-  return api.onEvent((e: CoreEventMessage) => {
-    const h = (handlers as Record<string, ((p: unknown) => void) | undefined>)[e.name];
-    if (h && e.payload && typeof e.payload === 'object') h(e.payload);
+  return api.onEvent((e: CoreEvent) => {
+    const s = store.getState();
+    switch (e.name) {
+      case 'approval.requested':
+        return s.onRequested(e.payload);
+      case 'approval.decided':
+        return s.onDecided(e.payload);
+      case 'grant.created':
+      case 'grant.updated':
+      case 'grant.revoked':
+        return s.onGrantChanged(e.payload);
+      case 'sandbox.denied':
+        return s.onOffer(e.payload);
+      case 'sandbox.decided':
+        return s.onOfferClosed(e.payload.id);
+      case 'call.output':
+        return s.onCallOutput(e.payload);
+      case 'call.state':
+        return s.onCallState(e.payload);
+      case 'turn.started':
+        return s.onTurnStarted(e.payload);
+      case 'turn.text':
+        return s.onTurnText(e.payload);
+      case 'turn.ended':
+        return s.onTurnEnded(e.payload);
+      case 'question.asked':
+        return s.onQuestionAsked(e.payload);
+      case 'question.closed':
+        return s.onQuestionClosed(e.payload.id);
+      case 'notification.sent':
+        return s.onNotification(e.payload);
+      case 'session.note':
+        return s.onSessionNote(e.payload);
+      case 'settings.changed':
+        return;
+    }
   });
 }

@@ -1,10 +1,13 @@
 // "Always allow…": the proposed grant, editable, with its scope, a note and a preview of what it
 // covers and what it never covers. Saving approves this call and makes the grant.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { GrantDuration, PendingApproval } from '../../../common/approvals';
 import type { GrantPattern } from '../../../common/domain';
 import { patternText } from '../model/describe';
 import { DURATION_ORDER, DURATION_WORDS, editableToPattern, patternToEditable, previewCoverage } from '../model/grant-preview';
+import { useApp } from '../store/store';
+import type { GrantSample } from '../store/types';
+import { Visible } from './call-body';
 
 export interface GrantEditorValue {
   patterns: GrantPattern[];
@@ -62,33 +65,7 @@ export function GrantEditor(props: {
           {problem.error}
         </p>
       )}
-      <div className="preview" aria-live="polite">
-        {patterns.map((p, i) => {
-          const c = previewCoverage(props.tool, p);
-          return (
-            <div key={i} className="preview-pattern">
-              <h4>{`Covers (${patternText(p)})`}</h4>
-              <ul className="covers">
-                {c.covers.map((t) => (
-                  <li key={t}>
-                    <span aria-hidden="true">✓ </span>
-                    {t}
-                  </li>
-                ))}
-              </ul>
-              <h4>Never covers</h4>
-              <ul className="never">
-                {c.never.map((t) => (
-                  <li key={t}>
-                    <span aria-hidden="true">✗ </span>
-                    {t}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          );
-        })}
-      </div>
+      <ServerPreview tool={props.tool} patterns={patterns} approvalId={props.approval?.id} />
       <div className="actions">
         <button type="button" className="primary" disabled={!!problem || props.busy} onClick={() => props.onSave(value)}>
           {props.saveLabel(value)}
@@ -97,6 +74,86 @@ export function GrantEditor(props: {
           Cancel
         </button>
       </div>
+    </div>
+  );
+}
+
+const SAMPLE_MARK = { covered: '✓', never: '✗', asks: '–' } as const;
+
+/** The gate's own verdict on examples (the call itself, generated edges); the local rules if it cannot answer. */
+function ServerPreview({ tool, patterns, approvalId }: { tool: string; patterns: GrantPattern[]; approvalId?: string }) {
+  const preview = useApp((s) => s.previewGrant);
+  const [samples, setSamples] = useState<GrantSample[] | null>(null);
+  const key = JSON.stringify(patterns);
+  useEffect(() => {
+    if (!patterns.length) return;
+    let live = true;
+    const t = setTimeout(() => {
+      void preview({ tool, patterns, ...(approvalId ? { approval_id: approvalId } : {}) }).then((r) => {
+        if (live) setSamples(r.ok ? r.value.samples : null);
+      });
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+    // key stands for patterns (a new array each render)
+  }, [key, tool, approvalId, preview]);
+  if (samples) {
+    const covered = samples.filter((x) => x.covered);
+    const never = samples.filter((x) => !x.covered);
+    return (
+      <div className="preview" aria-live="polite">
+        <h4>Covers</h4>
+        <ul className="covers">
+          {covered.map((x) => (
+            <li key={x.text}>
+              <span aria-hidden="true">{`${SAMPLE_MARK.covered} `}</span>
+              <code><Visible text={x.text} /></code>
+              {x.source === 'call' && ' (this call)'}
+            </li>
+          ))}
+        </ul>
+        <h4>Never covers</h4>
+        <ul className="never">
+          {never.map((x) => (
+            <li key={x.text}>
+              <span aria-hidden="true">{`${x.never ? SAMPLE_MARK.never : SAMPLE_MARK.asks} `}</span>
+              <code><Visible text={x.text} /></code>
+              <span className="sample-why">{` ${x.reason}`}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  return (
+    <div className="preview" aria-live="polite">
+      {patterns.map((p, i) => {
+        const c = previewCoverage(tool, p);
+        return (
+          <div key={i} className="preview-pattern">
+            <h4>{`Covers (${patternText(p)})`}</h4>
+            <ul className="covers">
+              {c.covers.map((t) => (
+                <li key={t}>
+                  <span aria-hidden="true">✓ </span>
+                  {t}
+                </li>
+              ))}
+            </ul>
+            <h4>Never covers</h4>
+            <ul className="never">
+              {c.never.map((t) => (
+                <li key={t}>
+                  <span aria-hidden="true">✗ </span>
+                  {t}
+                </li>
+              ))}
+            </ul>
+          </div>
+        );
+      })}
     </div>
   );
 }

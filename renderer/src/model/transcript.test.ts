@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../../common/contract';
 import { chatItems } from './transcript';
 
-const entry = (role: TranscriptEntry['role'], content: unknown): TranscriptEntry => ({ role, content, turn_id: 't1', created_at: 1 });
+const entry = (role: TranscriptEntry['role'], content: unknown): TranscriptEntry => ({ session_id: 's1', seq: 0, role, content, turn_id: 't1', created_at: 1 });
 
 describe('the chat is built from the stored transcript', () => {
   it('shows user and assistant text, each tool call with its result, and notes', () => {

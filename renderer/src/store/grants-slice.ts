@@ -1,5 +1,4 @@
 import type { StateCreator } from 'zustand/vanilla';
-import { optionalVerb } from './optional-verbs';
 import type { AppState, GrantsSlice, SliceDeps } from './types';
 
 export const createGrantsSlice =
@@ -22,10 +21,13 @@ export const createGrantsSlice =
       get().onGrantChanged(r.value);
     },
     async updateGrant(id, change) {
-      const r = await optionalVerb(api, 'updateGrant')({ id, pattern: change.pattern, duration: change.duration, note: change.note });
+      const r = await api.updateGrant({ id, pattern: change.pattern, duration: change.duration, note: change.note });
       if (!r.ok) set({ grantsError: r.error.message });
       else get().onGrantChanged(r.value);
       return r;
+    },
+    previewGrant(req) {
+      return api.previewGrant(req);
     },
     onGrantChanged(g) {
       set((s) => ({ grants: s.grants.some((x) => x.id === g.id) ? s.grants.map((x) => (x.id === g.id ? g : x)) : [g, ...s.grants], grantsError: null }));

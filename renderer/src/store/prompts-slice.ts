@@ -1,5 +1,4 @@
 import type { StateCreator } from 'zustand/vanilla';
-import { optionalVerb } from './optional-verbs';
 import type { AppState, PromptsSlice, SliceDeps } from './types';
 
 const TOAST_LIMIT = 5;
@@ -16,7 +15,7 @@ export const createPromptsSlice =
       if (r.ok) set({ questions: r.value });
     },
     async loadOffers() {
-      const r = await optionalVerb(api, 'listConsentOffers')();
+      const r = await api.listConsentOffers();
       if (r.ok) set({ offers: r.value });
     },
     async answer(id, answer) {
@@ -36,9 +35,10 @@ export const createPromptsSlice =
       get().focusComposer();
     },
     async decideOffer(id, choice) {
-      const r = await optionalVerb(api, 'decideConsent')({ id, choice });
+      const r = await api.decideConsent({ id, choice });
       if (!r.ok) return set({ promptError: r.error.message });
-      set((s) => ({ offers: s.offers.filter((o) => o.id !== id), promptError: null }));
+      get().onOfferClosed(id);
+      set({ promptError: null });
       get().focusComposer();
     },
     onQuestionAsked(q) {
@@ -49,6 +49,9 @@ export const createPromptsSlice =
     },
     onOffer(o) {
       set((s) => ({ offers: [...s.offers.filter((x) => x.id !== o.id), o], announcement: `The sandbox blocked writing ${o.path}.` }));
+    },
+    onOfferClosed(id) {
+      set((s) => ({ offers: s.offers.filter((o) => o.id !== id) }));
     },
     onNotification(n) {
       set((s) => ({ toasts: [...s.toasts.filter((t) => t.id !== n.id), n].slice(-TOAST_LIMIT) }));

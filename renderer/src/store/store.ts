@@ -3,7 +3,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import type { AppApi } from '../../../common/contract';
+import type { AppApi } from '../../../common/operations';
 import { createApprovalsSlice } from './approvals-slice';
 import { createChatSlice } from './chat-slice';
 import { createGrantsSlice } from './grants-slice';

@@ -1,9 +1,13 @@
 // The one store's shape: slices, each with its state and the actions that change it. Only slice
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
-import type { AppApi, AppInfo, QuestionView, Result, SessionView, TranscriptEntry } from '../../../common/contract';
+import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
+import type { AppApi, Result, grantSampleSchema } from '../../../common/operations';
+import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
 import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
+
+export type GrantSample = z.output<typeof grantSampleSchema>;
 
 export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
@@ -89,6 +93,7 @@ export interface PromptsSlice {
   onQuestionAsked(q: QuestionView): void;
   onQuestionClosed(id: string): void;
   onOffer(o: ConsentOfferView): void;
+  onOfferClosed(id: string): void;
   onNotification(n: NotificationView): void;
   dismissToast(id: string): void;
 }
@@ -103,6 +108,8 @@ export interface GrantsSlice {
   setGrantFilter(f: GrantFilter): void;
   revokeGrant(id: string): Promise<void>;
   updateGrant(id: string, change: { pattern: GrantPattern; duration: GrantDuration; note: string | null }): Promise<Result<GrantRecord>>;
+  /** What a grant would cover, judged by the gate's own matching. */
+  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string }): Promise<Result<{ samples: GrantSample[] }>>;
   onGrantChanged(g: GrantRecord): void;
 }
 

@@ -3,6 +3,7 @@
 import type { PendingApproval } from '../../../common/approvals';
 import { decidingSegment, splitSegments } from '../model/segments';
 import { hiddenCount, visiblePieces } from '../model/visible-text';
+import { openFacts } from '../model/open-path';
 
 export function Visible({ text }: { text: string }) {
   return (
@@ -80,10 +81,7 @@ export function DiffView({ preview, path }: { preview: string; path: string | nu
 /** open_path: the path asked for, the real path it resolves to, and the application that will open it. */
 export function OpenPathView({ p }: { p: PendingApproval }) {
   const args = (p.args ?? {}) as Record<string, unknown>;
-  const observed = ((p as { observed?: unknown }).observed ?? {}) as { realPath?: unknown; real_path?: unknown; opener?: { mime?: unknown; application?: unknown } };
-  const real = str(observed.realPath) ?? str(observed.real_path);
-  const app = str(observed.opener?.application);
-  const mime = str(observed.opener?.mime);
+  const { realPath, application, mime } = openFacts(p.preview);
   return (
     <dl className="facts">
       <dt>Path asked for</dt>
@@ -93,9 +91,17 @@ export function OpenPathView({ p }: { p: PendingApproval }) {
         </code>
       </dd>
       <dt>Real path</dt>
-      <dd>{real ? <code><Visible text={real} /></code> : 'not resolved (it may not exist)'}</dd>
+      <dd>
+        {realPath ? (
+          <code>
+            <Visible text={realPath} />
+          </code>
+        ) : (
+          'not resolved (it may not exist)'
+        )}
+      </dd>
       <dt>Opens with</dt>
-      <dd>{app ? `${app}${mime ? ` (${mime})` : ''}` : mime ? `the desktop's default application for ${mime}` : "the desktop's default application"}</dd>
+      <dd>{application ? `${application}${mime ? ` (${mime})` : ''}` : mime ? `the desktop's default application for ${mime} (the system does not say which)` : "the desktop's default application (the system does not say which)"}</dd>
     </dl>
   );
 }

@@ -56,7 +56,8 @@ describe('chat and approval cards in the browser', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hello from the browser\n' } }] },
       { text: 'I wrote notes.txt for you.' },
     );
-    await expect(page.getByTestId('model-label').textContent()).resolves.toEqual('Model: fake-model');
+    // The model is named as the provider reports it, so a test or demo model is never mistaken for another.
+    expect(await page.getByTestId('model-label').textContent()).toEqual(`Model: OpenAI-compatible server at ${fake.url}/v1 (fake-model)`);
     await newChat();
     await say(page, 'Read the README, then write notes.txt');
     const write = card(page, 'write_file');

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { FakeProvider } from '../fake-provider/server';
 import { ROOT } from '../support/cli';
-import { startDaemon, type Daemon } from '../support/daemon';
+import { startDaemon, webUiOf, type Daemon } from '../support/daemon';
 
 export const RESULTS = join(ROOT, 'test-results');
-const WEB_LINE = /threshold: web UI: (http:\/\/127\.0\.0\.1:(\d+)\/#token=(\S+))/;
 
 export interface Fixture {
   root: string;
@@ -57,9 +56,8 @@ export async function freePort(): Promise<number> {
 
 export async function startWeb(f: Fixture, opts: { demo?: boolean; port?: number } = {}): Promise<WebDaemon> {
   const args = opts.demo ? ['--demo'] : ['--config', f.config, '--workspace', f.workspace];
-  const daemon = await startDaemon(f.dataDir, [...args, '--web-port', String(opts.port ?? 0)], { HOME: f.home, THRESHOLD_CONFIG_DIR: join(f.home, '.config', 'threshold') });
-  const m = await until('the web UI line', async () => WEB_LINE.exec(daemon.log()), 15_000);
-  return { daemon, url: m[1]!, origin: `http://127.0.0.1:${m[2]}`, port: Number(m[2]), token: m[3]! };
+  const daemon = await startDaemon(f.dataDir, [...args, ...(opts.port ? ['--web-port', String(opts.port)] : [])], { HOME: f.home, THRESHOLD_CONFIG_DIR: join(f.home, '.config', 'threshold') });
+  return { daemon, ...(await webUiOf(daemon)) };
 }
 
 export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {

@@ -122,7 +122,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
           approval={p}
           saveLabel={(v) => `Allow ${v.patterns.map(patternText).join(' and ') || '…'} (${DURATION_WORDS[v.duration].toLowerCase()})`}
           onCancel={() => setEditing(false)}
-          onSave={(v) => void act('approve_always', { grant: { patterns: v.patterns, duration: v.duration }, note: v.note.trim() || undefined })}
+          onSave={(v) => void act('approve_always', { grant: { patterns: v.patterns, duration: v.duration }, grantNote: v.note.trim() || undefined })}
         />
       ) : (
         <>

@@ -34,6 +34,8 @@ export const createApprovalsSlice =
         return r;
       }
       get().onDecided(r.value);
+      // The grant editor's note belongs to the grant the decision made.
+      if (extras.grantNote) for (const id of r.value.grant_ids) await api.updateGrant({ id, note: extras.grantNote });
       get().focusComposer();
       return r;
     },

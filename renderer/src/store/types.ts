@@ -60,7 +60,10 @@ export interface ChatSlice {
 }
 
 export interface DecideExtras {
+  /** Sent with the decision (the model sees it with Skip or Deny). */
   note?: string;
+  /** Stored on the grant approve_always makes. */
+  grantNote?: string;
   grant?: { patterns?: GrantPattern[]; duration?: GrantDuration };
 }
 

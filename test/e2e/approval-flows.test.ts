@@ -19,7 +19,8 @@ beforeAll(async () => {
   fake = await FakeProvider.start();
   f = fixture(fake);
   [web, browser] = await Promise.all([startWeb(f), launch()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Tall enough that a card with its grant editor fits on screen (the screenshots go in the README).
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 1400 } })).newPage();
   await page.goto(web.url);
   await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
 }, 60_000);
@@ -160,7 +161,8 @@ describe('chat and approval cards in the browser', () => {
     expect(sleepers()).toEqual(1);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await until('the Stop button to go', async () => (await page.getByRole('button', { name: 'Stop', exact: true }).count()) === 0);
-    expect({ state: await row.locator('.tool-state').textContent(), sleepers: await until('the process to die', () => (sleepers() === 0 ? 'gone' : null)) }).toEqual({ state: expect.stringMatching(/^(interrupted|cancelled)$/), sleepers: 'gone' });
+    await row.locator('.tool-call-head').click();
+    expect({ state: await row.locator('.tool-state').textContent(), output: await row.locator('.tool-output').textContent(), sleepers: await until('the process to die', () => (sleepers() === 0 ? 'gone' : null)) }).toEqual({ state: 'interrupted', output: '[stopped by the user]', sleepers: 'gone' });
   });
 
   it('a question from the agent is its own card; the answer reaches the model', async () => {

@@ -100,7 +100,7 @@ describe('web mode refuses what does not carry the token, and foreign hosts', ()
 
 describe('a page that lives through a daemon restart', () => {
   it('reconnects, the pending card is still there, and approving it is recorded as decided from the web', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(web.url);
     expect(page.url()).toEqual(`${web.origin}/`); // the token left the address bar
     const write = card(page, 'write_file');

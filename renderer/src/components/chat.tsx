@@ -91,7 +91,8 @@ function Conversation() {
   }, [items.length, streaming, notes?.length]);
   if (!id) return <p className="empty">Start a conversation: type a message below.</p>;
   return (
-    <ol className="conversation" role="log" aria-label="Conversation">
+    <div className="conversation" role="log" aria-label="Conversation">
+      <ol>
       {items.map((it) => {
         if (it.kind === 'call') return <ToolCall key={it.key} item={it} />;
         return (
@@ -118,7 +119,8 @@ function Conversation() {
         </li>
       )}
       <li ref={end} aria-hidden="true" className="end" />
-    </ol>
+      </ol>
+    </div>
   );
 }
 

@@ -101,7 +101,7 @@ function Toast({ n }: { n: NotificationView }) {
 export function Toasts() {
   const toasts = useApp((s) => s.toasts);
   return (
-    <div className="toasts" aria-label="Notifications">
+    <div className="toasts">
       {toasts.map((n) => (
         <Toast key={n.id} n={n} />
       ))}

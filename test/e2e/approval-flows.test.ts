@@ -3,7 +3,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ControlClient } from '../../main/control/client';
 import { FakeProvider } from '../fake-provider/server';
 import { axeProblems, card, fixture, lastToolResults, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
 
@@ -29,6 +30,18 @@ afterAll(async () => {
   await browser?.close();
   if (web?.daemon.child.exitCode === null) await web.daemon.kill('SIGTERM');
   await fake?.close();
+});
+
+// A failed test must not leave a card that blocks the next one (cards queue in call order).
+afterEach(async () => {
+  fake.clear();
+  const c = await ControlClient.connect(join(f.dataDir, 'control.sock'));
+  try {
+    for (const p of await c.call<{ id: string; hash: string }[]>('approval.list_pending')) await c.call('approval.decide', { id: p.id, hash: p.hash, outcome: 'deny' }).catch(() => undefined);
+    for (const q of await c.call<{ id: string }[]>('question.list')) await c.call('question.dismiss', { id: q.id }).catch(() => undefined);
+  } finally {
+    c.close();
+  }
 });
 
 async function newChat(): Promise<void> {
@@ -64,7 +77,7 @@ describe('chat and approval cards in the browser', () => {
     const write = card(page, 'write_file');
     await write.waitFor();
     // The read ran before anything asked: its row is done, and the only card is the write's.
-    expect({ read: await toolRow('read_file').locator('.tool-state').textContent(), cards: await cardsWaiting() }).toEqual({ read: 'done', cards: 1 });
+    expect({ read: await toolRow('read_file').locator('.tool-state').textContent(), write: await toolRow('write_file').locator('.tool-state').textContent(), cards: await cardsWaiting() }).toEqual({ read: 'done', write: 'waiting for you', cards: 1 });
     expect(await write.getByText('+hello from the browser').count()).toEqual(1);
     expect(await write.locator('.class-badge').textContent()).toEqual('Write');
     await shot(write, 'approval-card-write');
@@ -95,7 +108,7 @@ describe('chat and approval cards in the browser', () => {
     await editor.getByRole('textbox', { name: 'Note (optional)' }).fill('made in the e2e test');
     // The preview is the gate's own judgement: the call is covered, a joined command never is.
     await editor.getByText('(this call)').waitFor();
-    expect(await editor.locator('.never').getByText('touch grant-e2e.txt; rm -rf x').count()).toEqual(1);
+    expect({ joined: await editor.locator('.asks code').getByText('touch grant-e2e.txt; rm -rf x', { exact: true }).count(), substitution: await editor.locator('.never code').getByText('touch grant-e2e.txt $(cat secret.txt)', { exact: true }).count() }).toEqual({ joined: 1, substitution: 1 });
     await shot(c, 'approval-card-grant-editor');
     await editor.getByRole('button', { name: 'Allow touch grant-e2e.txt (until revoked)' }).click();
     await waitForText('Touched once.');

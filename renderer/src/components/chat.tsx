@@ -52,10 +52,12 @@ function Sessions() {
 function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'call' }> }) {
   const live = useApp((s) => s.calls[item.toolCallId]);
   const output = useApp((s) => (live?.gateCallId ? s.output[live.gateCallId] : undefined));
-  // A page opened while a call waits has no live state for it: its pending approval says it waits.
-  const waitingFor = useApp((s) => (item.result || live ? undefined : s.pending.find((p) => p.tool === item.tool && JSON.stringify(p.args) === JSON.stringify(item.args))));
+  // The gate parks a call without a state change of its own, and a page opened meanwhile has none at
+  // all: a pending approval for the same tool and arguments in this session says the call waits.
+  const unsettled = !item.result && (!live || live.state === 'classifying' || live.state === 'reviewing');
+  const waitingFor = useApp((s) => (unsettled ? s.pending.find((p) => p.session_id === s.currentSessionId && p.tool === item.tool && JSON.stringify(p.args) === JSON.stringify(item.args)) : undefined));
   const klass = useApp((s) => (live?.gateCallId ? s.classOf[live.gateCallId] : undefined)) ?? waitingFor?.class;
-  const state: CallState = live?.state ?? (item.result ? (item.result.isError ? 'failed' : 'succeeded') : waitingFor ? 'awaiting_approval' : 'received');
+  const state: CallState = waitingFor ? 'awaiting_approval' : (live?.state ?? (item.result ? (item.result.isError ? 'failed' : 'succeeded') : 'received'));
   const [open, setOpen] = useState(false);
   const final = FINAL_CALL_STATES.has(state) || !!item.result;
   const showOpen = open || (!final && !!output);

@@ -100,30 +100,29 @@ function ServerPreview({ tool, patterns, approvalId }: { tool: string; patterns:
     // key stands for patterns (a new array each render)
   }, [key, tool, approvalId, preview]);
   if (samples) {
-    const covered = samples.filter((x) => x.covered);
-    const never = samples.filter((x) => !x.covered);
+    const groups = [
+      { title: 'Covers', className: 'covers', mark: SAMPLE_MARK.covered, items: samples.filter((x) => x.covered) },
+      { title: 'Does not cover (these would still ask)', className: 'asks', mark: SAMPLE_MARK.asks, items: samples.filter((x) => !x.covered && !x.never) },
+      { title: 'Never covers (no grant can)', className: 'never', mark: SAMPLE_MARK.never, items: samples.filter((x) => x.never) },
+    ].filter((g) => g.items.length);
     return (
       <div className="preview" aria-live="polite">
-        <h4>Covers</h4>
-        <ul className="covers">
-          {covered.map((x) => (
-            <li key={x.text}>
-              <span aria-hidden="true">{`${SAMPLE_MARK.covered} `}</span>
-              <code><Visible text={x.text} /></code>
-              {x.source === 'call' && ' (this call)'}
-            </li>
-          ))}
-        </ul>
-        <h4>Never covers</h4>
-        <ul className="never">
-          {never.map((x) => (
-            <li key={x.text}>
-              <span aria-hidden="true">{`${x.never ? SAMPLE_MARK.never : SAMPLE_MARK.asks} `}</span>
-              <code><Visible text={x.text} /></code>
-              <span className="sample-why">{` ${x.reason}`}</span>
-            </li>
-          ))}
-        </ul>
+        {groups.map((g) => (
+          <div key={g.className}>
+            <h4>{g.title}</h4>
+            <ul className={g.className}>
+              {g.items.map((x) => (
+                <li key={x.text}>
+                  <span aria-hidden="true">{`${g.mark} `}</span>
+                  <code>
+                    <Visible text={x.text} />
+                  </code>
+                  {x.source === 'call' ? ' (this call)' : !x.covered && <span className="sample-why">{` ${x.reason}`}</span>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </div>
     );
   }

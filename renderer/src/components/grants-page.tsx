@@ -43,7 +43,8 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
         <td>{g.last_used_at ? formatTime(g.last_used_at, now) : 'Never'}</td>
         <td className="num">{g.use_count}</td>
         <td className="num">{promptsSaved(g)}</td>
-        <td className="row-actions">
+        <td>
+          <div className="row-actions">
           {state === 'revoked' ? (
             `Revoked ${formatTime(g.revoked_at!, now)}`
           ) : g.source === 'config' ? (
@@ -58,6 +59,7 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
               </button>
             </>
           )}
+          </div>
         </td>
       </tr>
       {editing && (

@@ -27,7 +27,8 @@ export interface TransportOptions {
   clearTimer?: (handle: unknown) => void;
 }
 
-export const DEFAULT_BACKOFF_MS = [200, 400, 800, 1600, 3200, 5000] as const;
+/** Loopback reconnects are cheap: retry quickly, and never wait more than 2 s once the daemon is back. */
+export const DEFAULT_BACKOFF_MS = [200, 400, 800, 1600, 2000] as const;
 const OPEN = 1;
 
 export interface Transport {

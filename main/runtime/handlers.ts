@@ -21,6 +21,14 @@ export interface HandlerDeps {
   setApiKey?: (key: string) => Result<{ stored: true }>;
   /** Who decides through this surface. */
   surface: SurfaceKind;
+  /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
+  lifetime?: Lifetime;
+}
+
+/** Work that must end before its owner is disposed. */
+export interface Lifetime {
+  signal: AbortSignal;
+  track<T>(work: Promise<T>): Promise<T>;
 }
 
 type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
@@ -86,7 +94,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           const v = await review;
           const summary = summarise(v);
           if (!p.execute || !v.run || p.tool !== 'run_command') return ok(summary);
-          const report = await core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation });
+          const run = core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
+          const report = await (deps.lifetime ? deps.lifetime.track(run) : run);
           return ok({ ...summary, execution: { status: report.status, exit_code: report.result?.exitCode ?? null, output: core.redactor.redactTextSync(report.text), checkpoint_id: report.checkpoint?.id ?? null, offers: report.offers } });
         }
         // Return as soon as the call is decided by policy or parked.

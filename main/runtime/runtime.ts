@@ -19,6 +19,7 @@ import { ensureRendererBundle } from '../web/bundle';
 import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
+import { historyOf } from './history';
 
 /** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
 export interface Keychain {
@@ -125,7 +126,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       },
       own: (item) => owned.add(item),
       startDemoTour: () => {
-        if (!agent || !o.agent?.demo || core.store.sessions.list(1).length > 0) return null;
+        if (!agent || !o.agent?.demo || historyOf(core).hasSessions()) return null;
         const turn = agent.send(null, DEMO_PROMPT);
         turn.done.catch(() => undefined);
         return { sessionId: turn.sessionId };

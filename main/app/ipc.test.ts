@@ -4,16 +4,18 @@ import { nextPending, shellCall, testCore } from '../../test/support/core';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
+import { createHandlers } from '../runtime/handlers';
 import { registerHandlers, type IpcEventLike } from './ipc';
+import { isAppUrl } from './window';
 
-const TRUSTED = 'file:///opt/threshold/out/renderer/index.html';
+const TRUSTED = 'app://threshold/index.html';
 let core: ThresholdCore;
 const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
 const call = (channel: Channel, payload?: unknown, url = TRUSTED) => handlers.get(channel)!({ senderFrame: { url } }, payload) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
 
 beforeAll(async () => {
   core = await testCore();
-  registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { version: '1.2.3', core, trustedFrame: (u) => u.startsWith('file:///opt/threshold/out/renderer/')});
+  registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { handlers: createHandlers({ version: '1.2.3', core, surface: 'desktop' }), trustedFrame: isAppUrl });
 });
 afterAll(() => core.dispose());
 
@@ -24,6 +26,7 @@ describe('IPC handlers', () => {
 
   it.each([
     { name: 'a frame that is not the app', channel: 'settings.get' as Channel, payload: undefined, url: 'https://evil.example/', code: 'untrusted_sender' },
+    { name: 'a file:// frame', channel: 'settings.get' as Channel, payload: undefined, url: 'file:///opt/threshold/out/renderer/index.html', code: 'untrusted_sender' },
     { name: 'a frame with no url', channel: 'approval.list_pending' as Channel, payload: undefined, url: '', code: 'untrusted_sender' },
     { name: 'an unknown outcome', channel: 'approval.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'expired' }, url: TRUSTED, code: 'invalid_params' },
     { name: 'an extra field', channel: 'approval.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny', force: true }, url: TRUSTED, code: 'invalid_params' },
@@ -70,7 +73,7 @@ describe('IPC handlers for the agent', () => {
   beforeAll(async () => {
     agentCore = await testCore();
     agent = createAgent(agentCore, { demo: true, env: {} });
-    registerHandlers({ handle: (c, f) => agentHandlers.set(c, f) }, { version: '1', core: agentCore, agent, trustedFrame: (u) => u === TRUSTED});
+    registerHandlers({ handle: (c, f) => agentHandlers.set(c, f) }, { handlers: createHandlers({ version: '1', core: agentCore, agent, surface: 'desktop' }), trustedFrame: (u) => u === TRUSTED });
   });
   afterAll(async () => {
     await agent.dispose();

@@ -2,7 +2,7 @@
 // operation the UI may use is one channel named after it (common/operations.ts); every sender frame is
 // checked and every payload parsed before use; answers are Result values, never thrown errors.
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type Result } from '../../common/operations';
-import { createHandlers, invokeOperation, type HandlerDeps, type Handlers } from '../runtime/handlers';
+import { invokeOperation, type Handlers } from '../runtime/handlers';
 
 export interface IpcLike {
   handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void;
@@ -12,7 +12,9 @@ export interface IpcEventLike {
   senderFrame?: { url: string } | null;
 }
 
-export interface IpcDeps extends Omit<HandlerDeps, 'surface'> {
+export interface IpcDeps {
+  /** The operations' handlers for the desktop surface (runtime.handlers('desktop')). */
+  handlers: Handlers;
   /** Whether a frame URL is the app's own renderer. */
   trustedFrame: (url: string) => boolean;
 }
@@ -28,6 +30,5 @@ export async function dispatch(handlers: Handlers, trustedFrame: (url: string) =
 }
 
 export function registerHandlers(ipc: IpcLike, deps: IpcDeps): void {
-  const handlers = createHandlers({ ...deps, surface: 'desktop' });
-  for (const channel of IPC_CHANNELS) ipc.handle(channel, (event, payload) => dispatch(handlers, deps.trustedFrame, channel, event, payload));
+  for (const channel of IPC_CHANNELS) ipc.handle(channel, (event, payload) => dispatch(deps.handlers, deps.trustedFrame, channel, event, payload));
 }

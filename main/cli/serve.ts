@@ -108,12 +108,8 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   log(agent ? `model: ${agent.modelLabel}` : 'no agent: the gate only');
   if (orphans) log(`${orphans} approval(s) from an earlier run are pending as orphans: threshold ctl pending`);
   runtime.own(toDisposable(logEvents(core, log)));
-  if (agent && values.demo && core.store.sessions.list(1).length === 0) {
-    // The tour starts by itself once; after a restart its session (and any pending approval) carries on.
-    const turn = agent.send(null, DEMO_PROMPT);
-    turn.done.catch(() => undefined);
-    log(`demo session ${turn.sessionId} started: "${DEMO_PROMPT}" — approve in the web UI, or with: threshold ctl pending, then threshold ctl decide ID approve_once`);
-  }
+  const tour = runtime.startDemoTour();
+  if (tour) log(`demo session ${tour.sessionId} started: "${DEMO_PROMPT}" — approve in the web UI, or with: threshold ctl pending, then threshold ctl decide ID approve_once`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`stopping (${signal})`);

@@ -5,7 +5,7 @@ import { OPERATION_NAMES, OPERATIONS, ALIASES, resolveOperation } from '../../co
 import type { Agent } from '../agent/agent';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
-import { createHandlers, invokeOperation } from '../runtime/handlers';
+import { createHandlers, invokeOperation, type Handlers } from '../runtime/handlers';
 import { VERSION } from '../runtime/version';
 import { RpcError } from './rpc';
 
@@ -19,7 +19,11 @@ export interface ControlMethods {
 
 /** `surface` names who decides (the control API); without an agent its methods say so. */
 export function createMethods(core: ThresholdCore, surface: SurfaceKind = 'control', agent: Agent | null = null): ControlMethods {
-  const handlers = createHandlers({ version: VERSION, core, agent, surface });
+  return methodsFor(createHandlers({ version: VERSION, core, agent, surface }));
+}
+
+/** The control methods over a set of handlers (the runtime's, which own what they start). */
+export function methodsFor(handlers: Handlers): ControlMethods {
   return {
     async call(method, params) {
       const r = await invokeOperation(handlers, 'control', method, params);

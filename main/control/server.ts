@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
-import { createMethods, type ControlMethods } from './methods';
+import type { Handlers } from '../runtime/handlers';
+import { createMethods, methodsFor, type ControlMethods } from './methods';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
 
 const MAX_MESSAGE = 1024 * 1024;
@@ -65,14 +66,14 @@ function errorResponse(id: RpcId, err: RpcError): RpcResponse {
   return { jsonrpc: '2.0', id, error };
 }
 
-export async function startControlServer(core: ThresholdCore, dataDir: string, agent: Agent | null = null): Promise<ControlServer> {
+export async function startControlServer(core: ThresholdCore, dataDir: string, agent: Agent | null = null, handlers?: Handlers): Promise<ControlServer> {
   checkDataDir(dataDir);
   const path = socketPath(dataDir);
   if (existsSync(path)) {
     if (await socketAnswers(path)) throw new Error(`Another process already serves ${path}.`);
     rmSync(path, { force: true });
   }
-  const methods = createMethods(core, 'control', agent);
+  const methods = handlers ? methodsFor(handlers) : createMethods(core, 'control', agent);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);

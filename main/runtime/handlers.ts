@@ -9,6 +9,7 @@ import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
 import { previewGrant } from './grant-preview';
+import { historyOf } from './history';
 
 export interface HandlerDeps {
   version: string;
@@ -21,6 +22,14 @@ export interface HandlerDeps {
   setApiKey?: (key: string) => Result<{ stored: true }>;
   /** Who decides through this surface. */
   surface: SurfaceKind;
+  /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
+  lifetime?: Lifetime;
+}
+
+/** Work that must end before its owner is disposed. */
+export interface Lifetime {
+  signal: AbortSignal;
+  track<T>(work: Promise<T>): Promise<T>;
 }
 
 type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
@@ -61,7 +70,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'app.get_info': () => ok({ name: 'Threshold', version: deps.version, runtime: surface === 'desktop' ? 'electron' : surface === 'web' ? 'web' : 'daemon' }),
 
     'approval.list_pending': () => withCore((c) => ok(c.gate.listPending())),
-    'approval.list_decisions': (p) => withCore((c) => ok(c.store.approvals.listDecisions({ ...p, limit: p?.limit ?? 50 }))),
+    'approval.list_decisions': (p) => withCore((c) => ok(historyOf(c).decisions({ ...p, limit: p?.limit ?? 50 }))),
     'approval.decide': (p) => withCore((c) => c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: p.outcome, surface, note: p.note ?? null, grant: p.grant })),
     'approval.request': (p) =>
       withCore(async (core) => {
@@ -86,7 +95,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           const v = await review;
           const summary = summarise(v);
           if (!p.execute || !v.run || p.tool !== 'run_command') return ok(summary);
-          const report = await core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation });
+          const run = core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
+          const report = await (deps.lifetime ? deps.lifetime.track(run) : run);
           return ok({ ...summary, execution: { status: report.status, exit_code: report.result?.exitCode ?? null, output: core.redactor.redactTextSync(report.text), checkpoint_id: report.checkpoint?.id ?? null, offers: report.offers } });
         }
         // Return as soon as the call is decided by policy or parked.
@@ -122,7 +132,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return ok({ samples: previewGrant({ tool: p.tool, patterns: p.patterns, callText, samples: p.samples }, c.paths, { now: Date.now() }) });
       }),
 
-    'audit.list': (p) => withCore((c) => ok(c.store.audit.list({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }))),
+    'audit.list': (p) => withCore((c) => ok(historyOf(c).audit({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }))),
     'audit.verify': () => withCore((c) => ok(c.verifyAudit())),
 
     'sandbox.list_offers': () => withCore((c) => ok(c.consent.pending())),
@@ -157,8 +167,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return ok({ ...started, turn_id: summary.turnId, reason: summary.reason, steps: summary.steps, text: summary.text, error: summary.error });
       }),
     'agent.stop': (p) => withAgent((a) => ok({ stopped: a.stop(p.session_id) })),
-    'agent.list_sessions': (p) => withAgent((a, c) => ok(c.store.sessions.list(p?.limit ?? 50).map((s) => ({ ...s, running: a.isRunning(s.id) })))),
-    'agent.get_transcript': (p) => withAgent((_a, c) => (c.store.sessions.get(p.session_id) ? ok(c.store.transcripts.list(p.session_id)) : fail('not_found', `No session ${p.session_id}.`))),
+    'agent.list_sessions': (p) => withAgent((a, c) => ok(historyOf(c).sessions(p?.limit ?? 50).map((s) => ({ ...s, running: a.isRunning(s.id) })))),
+    'agent.get_transcript': (p) =>
+      withAgent((_a, c) => {
+        const transcript = historyOf(c).transcript(p.session_id);
+        return transcript ? ok(transcript) : fail('not_found', `No session ${p.session_id}.`);
+      }),
 
     'question.list': () => withAgent((a) => ok(a.questions.pending())),
     'question.answer': (p) => withAgent((a) => (a.questions.answer(p.id, p.answer) ? ok({ id: p.id, outcome: 'answered' as const }) : noQuestion(p.id))),

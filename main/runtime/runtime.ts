@@ -6,6 +6,7 @@ import { DisposableStore, type Disposable } from '../../common/disposable';
 import type { CoreEvent, Result } from '../../common/operations';
 import { createAgent, type AgentSetup } from '../agent';
 import type { Agent } from '../agent/agent';
+import { DEMO_PROMPT } from '../agent/demo-model';
 import { createModel } from '../agent/providers';
 import type { ThresholdConfig } from '../config/load';
 import { startControlServer, type ControlServer } from '../control/server';
@@ -17,7 +18,8 @@ import type { Executor } from '../../executor/run';
 import { ensureRendererBundle } from '../web/bundle';
 import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
-import { createHandlers, type Handlers } from './handlers';
+import { createHandlers, type Handlers, type Lifetime } from './handlers';
+import { historyOf } from './history';
 
 /** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
 export interface Keychain {
@@ -55,6 +57,11 @@ export interface Runtime extends Disposable {
   handlers(surface: SurfaceKind): Handlers;
   /** Takes ownership of something the caller made (a listener, a timer): disposed with the runtime. */
   own<T extends Disposable>(item: T): T;
+  /**
+   * The demo's tour (--demo): starts once per data directory, when no session exists yet; after a
+   * restart its session (and any pending approval) carries on instead. Null when it did not start.
+   */
+  startDemoTour(): { sessionId: string } | null;
   /** Subscribes to every core event as the typed union. */
   subscribe(listener: (event: CoreEvent) => void): () => void;
   dispose(): Promise<void>;
@@ -79,12 +86,15 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
           return stored;
         }
       : undefined;
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface });
+    // Commands the handlers start themselves (approval.request with execute) are killed and awaited
+    // before the agent and the core go.
+    const lifetime = owned.add(new WorkLifetime());
+    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;
     if (o.control ?? o.config.controlEnabled) {
-      const server = await startControlServer(core, o.dataDir, agent);
+      const server = await startControlServer(core, o.dataDir, agent, handlers('control'));
       control = server;
       owned.defer(() => server.close());
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
@@ -115,10 +125,37 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
         return off;
       },
       own: (item) => owned.add(item),
+      startDemoTour: () => {
+        if (!agent || !o.agent?.demo || historyOf(core).hasSessions()) return null;
+        const turn = agent.send(null, DEMO_PROMPT);
+        turn.done.catch(() => undefined);
+        return { sessionId: turn.sessionId };
+      },
       dispose: () => owned.dispose(),
     } satisfies Runtime;
   } catch (err) {
     await owned.dispose().catch(() => undefined);
     throw err;
+  }
+}
+
+/** Aborts the work it tracks when disposed, then waits for it to settle. */
+class WorkLifetime implements Lifetime, Disposable {
+  private readonly controller = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+  readonly signal = this.controller.signal;
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    void work.then(
+      () => this.running.delete(work),
+      () => this.running.delete(work),
+    );
+    return work;
+  }
+
+  async dispose(): Promise<void> {
+    this.controller.abort();
+    await Promise.allSettled([...this.running]);
   }
 }

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createApi } from '../../common/api';
+import { createWireClient } from '../../common/web-client';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import type { ThresholdCore } from '../gate/core';
 import { createHandlers } from '../runtime/handlers';
@@ -213,6 +215,29 @@ describe('web mode: the WebSocket', () => {
     expect(c.messages.slice(before).filter((m) => 'result' in m)[0]).toEqual(reply);
     expect(await c.call('settings.set_level', { level: 'supervised' })).toEqual({ ok: true, value: { level: 'supervised' } });
     await c.close();
+  });
+
+  it("gives the page's AppApi (createApi over the web client) over a real socket, events typed", async () => {
+    const r = await connect();
+    if (!('ws' in r)) throw new Error('refused');
+    const ws = r.ws;
+    const client = createWireClient((text) => (ws.readyState === ws.OPEN ? (ws.send(text), true) : false));
+    ws.on('message', (data) => client.receive(String(data)));
+    ws.on('close', () => client.connectionLost());
+    const api = createApi(client.invoke, client.subscribe);
+    const events: string[] = [];
+    api.onEvent((e) => {
+      if (e.name === 'approval.requested') events.push(`${e.name} ${e.payload.tool}`);
+    });
+    const review = core.gate.review(shellCall('touch client.txt'));
+    const p = await nextPending(core);
+    expect(await api.listPending()).toEqual({ ok: true, value: [p] });
+    expect(await api.decide({ id: p.id, hash: p.hash, outcome: 'skip' })).toMatchObject({ ok: true, value: { outcome: 'skip', decided_by: 'web' } });
+    await review;
+    expect(events).toEqual(['approval.requested run_command']);
+    ws.close();
+    await until(() => ws.readyState === ws.CLOSED);
+    expect(await api.getSettings()).toMatchObject({ ok: false, error: { code: 'disconnected' } });
   });
 
   it('answers a binary frame with an error value', async () => {

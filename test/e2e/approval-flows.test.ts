@@ -71,7 +71,7 @@ describe('chat and approval cards in the browser', () => {
       { text: 'I wrote notes.txt for you.' },
     );
     // The model is named as the provider reports it, so a test or demo model is never mistaken for another.
-    expect(await page.getByTestId('model-label').textContent()).toEqual(`Model: OpenAI-compatible server at ${fake.url}/v1 (fake-model)`);
+    await page.getByTestId('model-label').getByText(`Model: OpenAI-compatible server at ${fake.url}/v1 (fake-model)`, { exact: true }).waitFor();
     await newChat();
     await say(page, 'Read the README, then write notes.txt');
     const write = card(page, 'write_file');
@@ -110,6 +110,7 @@ describe('chat and approval cards in the browser', () => {
     await editor.getByText('(this call)').waitFor();
     expect({ joined: await editor.locator('.asks code').getByText('touch grant-e2e.txt; rm -rf x', { exact: true }).count(), substitution: await editor.locator('.never code').getByText('touch grant-e2e.txt $(cat secret.txt)', { exact: true }).count() }).toEqual({ joined: 1, substitution: 1 });
     await shot(c, 'approval-card-grant-editor');
+    expect(await axeProblems(page)).toEqual([]);
     await editor.getByRole('button', { name: 'Allow touch grant-e2e.txt (until revoked)' }).click();
     await waitForText('Touched once.');
 
@@ -132,6 +133,13 @@ describe('chat and approval cards in the browser', () => {
     });
     await shot(page, 'settings-grants');
     expect(await axeProblems(page)).toEqual([]);
+
+    // Edit: the same editor, here to narrow the scope to an hour.
+    await row.getByRole('button', { name: 'Edit grant touch grant-e2e.txt' }).click();
+    await page.getByRole('radio', { name: '1 hour' }).check();
+    await page.getByRole('button', { name: 'Save grant' }).click();
+    await until('the edited scope', async () => (await row.getByRole('cell').nth(2).textContent()) === 'Time-limited');
+    expect(await row.getByRole('cell').nth(3).textContent()).toMatch(/^Expires /);
 
     await row.getByRole('button', { name: 'Revoke grant touch grant-e2e.txt' }).click();
     await page.getByRole('button', { name: /^Revoked \(1\)/ }).click();

@@ -71,7 +71,7 @@ describe('chat and approval cards in the browser', () => {
       { text: 'I wrote notes.txt for you.' },
     );
     // The model is named as the provider reports it, so a test or demo model is never mistaken for another.
-    await page.getByTestId('model-label').getByText(`Model: OpenAI-compatible server at ${fake.url}/v1 (fake-model)`, { exact: true }).waitFor();
+    await page.getByTestId('model-label').filter({ hasText: `Model: OpenAI-compatible server at ${fake.url}/v1 (fake-model)` }).waitFor();
     await newChat();
     await say(page, 'Read the README, then write notes.txt');
     const write = card(page, 'write_file');

@@ -105,7 +105,7 @@ describe('a page that lives through a daemon restart', () => {
     expect(page.url()).toEqual(`${web.origin}/`); // the token left the address bar
     const write = card(page, 'write_file');
     await write.waitFor({ timeout: 20_000 });
-    await page.getByTestId('model-label').getByText('Model: Demo: scripted model', { exact: true }).waitFor();
+    await page.getByTestId('model-label').filter({ hasText: /^Model: Demo: scripted model$/ }).waitFor();
 
     await web.daemon.kill('SIGTERM');
     await page.getByRole('status').filter({ hasText: 'reconnecting' }).waitFor();

@@ -172,14 +172,21 @@ describe('chat and approval cards in the browser', () => {
 
   it('Stop during a running command ends the turn and kills its process', async () => {
     fake.clear();
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'sleep 37.5' } }] }, { text: 'This step is never reached.' });
+    // Not `sleep`: other suites on a shared machine may kill sleeping processes by name.
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `python3 -c 'import time; time.sleep(37.5)'` } }] }, { text: 'This step is never reached.' });
     await newChat();
     await say(page, 'wait a while');
     const row = toolRow('run_command');
-    await until('the command to run or ask', async () => (await row.locator('.tool-state').textContent().catch(() => null)) === 'running' || (await card(page, 'run_command').count()) > 0);
+    await until('the command to run or ask', async () => (await row.locator('.tool-state').textContent().catch(() => null)) === 'running' || (await card(page, 'run_command').count()) > 0).catch(async (e: Error) => {
+      await row.locator('.tool-call-head').click();
+      throw new Error(`${e.message}; the row reads ${await row.locator('.tool-output').textContent()}`);
+    });
     if (await card(page, 'run_command').count()) await card(page, 'run_command').getByRole('button', { name: 'Approve once', exact: true }).click();
-    await until('the command to run', async () => (await row.locator('.tool-state').textContent()) === 'running');
-    expect(sleepers()).toEqual(1);
+    await until('the command to run', async () => (await row.locator('.tool-state').textContent()) === 'running').catch(async (e: Error) => {
+      await row.locator('.tool-call-head').click();
+      throw new Error(`${e.message}; the row reads ${await row.textContent()}`);
+    });
+    await until('the process to start', () => sleepers() > 0);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await until('the Stop button to go', async () => (await page.getByRole('button', { name: 'Stop', exact: true }).count()) === 0);
     await row.locator('.tool-call-head').click();
@@ -239,12 +246,12 @@ describe('chat and approval cards in the browser', () => {
   });
 });
 
-/** How many `sleep 37.5` processes are alive (the Stop test's command). */
+/** How many of the Stop test's processes are alive. */
 function sleepers(): number {
   let n = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() === 'sleep 37.5') n++;
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('time.sleep(37.5)')) n++;
     } catch {
       // gone meanwhile
     }

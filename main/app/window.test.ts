@@ -54,6 +54,7 @@ describe('the Electron window', () => {
           navigateOnDragDrop: false,
           safeDialogs: true,
           spellcheck: false,
+          disableBlinkFeatures: 'Auxclick',
         },
       },
       loaded: 'app://threshold/index.html',

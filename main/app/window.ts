@@ -44,6 +44,8 @@ export const WEB_PREFERENCES = {
   navigateOnDragDrop: false,
   safeDialogs: true,
   spellcheck: false,
+  // Middle-click would open links in new windows (denied anyway by the window-open handler).
+  disableBlinkFeatures: 'Auxclick',
 } as const;
 
 // ── the slices of Electron this module uses ─────────────────────────────────────────────────────────

@@ -122,5 +122,8 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
     runtime.own(toDisposable(() => void (process.off('SIGTERM', onTerm), process.off('SIGINT', onInt))));
   });
   await runtime.dispose();
+  // Everything Threshold owns is gone now. The AI SDK (6.0.x) leaves its 120 s chunk timer behind when a
+  // stream is aborted, which would keep a stopped daemon alive for two minutes: a stopped serve ends.
+  if (io.stderr === process.stderr) setTimeout(() => process.exit(), 1000).unref();
   return 0;
 }

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { VERBS } from '../common/contract';
+import { VERBS } from '../common/operations';
 import { createApi } from './api';
 
 describe('the preload API', () => {
-  it('maps each verb to its channel with its one payload', async () => {
+  it('maps each verb to its operation with its one payload', async () => {
     const calls: [string, unknown][] = [];
-    const api = createApi(async (channel, payload) => (calls.push([channel, payload]), { ok: true, value: null }), () => () => {});
+    const api = createApi(async (operation, params) => (calls.push([operation, params]), { ok: true, value: null }), () => () => {});
     await api.decide({ id: 'ap_1', hash: 'a'.repeat(64), outcome: 'skip' });
     await api.getSettings();
+    await api.previewGrant({ tool: 'run_command', patterns: [{ kind: 'argv', argv: ['npm', 'test'] }] });
     expect(calls).toEqual([
-      ['approvals.decide', { id: 'ap_1', hash: 'a'.repeat(64), outcome: 'skip' }],
+      ['approval.decide', { id: 'ap_1', hash: 'a'.repeat(64), outcome: 'skip' }],
       ['settings.get', undefined],
+      ['grant.preview', { tool: 'run_command', patterns: [{ kind: 'argv', argv: ['npm', 'test'] }] }],
     ]);
     expect(Object.keys(api).sort()).toEqual([...Object.keys(VERBS), 'onEvent'].sort());
   });

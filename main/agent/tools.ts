@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, relative } from 'node:path';
 import type { ExecutionStatus } from '../../common/approvals';
 import { openApprovedPath, runsOnUndo, unheldCovering, UNHELD_REASON } from '../gate/execution';
+import { observeCall } from '../gate/observe';
 import type { ThresholdCore } from '../gate/core';
 import type { Evaluation } from '../policy/evaluate';
 import { resolvePath } from '../policy/paths';
@@ -74,6 +75,7 @@ const fail = (text: string): ToolOutput => ({ text, isError: true, status: 'fail
 
 /** A unified diff of what write_file or edit_file would do, for the approval card. */
 export function previewEdit(toolName: string, args: Record<string, unknown>, cwd: string, ctx: ThresholdCore): string | null {
+  if (toolName === 'open_path') return previewOpen(args, cwd, ctx);
   if (toolName !== 'write_file' && toolName !== 'edit_file') return null;
   const path = resolvePath(String(args['path'] ?? ''), cwd, ctx.paths);
   if (!path) return null;
@@ -92,6 +94,16 @@ export function previewEdit(toolName: string, args: Record<string, unknown>, cwd
   }
   const name = relative(ctx.paths.workspace, path) || path;
   return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, undefined, undefined, { context: 3 }).split('\n').slice(2).join('\n');
+}
+
+/** open_path: the real path behind the one asked for and the application that will open it, one fact a line. */
+function previewOpen(args: Record<string, unknown>, cwd: string, ctx: ThresholdCore): string | null {
+  const o = observeCall('open_path', args, cwd, ctx.paths);
+  if (!o.realPath) return null;
+  const lines = [`real path: ${o.realPath}`];
+  if (o.opener?.application) lines.push(`application: ${o.opener.application}`);
+  if (o.opener?.mime) lines.push(`type: ${o.opener.mime}`);
+  return lines.join('\n');
 }
 
 export async function runTool(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {

@@ -1,45 +1,66 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Channel } from '../../common/contract';
+import type { OperationName as Channel } from '../../common/operations';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
+import { createHandlers } from '../runtime/handlers';
 import { registerHandlers, type IpcEventLike } from './ipc';
+import { isAppUrl } from './window';
 
-const TRUSTED = 'file:///opt/threshold/out/renderer/index.html';
+const TRUSTED = 'app://threshold/index.html';
 let core: ThresholdCore;
 const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
 const call = (channel: Channel, payload?: unknown, url = TRUSTED) => handlers.get(channel)!({ senderFrame: { url } }, payload) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
 
 beforeAll(async () => {
   core = await testCore();
-  registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { version: '1.2.3', runtime: 'electron', core, trustedFrame: (u) => u.startsWith('file:///opt/threshold/out/renderer/'), surface: 'desktop' });
+  registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { handlers: createHandlers({ version: '1.2.3', core, surface: 'desktop' }), trustedFrame: isAppUrl });
 });
 afterAll(() => core.dispose());
 
 describe('IPC handlers', () => {
   it('answers app.get-info with the name, version and runtime', async () => {
-    expect(await call('app.get-info')).toEqual({ ok: true, value: { name: 'Threshold', version: '1.2.3', runtime: 'electron' } });
+    expect(await call('app.get_info')).toEqual({ ok: true, value: { name: 'Threshold', version: '1.2.3', runtime: 'electron' } });
   });
 
   it.each([
     { name: 'a frame that is not the app', channel: 'settings.get' as Channel, payload: undefined, url: 'https://evil.example/', code: 'untrusted_sender' },
-    { name: 'a frame with no url', channel: 'approvals.list-pending' as Channel, payload: undefined, url: '', code: 'untrusted_sender' },
-    { name: 'an unknown outcome', channel: 'approvals.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'expired' }, url: TRUSTED, code: 'invalid_payload' },
-    { name: 'an extra field', channel: 'approvals.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny', force: true }, url: TRUSTED, code: 'invalid_payload' },
-    { name: 'a payload where none is expected', channel: 'settings.get' as Channel, payload: { x: 1 }, url: TRUSTED, code: 'invalid_payload' },
-    { name: 'an unknown level', channel: 'settings.set-level' as Channel, payload: { level: 'yolo' }, url: TRUSTED, code: 'invalid_payload' },
-    { name: 'an unknown approval', channel: 'approvals.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny' }, url: TRUSTED, code: 'not_found' },
+    { name: 'a file:// frame', channel: 'settings.get' as Channel, payload: undefined, url: 'file:///opt/threshold/out/renderer/index.html', code: 'untrusted_sender' },
+    { name: 'a frame with no url', channel: 'approval.list_pending' as Channel, payload: undefined, url: '', code: 'untrusted_sender' },
+    { name: 'an unknown outcome', channel: 'approval.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'expired' }, url: TRUSTED, code: 'invalid_params' },
+    { name: 'an extra field', channel: 'approval.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny', force: true }, url: TRUSTED, code: 'invalid_params' },
+    { name: 'a payload where none is expected', channel: 'settings.get' as Channel, payload: { x: 1 }, url: TRUSTED, code: 'invalid_params' },
+    { name: 'an unknown level', channel: 'settings.set_level' as Channel, payload: { level: 'yolo' }, url: TRUSTED, code: 'invalid_params' },
+    { name: 'an unknown approval', channel: 'approval.decide' as Channel, payload: { id: 'ap_x', hash: 'a'.repeat(64), outcome: 'deny' }, url: TRUSTED, code: 'not_found' },
   ])('refuses $name with a value, not a throw', async ({ channel, payload, url, code }) => {
     expect(await call(channel, payload, url)).toMatchObject({ ok: false, error: { code } });
+  });
+
+  it('offers the window only the UI operations: it cannot submit tool calls or record outcomes', () => {
+    expect([...handlers.keys()].filter((c) => ['approval.request', 'approval.record_outcome', 'approval.list_follow_ups'].includes(c))).toEqual([]);
+    expect(handlers.has('grant.preview')).toBe(true);
+  });
+
+  it("previews the card's grant with the card's own command first", async () => {
+    const review = core.gate.review(shellCall('npm test'));
+    const p = await nextPending(core);
+    const r = (await call('grant.preview', { tool: 'run_command', patterns: p.proposed_grant!.patterns, approval_id: p.id })) as { ok: true; value: { samples: { text: string; source: string; covered: boolean }[] } };
+    expect(r.value.samples.slice(0, 3).map((s) => [s.text, s.source, s.covered])).toEqual([
+      ['npm test', 'call', true],
+      ['npm test -- --watch', 'sample', true],
+      ['npm test; rm -rf x', 'sample', false],
+    ]);
+    await call('approval.decide', { id: p.id, hash: p.hash, outcome: 'skip' });
+    await review;
   });
 
   it('decides a pending approval as the desktop surface', async () => {
     const review = core.gate.review(shellCall('touch ipc.txt'));
     const p = await nextPending(core);
-    const listed = await call('approvals.list-pending');
+    const listed = await call('approval.list_pending');
     expect((listed.value as { id: string }[]).map((x) => x.id)).toEqual([p.id]);
-    expect(await call('approvals.decide', { id: p.id, hash: p.hash, outcome: 'approve_once' })).toMatchObject({ ok: true, value: { outcome: 'approve_once', decided_by: 'desktop' } });
+    expect(await call('approval.decide', { id: p.id, hash: p.hash, outcome: 'approve_once' })).toMatchObject({ ok: true, value: { outcome: 'approve_once', decided_by: 'desktop' } });
     expect((await review).run).toBe(true);
   });
 });
@@ -52,7 +73,7 @@ describe('IPC handlers for the agent', () => {
   beforeAll(async () => {
     agentCore = await testCore();
     agent = createAgent(agentCore, { demo: true, env: {} });
-    registerHandlers({ handle: (c, f) => agentHandlers.set(c, f) }, { version: '1', runtime: 'electron', core: agentCore, agent, trustedFrame: (u) => u === TRUSTED, surface: 'desktop' });
+    registerHandlers({ handle: (c, f) => agentHandlers.set(c, f) }, { handlers: createHandlers({ version: '1', core: agentCore, agent, surface: 'desktop' }), trustedFrame: (u) => u === TRUSTED });
   });
   afterAll(async () => {
     await agent.dispose();
@@ -60,30 +81,30 @@ describe('IPC handlers for the agent', () => {
   });
 
   it('names the model, so the demo is labelled as scripted', async () => {
-    expect(await ask('agent.get-info')).toEqual({ ok: true, value: { model: 'Demo: scripted model', running: [] } });
+    expect(await ask('agent.get_info')).toEqual({ ok: true, value: { model: 'Demo: scripted model', running: [] } });
   });
 
   it('starts a turn at once, shows it in the sessions and transcript, and stops it', async () => {
     const sent = (await ask('agent.send', { message: 'Show me around' })) as { ok: true; value: { session_id: string; appended: boolean } };
     expect(sent).toMatchObject({ ok: true, value: { appended: false } });
     await nextPending(agentCore);
-    const sessions = (await ask('agent.list-sessions')).value as { id: string; running: boolean }[];
+    const sessions = (await ask('agent.list_sessions')).value as { id: string; running: boolean }[];
     expect(sessions.map((s) => [s.id, s.running])).toEqual([[sent.value.session_id, true]]);
     expect(await ask('agent.stop', { session_id: sent.value.session_id })).toEqual({ ok: true, value: { stopped: true } });
-    const transcript = (await ask('agent.get-transcript', { session_id: sent.value.session_id })).value as { role: string }[];
+    const transcript = (await ask('agent.get_transcript', { session_id: sent.value.session_id })).value as { role: string }[];
     expect(transcript[0]).toMatchObject({ role: 'user' });
   });
 
   it.each([
-    { name: 'an empty message', channel: 'agent.send' as Channel, payload: { message: '' }, code: 'invalid_payload' },
-    { name: 'an unknown session', channel: 'agent.get-transcript' as Channel, payload: { session_id: 's_nope' }, code: 'not_found' },
-    { name: 'an answer to no question', channel: 'questions.answer' as Channel, payload: { id: 'q_nope', answer: 'yes' }, code: 'not_found' },
-    { name: 'a dismissal with an extra field', channel: 'questions.dismiss' as Channel, payload: { id: 'q_x', all: true }, code: 'invalid_payload' },
+    { name: 'an empty message', channel: 'agent.send' as Channel, payload: { message: '' }, code: 'invalid_params' },
+    { name: 'an unknown session', channel: 'agent.get_transcript' as Channel, payload: { session_id: 's_nope' }, code: 'not_found' },
+    { name: 'an answer to no question', channel: 'question.answer' as Channel, payload: { id: 'q_nope', answer: 'yes' }, code: 'not_found' },
+    { name: 'a dismissal with an extra field', channel: 'question.dismiss' as Channel, payload: { id: 'q_x', all: true }, code: 'invalid_params' },
   ])('refuses $name', async ({ channel, payload, code }) => {
     expect(await ask(channel, payload)).toMatchObject({ ok: false, error: { code } });
   });
 
   it('says there is no agent when the app runs without one', async () => {
-    expect(await call('agent.get-info')).toMatchObject({ ok: false, error: { code: 'agent_unavailable' } });
+    expect(await call('agent.get_info')).toMatchObject({ ok: false, error: { code: 'agent_unavailable' } });
   });
 });

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { TranscriptEntry } from '../../common/contract';
+import type { OperationName } from '../../common/operations';
 import { ControlClient, ControlUnavailable, RemoteError } from '../control/client';
 import { socketPath } from '../control/server';
 import { resolveDataDir, UsageError, type CliIo } from './context';
@@ -98,7 +99,7 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
 
 type Values = Record<string, string | boolean | undefined>;
 
-function planCall(command: string, rest: string[], v: Values): { method: string; params: Record<string, unknown>; render: (r: unknown) => string } {
+function planCall(command: string, rest: string[], v: Values): { method: OperationName; params: Record<string, unknown>; render: (r: unknown) => string } {
   const noArgs = (n: number) => {
     if (rest.length !== n) throw new UsageError(USAGE);
   };
@@ -116,7 +117,7 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
       }
       if (v['session']) params['session_id'] = v['session'];
       if (v['outcome']) params['outcome'] = v['outcome'];
-      return { method: 'approval.list_recent_decisions', params, render: (r) => renderHistory(r as DecisionRecord[]) };
+      return { method: 'approval.list_decisions', params, render: (r) => renderHistory(r as DecisionRecord[]) };
     }
     case 'decide': {
       noArgs(2);
@@ -138,10 +139,10 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
     }
     case 'grants':
       noArgs(0);
-      return { method: 'grants.list', params: v['all'] ? { include_inactive: true } : {}, render: (r) => renderGrants(r as GrantRecord[]) };
+      return { method: 'grant.list', params: v['all'] ? { include_inactive: true } : {}, render: (r) => renderGrants(r as GrantRecord[]) };
     case 'revoke':
       noArgs(1);
-      return { method: 'grants.revoke', params: { id: rest[0] }, render: (r) => `revoked ${(r as GrantRecord).id}` };
+      return { method: 'grant.revoke', params: { id: rest[0] }, render: (r) => `revoked ${(r as GrantRecord).id}` };
     case 'verify':
       noArgs(0);
       return {
@@ -200,7 +201,7 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
     case 'sessions':
       noArgs(0);
       return {
-        method: 'agent.sessions',
+        method: 'agent.list_sessions',
         params: {},
         render: (r) => {
           const list = r as { id: string; title: string | null; updated_at?: number | null; created_at: number; running: boolean }[];
@@ -209,7 +210,7 @@ function planCall(command: string, rest: string[], v: Values): { method: string;
       };
     case 'transcript':
       noArgs(1);
-      return { method: 'agent.transcript', params: { session_id: rest[0] }, render: (r) => renderTranscript(r as TranscriptEntry[]) };
+      return { method: 'agent.get_transcript', params: { session_id: rest[0] }, render: (r) => renderTranscript(r as TranscriptEntry[]) };
     case 'questions':
       noArgs(0);
       return {

@@ -8,7 +8,6 @@ import { checkpointsCli } from './checkpoints';
 import { ctlCli } from './ctl';
 import { jailCli } from './jail';
 import { evaluateCli } from './evaluate';
-import { serveCli } from './serve';
 
 const HELP = `threshold: a desktop assistant that asks before it acts
 
@@ -20,7 +19,8 @@ commands:
   evaluate --jsonl           the gate's decision for {"tool": "...", "args": {...}} lines from stdin
                              [--level L] [--config FILE] [--workspace DIR]
   serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent]
-                             run the core headless: gate, store and the control API
+        [--web-port N | --no-web]
+                             run the core headless: gate, store, the control API and the web UI
   ctl [--data-dir DIR] [--json] <pending | history | decide | grants | revoke | verify | level | request>
                              talk to a running core; "threshold ctl" alone lists its commands
   jail --workspace DIR [--class read|write|network] [--print] -- <argv...>
@@ -35,7 +35,8 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   classify: classifyCli,
   evaluate: evaluateCli,
-  serve: serveCli,
+  // The daemon pulls in the agent, the web server and the runtime: loaded only when it is asked for.
+  serve: async (argv, io) => (await import('./serve')).serveCli(argv, io),
   ctl: ctlCli,
   jail: jailCli,
   checkpoints: checkpointsCli,

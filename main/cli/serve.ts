@@ -1,28 +1,29 @@
-// `threshold serve`: a headless daemon hosting the core (gate, store, control API) and the agent for one
-// data directory. With --demo the model is scripted and a demo session starts on its own.
+// `threshold serve`: a headless daemon hosting the core (gate, store, control API), the agent and the web
+// UI for one data directory, built by the runtime root (main/runtime). With --demo the model is scripted
+// and a demo session starts on its own.
 import { parseArgs } from 'node:util';
-import { createAgent } from '../agent';
-import type { Agent } from '../agent/agent';
+import { toDisposable } from '../../common/disposable';
 import { DEMO_PROMPT, demoWorkspaceFor } from '../agent/demo-model';
-import { startControlServer } from '../control/server';
-import { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../gate/core';
 import type { CallState } from '../gate/events';
+import { startRuntime } from '../runtime/runtime';
+import { VERSION } from '../runtime/version';
 import { loadCliConfig, pathContextFor, realDir, resolveDataDir, UsageError, type CliIo } from './context';
 
-const USAGE = 'usage: threshold serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent]';
+const USAGE = 'usage: threshold serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent] [--web-port N | --no-web]';
 
 /** Call states worth a log line: where a call ended up (the steps between are for the UI). */
 const LOGGED_CALL_STATES: ReadonlySet<CallState> = new Set(['denied', 'succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled']);
 
 /** One line per event that matters to someone reading the log; the model's text once per step. */
-function logEvents(core: ThresholdCore, log: (line: string) => void): void {
+function logEvents(core: ThresholdCore, log: (line: string) => void): () => void {
   const text = new Map<string, string>();
   const flush = (turnId: string) => {
     const t = text.get(turnId)?.trim();
     text.delete(turnId);
     if (t) log(`model: ${t}`);
   };
-  core.events.onAny((name, payload) => {
+  return core.events.onAny((name, payload) => {
     const p = payload as Record<string, unknown>;
     switch (name) {
       case 'turn.text':
@@ -66,19 +67,38 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
       unattended: { type: 'boolean' },
       demo: { type: 'boolean' },
       'no-agent': { type: 'boolean' },
+      'web-port': { type: 'string' },
+      'no-web': { type: 'boolean' },
     },
     allowPositionals: true,
   });
   if (positionals.length) throw new UsageError(USAGE);
   if (values.demo && values['no-agent']) throw new UsageError('--demo needs the agent; drop --no-agent.');
+  if (values['no-web'] && values['web-port'] !== undefined) throw new UsageError('--web-port and --no-web contradict each other; use one.');
+  // Without --web-port the port is random (0); a fixed one lets a page reconnect after a restart.
+  const webPort = values['web-port'] === undefined ? 0 : Number(values['web-port']);
+  if (values['web-port'] !== undefined && (!/^\d{1,5}$/.test(values['web-port']) || webPort < 1 || webPort > 65535)) throw new UsageError('--web-port must be a port number from 1 to 65535.');
   const dataDir = resolveDataDir(values['data-dir'], io.env);
   const demoWorkspace = values.demo && !values.workspace ? demoWorkspaceFor(dataDir) : null;
   const bootstrap = pathContextFor(realDir(values.workspace ?? demoWorkspace ?? io.cwd), io.env, dataDir);
   const config = await loadCliConfig(values.config, io.env, bootstrap);
   const workspace = realDir(values.workspace ?? demoWorkspace ?? config.workspace ?? io.cwd);
   const paths = pathContextFor(workspace, io.env, dataDir);
-  const core = await ThresholdCore.open({ dataDir, config, paths });
-  const log = (line: string) => io.stderr.write(`threshold: ${core.redactor.redactTextSync(line)}\n`);
+  // Lines are redacted once the core exists; before that only fixed text is logged.
+  let redact = (line: string) => line;
+  const log = (line: string) => io.stderr.write(`threshold: ${redact(line)}\n`);
+  const runtime = await startRuntime({
+    dataDir,
+    config,
+    paths,
+    version: VERSION,
+    agent: values['no-agent'] ? null : { demo: values.demo, env: io.env },
+    control: true,
+    // With --unattended nobody can answer: every ask is denied at once as no_approver, and an open page watches only.
+    controlApprover: !values.unattended,
+    web: values['no-web'] ? null : { port: webPort, approvers: !values.unattended },
+    log,
+  });
   // The last line of defence: no single request ends the daemon. Causes are fixed where they arise;
   // anything that still escapes is logged and serving goes on.
   const escaped = (what: string) => (err: unknown) => log(`${what} (kept serving): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -86,41 +106,33 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   const onException = escaped('an uncaught exception');
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
-  let agent: Agent | null = null;
-  let server;
-  try {
-    if (!values['no-agent']) agent = createAgent(core, { demo: values.demo, env: io.env });
-    server = await startControlServer(core, dataDir, agent);
-  } catch (err) {
-    await agent?.dispose();
-    core.dispose();
-    throw err;
-  }
-  // With --unattended nobody can answer: every ask is denied at once as no_approver.
-  if (!values.unattended) core.approvers.add('control');
+  runtime.own(toDisposable(() => void (process.off('unhandledRejection', onRejection), process.off('uncaughtException', onException))));
+  const { core, agent } = runtime;
+  redact = (line) => core.redactor.redactTextSync(line);
   const orphans = core.gate.listPending().filter((p) => p.orphan).length;
-  log(`serving ${dataDir} (workspace ${workspace}, level ${core.level()}${values.unattended ? ', unattended: asks are denied' : ''}); control socket ${server.path}`);
+  log(`serving ${dataDir} (workspace ${workspace}, level ${core.level()}${values.unattended ? ', unattended: asks are denied' : ''}); control socket ${runtime.control!.path}`);
+  // The one line that shows the token: written as is (the redactor would hide it, being a secret).
+  if (runtime.web) io.stderr.write(`threshold: web UI: ${runtime.web.url}\n`);
   log(agent ? `model: ${agent.modelLabel}` : 'no agent: the gate only');
   if (orphans) log(`${orphans} approval(s) from an earlier run are pending as orphans: threshold ctl pending`);
   if (core.recovered.length) log(`${core.recovered.length} call(s) cut short by an earlier run were ended: ${core.recovered.filter((c) => c.state === 'interrupted').length} interrupted, ${core.recovered.filter((c) => c.state === 'not_run').length} not run`);
-  logEvents(core, log);
-  if (agent && values.demo && core.store.sessions.list(1).length === 0) {
-    // The tour starts by itself once; after a restart its session (and any pending approval) carries on.
-    const turn = agent.send(null, DEMO_PROMPT);
-    log(`demo session ${turn.sessionId} started: "${DEMO_PROMPT}" — approve with: threshold ctl pending, then threshold ctl decide ID approve_once`);
-  }
+  runtime.own(toDisposable(logEvents(core, log)));
+  const tour = runtime.startDemoTour();
+  if (tour) log(`demo session ${tour.sessionId} started: "${DEMO_PROMPT}" — approve in the web UI, or with: threshold ctl pending, then threshold ctl decide ID approve_once`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`stopping (${signal})`);
       resolve();
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    const onTerm = () => stop('SIGTERM');
+    const onInt = () => stop('SIGINT');
+    process.once('SIGTERM', onTerm);
+    process.once('SIGINT', onInt);
+    runtime.own(toDisposable(() => void (process.off('SIGTERM', onTerm), process.off('SIGINT', onInt))));
   });
-  await server.close();
-  await agent?.dispose();
-  core.dispose();
-  process.off('unhandledRejection', onRejection);
-  process.off('uncaughtException', onException);
+  await runtime.dispose();
+  // Everything Threshold owns is gone now. The AI SDK (6.0.x) leaves its 120 s chunk timer behind when a
+  // stream is aborted, which would keep a stopped daemon alive for two minutes: a stopped serve ends.
+  if (io.stderr === process.stderr) setTimeout(() => process.exit(), 1000).unref();
   return 0;
 }

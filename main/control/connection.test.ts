@@ -118,7 +118,7 @@ describe('the connection cap', () => {
   let server: ControlServer;
   beforeAll(async () => {
     core = await testCore();
-    server = await startControlServer(core, mkdtempSync(join(tmpdir(), 'threshold-conn-cap-')), null, { maxConnections: 3 });
+    server = await startControlServer(core, mkdtempSync(join(tmpdir(), 'threshold-conn-cap-')), null, undefined, { maxConnections: 3 });
   });
   afterAll(async () => {
     await server.close();

@@ -7,7 +7,8 @@ import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
 import { DEFAULT_CONTROL_LIMITS, framingError, serveConnection, type ControlLimits } from './connection';
-import { createMethods, methodSchemas, type MethodName } from './methods';
+import type { Handlers } from '../runtime/handlers';
+import { createMethods, methodsFor, type ControlMethods } from './methods';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
 
@@ -34,7 +35,7 @@ export interface ControlServer {
  * Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. Never
  * rejects: whatever a message holds, the answer is a JSON-RPC reply.
  */
-export async function handleMessage(text: string, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<string | null> {
+export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
   try {
     return await handleText(text, methods, onSubscribe);
   } catch (err) {
@@ -42,7 +43,7 @@ export async function handleMessage(text: string, methods: ReturnType<typeof cre
   }
 }
 
-async function handleText(text: string, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<string | null> {
+async function handleText(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -63,7 +64,7 @@ function isRpcId(v: unknown): v is RpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || v === null;
 }
 
-async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>, onSubscribe?: () => void): Promise<RpcResponse | null> {
+async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: () => void): Promise<RpcResponse | null> {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse(null, new RpcError('invalid_request', 'A request must be a JSON object.'));
   const m = msg as Record<string, unknown>;
   const hasId = Object.hasOwn(m, 'id');
@@ -79,17 +80,10 @@ async function handleOne(msg: unknown, methods: ReturnType<typeof createMethods>
       onSubscribe?.();
       result = { subscribed: true };
     } else {
-      // Own keys only: "constructor" or "__proto__" is not a method.
-      if (!Object.hasOwn(methodSchemas, method)) throw new RpcError('method_not_found', `There is no method "${method}".`);
       if (nestingDepth(m['params'], MAX_PARAMS_NESTING) > MAX_PARAMS_NESTING) throw new RpcError('invalid_params', `Invalid params for ${method}: ${tooDeepMessage('they', MAX_PARAMS_NESTING)}.`);
-      const schema = methodSchemas[method as MethodName];
-      const params = schema.safeParse(m['params'] ?? undefined);
-      if (!params.success) {
-        const issue = params.error.issues[0]!;
-        throw new RpcError('invalid_params', `Invalid params for ${method}: ${issue.path.join('.') || 'params'}: ${issue.message}.`);
-      }
-      const handler = methods[method as MethodName] as (p: unknown) => unknown;
-      result = await handler(params.data);
+      // Names (own keys only: "constructor" is not a method), aliases and params schemas come from the
+      // operations table (common/operations.ts).
+      result = await methods.call(method, m['params'] ?? undefined);
     }
   } catch (err) {
     if (isNotification) return null;
@@ -103,7 +97,13 @@ function errorResponse(id: RpcId, err: RpcError): RpcResponse {
   return { jsonrpc: '2.0', id, error };
 }
 
-export async function startControlServer(core: ThresholdCore, dataDir: string, agent: Agent | null = null, limitsGiven: Partial<ControlLimits> = {}): Promise<ControlServer> {
+export async function startControlServer(
+  core: ThresholdCore,
+  dataDir: string,
+  agent: Agent | null = null,
+  handlers?: Handlers,
+  limitsGiven: Partial<ControlLimits> = {},
+): Promise<ControlServer> {
   const limits: ControlLimits = { ...DEFAULT_CONTROL_LIMITS, ...limitsGiven };
   checkDataDir(dataDir);
   const path = socketPath(dataDir);
@@ -111,7 +111,7 @@ export async function startControlServer(core: ThresholdCore, dataDir: string, a
     if (await socketAnswers(path)) throw new Error(`Another process already serves ${path}.`);
     rmSync(path, { force: true });
   }
-  const methods = createMethods(core, 'control', agent);
+  const methods = handlers ? methodsFor(handlers) : createMethods(core, 'control', agent);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     if (sockets.size >= limits.maxConnections) {

@@ -14,6 +14,8 @@ export interface CoreEvents {
   'grant.revoked': GrantRecord;
   'settings.changed': { level: Level };
   'sandbox.denied': ConsentOffer;
+  /** A consent offer was answered (emitted by the operations' handlers, for every surface). */
+  'sandbox.decided': ConsentOffer & { choice: 'session' | 'always' | 'deny' };
   /** Live output of a running call (redacted), for the UI. */
   'call.output': { call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
   'turn.started': { session_id: string; turn_id: string; kind: 'reactive' | 'unattended'; model: string };

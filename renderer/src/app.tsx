@@ -1,33 +1,62 @@
-import { useEffect, useState } from 'react';
-import type { AgentInfo, AppApi, AppInfo } from '../../common/contract';
+// The window: a header (the model's name, the connection, Chat and Settings → Grants), the screen,
+// one polite live region announcing cards and decisions, and the toasts.
+import { useApp } from './store/store';
+import { ChatScreen } from './components/chat';
+import { GrantsScreen } from './components/grants-page';
+import { Toasts } from './components/prompt-cards';
 
-declare global {
-  interface Window {
-    threshold?: AppApi;
-  }
-}
+const CONNECTION_WORDS = {
+  connecting: 'Connecting…',
+  open: 'Connected',
+  reconnecting: 'Connection lost: reconnecting…',
+  unauthorized: 'Not signed in: open the link threshold serve printed (it carries the token).',
+} as const;
 
 export function App() {
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [agent, setAgent] = useState<AgentInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const api = window.threshold;
-    if (!api) {
-      setError('The Threshold bridge is missing: this page must be opened by the app or its web mode.');
-      return;
-    }
-    void api.getInfo().then((result) => (result.ok ? setInfo(result.value) : setError(result.error.message)));
-    // The model is always named, so a scripted demo is never mistaken for a real one.
-    void api.getAgentInfo().then((result) => (result.ok ? setAgent(result.value) : setError(result.error.message)));
-  }, []);
+  const view = useApp((s) => s.view);
+  const setView = useApp((s) => s.setView);
+  const model = useApp((s) => s.model);
+  const info = useApp((s) => s.info);
+  const connection = useApp((s) => s.connection);
+  const problem = useApp((s) => s.problem);
+  const announcement = useApp((s) => s.announcement);
+  const waiting = useApp((s) => s.pending.length);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 24 }}>
-      <h1>Threshold</h1>
-      <p>A desktop assistant that asks before it acts.</p>
-      {info && <p data-testid="app-info">{`${info.name} ${info.version} (${info.runtime})`}</p>}
-      {agent && <p data-testid="model-label">{`Model: ${agent.model}`}</p>}
-      {error && <p role="alert">{error}</p>}
-    </main>
+    <div className="app">
+      <header className="top">
+        <span className="brand">Threshold</span>
+        <nav aria-label="Screens" className="screens">
+          <button type="button" aria-current={view === 'chat' ? 'page' : undefined} onClick={() => setView('chat')}>
+            {waiting ? `Chat (${waiting} waiting)` : 'Chat'}
+          </button>
+          <button type="button" aria-current={view === 'grants' ? 'page' : undefined} onClick={() => setView('grants')}>
+            Settings → Grants
+          </button>
+        </nav>
+        <span className="model" data-testid="model-label">
+          {model ? `Model: ${model}` : 'No model'}
+        </span>
+        <span className={`connection connection-${connection}`} role="status">
+          {CONNECTION_WORDS[connection]}
+        </span>
+        {info && <span className="version">{`${info.version} (${info.runtime})`}</span>}
+      </header>
+      {problem && (
+        <p className="error banner" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="sr-only" role="status" aria-live="polite">
+        {announcement}
+      </div>
+      {view === 'chat' ? (
+        <main className="main" aria-label="Threshold">
+          <ChatScreen />
+        </main>
+      ) : (
+        <GrantsScreen />
+      )}
+      <Toasts />
+    </div>
   );
 }

@@ -4,11 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { CHANNELS, type Channel } from '../../common/contract';
+import { ALIASES, OPERATION_NAMES, type OperationName } from '../../common/operations';
 import { CLASSES } from '../../common/domain';
-import { registerHandlers, type IpcEventLike } from '../../main/app/ipc';
+import { IPC_CHANNELS, registerHandlers, type IpcEventLike } from '../../main/app/ipc';
 import { ConfigError, loadConfigFile, parseConfig } from '../../main/config/load';
-import { createMethods, methodSchemas } from '../../main/control/methods';
+import { createMethods } from '../../main/control/methods';
+import { createHandlers } from '../../main/runtime/handlers';
 import { handleMessage } from '../../main/control/server';
 import { classifyCommand, initClassifier } from '../../main/policy/classifier';
 import { canonicalJson } from '../../main/store/canonical';
@@ -36,7 +37,7 @@ const nonEmpty = (s: unknown): s is string => typeof s === 'string' && s.trim().
 // ---- IPC contract: createHandlers behind a fake ipcMain, as the window calls it ----
 
 interface IpcInput {
-  channel: Channel;
+  channel: OperationName;
   payload: unknown;
   trusted: boolean;
 }
@@ -45,12 +46,12 @@ const TRUSTED = 'file:///opt/threshold/out/renderer/index.html';
 
 export const ipcTarget: FuzzTarget<IpcInput> = {
   name: 'IPC contract',
-  arbitrary: fc.record({ channel: fc.constantFrom(...CHANNELS), payload: fc.oneof(anyOrNasty, fc.constant(undefined), nearValidPayload()), trusted: fc.boolean() }),
-  nasty: CHANNELS.flatMap((channel) => NASTY_VALUES.map((payload) => ({ channel, payload, trusted: true }))),
+  arbitrary: fc.record({ channel: fc.constantFrom(...IPC_CHANNELS), payload: fc.oneof(anyOrNasty, fc.constant(undefined), nearValidPayload()), trusted: fc.boolean() }),
+  nasty: IPC_CHANNELS.flatMap((channel) => NASTY_VALUES.map((payload) => ({ channel, payload, trusted: true }))),
   async setup() {
     const core = await testCore({ approver: false });
     const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
-    registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { version: '0.0.0-fuzz', runtime: 'web', core, trustedFrame: (u) => u === TRUSTED, surface: 'desktop' });
+    registerHandlers({ handle: (c, f) => handlers.set(c, f) }, { handlers: createHandlers({ version: '0.0.0-fuzz', core, surface: 'desktop' }), trustedFrame: (u) => u === TRUSTED });
     return {
       async check({ channel, payload, trusted }) {
         const r = (await handlers.get(channel)!({ senderFrame: { url: trusted ? TRUSTED : 'https://evil.example/' } }, payload)) as { ok?: unknown; value?: unknown; error?: { code?: unknown; message?: unknown } };
@@ -81,7 +82,7 @@ function nearValidPayload(): fc.Arbitrary<unknown> {
 
 // ---- JSON-RPC: handleMessage, as the control socket calls it ----
 
-const METHODS = Object.keys(methodSchemas);
+const METHODS = [...OPERATION_NAMES, ...Object.keys(ALIASES)];
 const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
 
 function rpcRequest(): fc.Arbitrary<unknown> {

@@ -40,3 +40,23 @@ export async function startDaemon(dataDir: string, args: string[] = [], env: Nod
     },
   };
 }
+
+export interface WebUi {
+  /** The printed address, with the token in the fragment. */
+  url: string;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  port: number;
+  token: string;
+}
+
+/** Waits for the daemon's `threshold: web UI: …` line and reads the address, port and token from it. */
+export async function webUiOf(daemon: Daemon, timeoutMs = 60_000): Promise<WebUi> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const m = /threshold: web UI: (http:\/\/127\.0\.0\.1:(\d+))\/#token=([A-Za-z0-9_-]+)\n/.exec(daemon.log());
+    if (m) return { url: `${m[1]}/#token=${m[3]}`, origin: m[1]!, port: Number(m[2]), token: m[3]! };
+    if (daemon.child.exitCode !== null || /web UI unavailable/.test(daemon.log()) || Date.now() > end) throw new Error(`no web UI line from threshold serve:\n${daemon.log()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,500 @@
+// The one operations table: every operation the UI (Electron IPC and the web bridge), the JSON-RPC control
+// API and `threshold ctl` use, with its canonical name, its params and result schemas, and every event
+// the core broadcasts with its payload schema. IPC channels, control methods, preload verbs, the web
+// bridge and AppApi are all derived from here; nothing restates a schema.
+import { z } from 'zod';
+import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
+import { CLASSES, EFFECTS, GRANT_SCOPES, LEVELS, type GrantPattern } from './domain';
+import { CALL_STATES } from './call-state';
+
+// ── shared value schemas ────────────────────────────────────────────────────────────────────────────
+
+const id = z.string().min(1).max(64);
+const hash = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be the 64-character content hash shown with the approval');
+const limit = z.number().int().min(1).max(500);
+/** No params: absent or `{}` (ctl and JSON-RPC clients send `{}`). */
+const none = z.strictObject({}).optional();
+
+export const levelSchema = z.enum(LEVELS);
+export const classSchema = z.enum(CLASSES);
+export const effectSchema = z.enum(EFFECTS);
+export const outcomeSchema = z.enum(OUTCOMES);
+export const humanOutcomeSchema = z.enum(HUMAN_OUTCOMES);
+export const grantDurationSchema = z.enum(GRANT_DURATIONS);
+
+export const grantPatternSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('argv'), argv: z.array(z.string().min(1)).min(1), redirects: z.array(z.string().min(1)).optional() }),
+  z.strictObject({ kind: z.literal('path'), glob: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('url'), prefix: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('tool') }),
+]);
+
+export const proposedGrantSchema = z.object({ tool: z.string(), patterns: z.array(grantPatternSchema) });
+
+export const pendingApprovalSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  turn_id: z.string().nullable(),
+  call_id: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  hash: z.string(),
+  class: classSchema,
+  effects: z.array(effectSchema),
+  reason: z.string(),
+  segment: z.object({ index: z.number().int(), text: z.string() }).nullable(),
+  floor: z.string().nullable(),
+  outcomes: z.array(humanOutcomeSchema),
+  proposed_grant: proposedGrantSchema.nullable(),
+  created_at: z.number(),
+  expires_at: z.number().nullable(),
+  orphan: z.boolean(),
+  preview: z.string().nullable(),
+});
+
+export const executionOutcomeSchema = z.object({
+  status: z.enum(EXECUTION_STATUSES),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  error: z.string().nullable(),
+  recorded_at: z.number(),
+});
+
+export const decisionRecordSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  call_id: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  hash: z.string(),
+  class: classSchema,
+  reason: z.string(),
+  outcome: outcomeSchema,
+  decided_by: z.string(),
+  decided_at: z.number(),
+  created_at: z.number(),
+  note: z.string().nullable(),
+  grant_ids: z.array(z.string()),
+  follow_up: z.enum(['awaiting', 'consumed']).nullable(),
+  follow_up_call_id: z.string().nullable(),
+  execution: executionOutcomeSchema.nullable(),
+});
+
+export const grantRecordSchema = z.object({
+  id: z.string(),
+  tool: z.string(),
+  pattern: grantPatternSchema,
+  scope: z.enum(GRANT_SCOPES),
+  session_id: z.string().nullable(),
+  expires_at: z.number().nullable(),
+  source: z.enum(['config', 'approval', 'user']),
+  source_session_id: z.string().nullable(),
+  source_call_id: z.string().nullable(),
+  created_at: z.number(),
+  last_used_at: z.number().nullable(),
+  use_count: z.number().int(),
+  revoked_at: z.number().nullable(),
+  note: z.string().nullable(),
+});
+
+export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon']) });
+
+export const surfaceKindSchema = z.enum(['desktop', 'web', 'control']);
+
+export const settingsViewSchema = z.object({
+  level: levelSchema,
+  config_level: levelSchema,
+  approval_ttl_seconds: z.number(),
+  audit_retention: z.object({ max_entries: z.number().nullable(), max_age_days: z.number().nullable() }),
+  config_file: z.string().nullable(),
+  data_dir: z.string(),
+  workspace: z.string(),
+  approvers: z.array(surfaceKindSchema),
+  jail: z.object({
+    jailed: z.boolean(),
+    unjailed: z.boolean(),
+    problem: z.object({ cause: z.string(), fix: z.string() }).nullable(),
+    containment: z.enum(['cgroup', 'rlimit']).nullable(),
+    /** Shown wherever the level is shown when commands run unjailed or cannot run. */
+    warning: z.string().nullable(),
+  }),
+});
+
+export const agentInfoSchema = z.object({ model: z.string(), running: z.array(z.string()) });
+
+export const sessionViewSchema = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  workspace: z.string().nullable(),
+  created_at: z.number(),
+  updated_at: z.number().nullable(),
+  approve_all_at: z.number().nullable(),
+  approve_all_approval: z.string().nullable(),
+  running: z.boolean(),
+});
+
+export const transcriptEntrySchema = z.object({
+  session_id: z.string(),
+  seq: z.number().int(),
+  role: z.enum(['user', 'assistant', 'tool', 'note']),
+  turn_id: z.string().nullable(),
+  /** A model message (redacted), or `{ text }` for a note. */
+  content: z.unknown(),
+  created_at: z.number(),
+});
+
+export const questionViewSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  turn_id: z.string(),
+  call_id: z.string(),
+  question: z.string(),
+  created_at: z.number(),
+  expires_at: z.number(),
+});
+
+export const consentOfferSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  call_id: z.string(),
+  path: z.string(),
+  access: z.enum(['write', 'code', 'read']),
+  attempted: z.string(),
+  evidence: z.string(),
+  reason: z.string().optional(),
+  created_at: z.number(),
+});
+export const consentChoiceSchema = z.enum(['session', 'always', 'deny']);
+
+export const auditEntrySchema = z.object({
+  seq: z.number().int(),
+  at: z.number(),
+  kind: z.string(),
+  session_id: z.string().nullable(),
+  subject: z.string().nullable(),
+  data: z.unknown(),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+export const auditVerifySchema = z.union([
+  z.object({ ok: z.literal(true), entries: z.number().int(), checkpoints: z.number().int(), head: z.string() }),
+  z.object({ ok: z.literal(false), entries: z.number().int(), broken_at: z.number().int(), reason: z.string() }),
+]);
+
+export const checkpointViewSchema = z.object({
+  id: z.string(),
+  workspace: z.string(),
+  session_id: z.string().nullable(),
+  call_id: z.string().nullable(),
+  kind: z.string(),
+  commit: z.string(),
+  files: z.number().int(),
+  excluded: z.array(z.string()),
+  created_at: z.number(),
+  restored_at: z.number().nullable(),
+  call: z.object({ tool: z.string(), args: z.unknown() }).nullable(),
+});
+
+export const checkpointDiffSchema = z.object({ from: z.string(), to: z.string(), stat: z.string(), patch: z.string(), truncated: z.boolean() });
+
+/** One example a grant is checked against: `covered` by it, or `never` coverable by any grant. */
+export const grantSampleSchema = z.object({
+  text: z.string(),
+  /** call: the card's own call; sample: generated; given: passed in by the caller. */
+  source: z.enum(['call', 'sample', 'given']),
+  covered: z.boolean(),
+  never: z.boolean(),
+  /** A sentence saying why, for the preview. */
+  reason: z.string(),
+});
+
+export const callStateSchema = z.enum(CALL_STATES);
+export const turnEndReasonSchema = z.enum(['completed', 'stopped', 'denied', 'step_limit', 'provider_error', 'crashed']);
+export const questionOutcomeKindSchema = z.enum(['answered', 'dismissed', 'timed_out', 'cancelled', 'no_one']);
+export const notificationSchema = z.object({ id: z.string(), session_id: z.string(), message: z.string(), urgency: z.enum(['info', 'attention', 'urgent']), created_at: z.number() });
+
+// ── operations ──────────────────────────────────────────────────────────────────────────────────────
+
+/** ui: the Electron window (IPC) and the web bridge; control: the JSON-RPC socket and ctl. */
+export type Transport = 'ui' | 'control';
+
+export interface OperationSpec {
+  params: z.ZodType;
+  result: z.ZodType;
+  transports: readonly Transport[];
+  /** The AppApi verb, for operations the UI uses. */
+  verb?: string;
+  /** Older names that keep working on the control API (they are contracts). */
+  aliases?: readonly string[];
+  summary: string;
+}
+
+function op<const S extends OperationSpec>(spec: S): S {
+  return spec;
+}
+
+const both = ['ui', 'control'] as const;
+
+const agentSendStarted = z.object({ session_id: z.string(), turn_id: z.string(), appended: z.boolean() });
+
+export const OPERATIONS = {
+  'app.get_info': op({ summary: "Threshold's name, version and where it runs.", params: none, result: appInfoSchema, transports: both, verb: 'getInfo' }),
+
+  'approval.list_pending': op({ summary: 'Approvals waiting for a decision (an empty list when there are none).', params: none, result: z.array(pendingApprovalSchema), transports: both, verb: 'listPending' }),
+  'approval.list_decisions': op({
+    summary: 'Recent decisions, newest first, each with the outcome of its execution.',
+    params: z.strictObject({ limit: limit.optional(), session_id: z.string().min(1).optional(), outcome: outcomeSchema.optional(), tool: z.string().min(1).optional(), since: z.number().int().min(0).optional() }).optional(),
+    result: z.array(decisionRecordSchema),
+    transports: both,
+    verb: 'listDecisions',
+    aliases: ['approval.list_recent_decisions'],
+  }),
+  'approval.decide': op({
+    summary: 'Decides a pending approval; the hash binds the decision to the exact call shown.',
+    params: z.strictObject({
+      id,
+      hash,
+      outcome: humanOutcomeSchema,
+      /** Deny: a note the model sees. */
+      note: z.string().max(2000).optional(),
+      /** approve_always: the grant as edited on the card (default: the proposal) and its duration. */
+      grant: z.strictObject({ patterns: z.array(grantPatternSchema).min(1).optional(), duration: grantDurationSchema.optional() }).optional(),
+    }),
+    result: decisionRecordSchema,
+    transports: both,
+    verb: 'decide',
+  }),
+  'approval.request': op({
+    summary: "Submits a tool call to the gate (scripts and tests); with execute an approved run_command runs in the jail.",
+    params: z.strictObject({
+      tool: z.string().min(1),
+      args: z.record(z.string(), z.unknown()),
+      session_id: z.string().min(1).optional(),
+      turn_id: z.string().min(1).optional(),
+      cwd: z.string().min(1).optional(),
+      unattended: z.boolean().optional(),
+      wait: z.boolean().optional(),
+      execute: z.boolean().optional(),
+    }),
+    result: z.looseObject({}),
+    transports: ['control'],
+  }),
+  'approval.record_outcome': op({
+    summary: 'Records the write-once execution outcome of an approved call run elsewhere.',
+    params: z.strictObject({
+      call_id: z.string().min(1),
+      status: z.enum(EXECUTION_STATUSES),
+      exit_code: z.number().int().nullable().optional(),
+      signal: z.string().nullable().optional(),
+      duration_ms: z.number().int().min(0).nullable().optional(),
+      error: z.string().nullable().optional(),
+    }),
+    result: executionOutcomeSchema,
+    transports: ['control'],
+  }),
+  'approval.list_follow_ups': op({
+    summary: 'Approved orphans waiting for their follow-up turn.',
+    params: z.strictObject({ session_id: z.string().min(1).optional() }).optional(),
+    result: z.array(decisionRecordSchema),
+    transports: ['control'],
+    aliases: ['approval.follow_ups'],
+  }),
+
+  'grant.list': op({ summary: 'Grants in force (include_inactive: revoked and expired too), with those from the config file.', params: z.strictObject({ include_inactive: z.boolean().optional() }).optional(), result: z.array(grantRecordSchema), transports: both, verb: 'listGrants', aliases: ['grants.list'] }),
+  'grant.create': op({
+    summary: 'Creates a grant by hand.',
+    params: z.strictObject({ tool: z.string().min(1), pattern: grantPatternSchema, duration: grantDurationSchema.optional(), session_id: z.string().min(1).optional(), note: z.string().max(500).optional() }),
+    result: grantRecordSchema,
+    transports: both,
+    verb: 'createGrant',
+    aliases: ['grants.create'],
+  }),
+  'grant.update': op({
+    summary: "Edits a grant's pattern, scope (duration) or note.",
+    params: z.strictObject({ id, pattern: grantPatternSchema.optional(), duration: grantDurationSchema.optional(), note: z.string().max(500).nullable().optional() }),
+    result: grantRecordSchema,
+    transports: both,
+    verb: 'updateGrant',
+    aliases: ['grants.update'],
+  }),
+  'grant.revoke': op({ summary: 'Revokes a grant; the next call it would have covered asks again.', params: z.strictObject({ id }), result: grantRecordSchema, transports: both, verb: 'revokeGrant', aliases: ['grants.revoke'] }),
+  'grant.preview': op({
+    summary: "What a grant would cover: the card's own call, generated examples and any given ones, each covered, not covered, or never coverable.",
+    params: z.strictObject({
+      tool: z.string().min(1),
+      patterns: z.array(grantPatternSchema).min(1).max(20),
+      /** The pending approval whose call is shown first. */
+      approval_id: id.optional(),
+      /** More examples: commands for run_command, paths for file tools, URLs for web_fetch. */
+      samples: z.array(z.string().min(1).max(2000)).max(20).optional(),
+    }),
+    result: z.object({ samples: z.array(grantSampleSchema) }),
+    transports: both,
+    verb: 'previewGrant',
+  }),
+
+  'audit.list': op({
+    summary: 'Audit entries, newest first.',
+    params: z.strictObject({ limit: limit.optional(), before: z.number().int().optional(), kind: z.string().min(1).optional() }).optional(),
+    result: z.array(auditEntrySchema),
+    transports: both,
+    verb: 'listAudit',
+  }),
+  'audit.verify': op({ summary: "Verifies the audit history's hash chain.", params: none, result: auditVerifySchema, transports: both, verb: 'verifyAudit' }),
+
+  'sandbox.list_offers': op({ summary: 'Paths the jail denied, waiting for consent.', params: none, result: z.array(consentOfferSchema), transports: both, verb: 'listConsentOffers' }),
+  'sandbox.consent': op({ summary: 'Answers a sandbox consent offer: allow for the session, always, or keep denied.', params: z.strictObject({ id, choice: consentChoiceSchema }), result: consentOfferSchema, transports: both, verb: 'decideConsent' }),
+
+  'checkpoint.list': op({
+    summary: 'Workspace checkpoints, newest first.',
+    params: z.strictObject({ workspace: z.string().min(1).optional(), limit: limit.optional() }).optional(),
+    result: z.array(checkpointViewSchema),
+    transports: both,
+    verb: 'listCheckpoints',
+    aliases: ['checkpoints.list'],
+  }),
+  'checkpoint.diff': op({ summary: 'What the checkpointed call changed.', params: z.strictObject({ id }), result: checkpointDiffSchema, transports: both, verb: 'getCheckpointDiff', aliases: ['checkpoints.diff'] }),
+  'checkpoint.restore': op({
+    summary: 'Restores the workspace to a checkpoint (a safety checkpoint of the current state is taken first).',
+    params: z.strictObject({ id }),
+    result: z.object({ restored: checkpointViewSchema, safety: checkpointViewSchema }),
+    transports: both,
+    verb: 'restoreCheckpoint',
+    aliases: ['checkpoints.restore'],
+  }),
+
+  'settings.get': op({ summary: 'The level, TTL, retention, paths, approver surfaces and jail status.', params: none, result: settingsViewSchema, transports: both, verb: 'getSettings' }),
+  'settings.set_level': op({ summary: 'Sets the level.', params: z.strictObject({ level: levelSchema }), result: z.object({ level: levelSchema }), transports: both, verb: 'setLevel' }),
+  'settings.set_api_key': op({
+    summary: "Stores the provider's API key in the OS keychain; it is never sent back.",
+    params: z.strictObject({ key: z.string().min(8).max(4096).regex(/^\S+$/, 'an API key has no spaces') }),
+    result: z.object({ stored: z.literal(true) }),
+    transports: ['ui'],
+    verb: 'setApiKey',
+  }),
+
+  'agent.get_info': op({ summary: "The model's label and the sessions with a turn running.", params: none, result: agentInfoSchema, transports: both, verb: 'getAgentInfo', aliases: ['agent.info'] }),
+  'agent.send': op({
+    summary: 'Sends the agent a message: starts a turn or joins the running one. The UI returns at once; the control API waits for the turn unless wait is false.',
+    params: z.strictObject({
+      message: z.string().min(1).max(100_000),
+      session_id: id.optional(),
+      /** An unattended turn: every call that would ask is denied, never reviewed. */
+      unattended: z.boolean().optional(),
+      wait: z.boolean().optional(),
+    }),
+    result: agentSendStarted.extend({ reason: turnEndReasonSchema.optional(), steps: z.number().int().optional(), text: z.string().optional(), error: z.string().nullable().optional() }),
+    transports: both,
+    verb: 'send',
+  }),
+  'agent.stop': op({ summary: "Stops the session's running turn and kills its processes.", params: z.strictObject({ session_id: id }), result: z.object({ stopped: z.boolean() }), transports: both, verb: 'stop' }),
+  'agent.list_sessions': op({ summary: 'Sessions, most recently active first.', params: z.strictObject({ limit: limit.optional() }).optional(), result: z.array(sessionViewSchema), transports: both, verb: 'listSessions', aliases: ['agent.sessions'] }),
+  'agent.get_transcript': op({ summary: "A session's messages (redacted) and notes.", params: z.strictObject({ session_id: id }), result: z.array(transcriptEntrySchema), transports: both, verb: 'getTranscript', aliases: ['agent.transcript'] }),
+
+  'question.list': op({ summary: 'Open questions (ask_user).', params: none, result: z.array(questionViewSchema), transports: both, verb: 'listQuestions' }),
+  'question.answer': op({ summary: 'Answers a question.', params: z.strictObject({ id, answer: z.string().min(1).max(20_000) }), result: z.object({ id: z.string(), outcome: z.literal('answered') }), transports: both, verb: 'answerQuestion' }),
+  'question.dismiss': op({ summary: 'Dismisses a question (the agent uses its best judgment).', params: z.strictObject({ id }), result: z.object({ id: z.string(), outcome: z.literal('dismissed') }), transports: both, verb: 'dismissQuestion' }),
+} as const;
+
+export type Operations = typeof OPERATIONS;
+export type OperationName = keyof Operations;
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
+export type ParamsOf<K extends OperationName> = z.output<Operations[K]['params']>;
+/** What a caller may send (before defaults). */
+export type ParamsIn<K extends OperationName> = z.input<Operations[K]['params']>;
+export type ResultOf<K extends OperationName> = z.output<Operations[K]['result']>;
+
+/** Old names (control API) → canonical names. */
+export const ALIASES: Readonly<Record<string, OperationName>> = Object.fromEntries(
+  OPERATION_NAMES.flatMap((name) => ((OPERATIONS[name] as OperationSpec).aliases ?? []).map((alias) => [alias, name] as const)),
+);
+
+/** The canonical operation for a name or an alias, when the transport offers it. */
+export function resolveOperation(name: string, transport: Transport): OperationName | null {
+  const canonical = Object.hasOwn(OPERATIONS, name) ? (name as OperationName) : Object.hasOwn(ALIASES, name) ? ALIASES[name]! : null;
+  if (!canonical) return null;
+  return (OPERATIONS[canonical].transports as readonly Transport[]).includes(transport) ? canonical : null;
+}
+
+/** Errors cross every boundary as values with a stable code and a sentence a user can act on. */
+export type ErrorValue = { code: string; message: string };
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
+
+export const errorValueSchema = z.object({ code: z.string(), message: z.string() });
+export function resultSchema<T extends z.ZodType>(value: T) {
+  return z.union([z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: errorValueSchema })]);
+}
+
+/** Parses an operation's params; a failure names the field and what is wrong with it. */
+export function parseParams<K extends OperationName>(name: K, params: unknown): { ok: true; value: ParamsOf<K> } | { ok: false; error: ErrorValue } {
+  const parsed = OPERATIONS[name].params.safeParse(params);
+  if (parsed.success) return { ok: true, value: parsed.data as ParamsOf<K> };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, error: { code: 'invalid_params', message: `Invalid params for ${name}: ${issue.path.join('.') || 'params'}: ${issue.message}.` } };
+}
+
+// ── events ──────────────────────────────────────────────────────────────────────────────────────────
+
+export const EVENTS = {
+  'approval.requested': pendingApprovalSchema,
+  'approval.decided': decisionRecordSchema,
+  'grant.created': grantRecordSchema,
+  'grant.updated': grantRecordSchema,
+  'grant.revoked': grantRecordSchema,
+  'settings.changed': z.object({ level: levelSchema }),
+  /** The jail blocked a path: an offer waits for consent. */
+  'sandbox.denied': consentOfferSchema,
+  /** A consent offer was answered (on any surface). */
+  'sandbox.decided': consentOfferSchema.extend({ choice: consentChoiceSchema }),
+  /** Live output of a running call (redacted). */
+  'call.output': z.object({ call_id: z.string(), stream: z.enum(['stdout', 'stderr']), chunk: z.string() }),
+  'call.state': z.object({ session_id: z.string(), turn_id: z.string(), call_id: z.string(), tool_call_id: z.string(), tool: z.string(), state: callStateSchema, detail: z.string().nullable() }),
+  'turn.started': z.object({ session_id: z.string(), turn_id: z.string(), kind: z.enum(['reactive', 'unattended']), model: z.string() }),
+  /** Text the model is writing, as it streams (redacted). */
+  'turn.text': z.object({ session_id: z.string(), turn_id: z.string(), delta: z.string() }),
+  'turn.ended': z.object({ session_id: z.string(), turn_id: z.string(), reason: turnEndReasonSchema, steps: z.number().int(), error: z.string().nullable() }),
+  'question.asked': questionViewSchema,
+  'question.closed': z.object({ id: z.string(), outcome: questionOutcomeKindSchema }),
+  'notification.sent': notificationSchema,
+  /** Something the user should know that is not a model message (a provider problem, an MCP server down). */
+  'session.note': z.object({ session_id: z.string().nullable(), text: z.string() }),
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+export type EventPayloads = { [K in EventName]: z.output<(typeof EVENTS)[K]> };
+/** Every event as a closed union: switching on `name` narrows `payload`. */
+export type CoreEvent = { [K in EventName]: { name: K; payload: EventPayloads[K] } }[EventName];
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(EVENTS, name);
+}
+
+// ── AppApi: the renderer's typed interface, derived from the table ────────────────────────────────
+
+type VerbOps = { [K in OperationName]: Operations[K] extends { verb: string } ? K : never }[OperationName];
+type VerbOf<K extends VerbOps> = Operations[K]['verb'];
+type Method<K extends OperationName> = undefined extends ParamsIn<K> ? (params?: ParamsIn<K>) => Promise<Result<ResultOf<K>>> : (params: ParamsIn<K>) => Promise<Result<ResultOf<K>>>;
+
+export type AppApi = { [K in VerbOps as VerbOf<K>]: Method<K> } & {
+  /** Subscribes to core events; returns the unsubscribe function. */
+  onEvent(listener: (event: CoreEvent) => void): () => void;
+};
+export type AppVerb = Exclude<keyof AppApi, 'onEvent'>;
+
+/** Which AppApi verb invokes which operation. */
+export const VERBS = Object.fromEntries(OPERATION_NAMES.flatMap((name) => ((OPERATIONS[name] as OperationSpec).verb ? [[(OPERATIONS[name] as OperationSpec).verb!, name]] : []))) as { [V in AppVerb]: OperationName };
+
+// ── the table's schemas describe the domain types exactly (a drift is a compile error) ─────────────
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const SCHEMAS_MATCH_DOMAIN: [
+  Same<z.output<typeof pendingApprovalSchema>, PendingApproval>,
+  Same<z.output<typeof decisionRecordSchema>, DecisionRecord>,
+  Same<z.output<typeof grantRecordSchema>, GrantRecord>,
+  Same<z.output<typeof executionOutcomeSchema>, ExecutionOutcome>,
+  Same<z.output<typeof proposedGrantSchema>, ProposedGrant>,
+  Same<z.output<typeof grantPatternSchema>, GrantPattern>,
+] = [true, true, true, true, true, true];

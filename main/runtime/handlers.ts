@@ -1,0 +1,209 @@
+// The operations' handlers: one implementation per operation of the table (common/operations.ts), shared
+// by the Electron IPC, the web bridge and the JSON-RPC control API. Each surface builds its own set so
+// that a decision records who made it (desktop, web, control). Answers are Result values, never throws.
+import type { ErrorValue, EventPayloads, OperationName, ParamsOf, Result, ResultOf, Transport } from '../../common/operations';
+import { parseParams, resolveOperation } from '../../common/operations';
+import type { Agent } from '../agent/agent';
+import { realDir } from '../config/dirs';
+import type { SurfaceKind } from '../gate/approvers';
+import type { ThresholdCore } from '../gate/core';
+import type { CoreEvents } from '../gate/events';
+import { previewGrant } from './grant-preview';
+import { historyOf } from './history';
+
+export interface HandlerDeps {
+  version: string;
+  /** The core; absent while it failed to open (every call then answers with that error). */
+  core: ThresholdCore | null;
+  coreError?: string;
+  /** The agent; absent when the core failed or Threshold runs without one. */
+  agent?: Agent | null;
+  /** Stores the provider key in the OS keychain and switches the agent to it (absent: no keychain). */
+  setApiKey?: (key: string) => Result<{ stored: true }>;
+  /** Who decides through this surface. */
+  surface: SurfaceKind;
+  /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
+  lifetime?: Lifetime;
+}
+
+/** Work that must end before its owner is disposed. */
+export interface Lifetime {
+  signal: AbortSignal;
+  track<T>(work: Promise<T>): Promise<T>;
+}
+
+type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
+export type Handlers = { [K in OperationName]: (params: ParamsOf<K>) => Answer<K> };
+
+function fail(code: string, message: string): { ok: false; error: ErrorValue } {
+  return { ok: false, error: { code, message } };
+}
+const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+
+/** The transport a surface speaks: the window and the browser are the UI; everything else is control. */
+export function transportOf(surface: SurfaceKind): Transport {
+  return surface === 'control' ? 'control' : 'ui';
+}
+
+async function fromThrow<T>(fn: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return ok(await fn());
+  } catch (err) {
+    return fail((err as { code?: string }).code ?? 'internal_error', (err as Error).message);
+  }
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const surface = deps.surface;
+  let requestCounter = 0;
+  const unavailable = () => fail('core_unavailable', deps.coreError ?? 'Threshold could not start its core.');
+  const withCore = <T>(fn: (core: ThresholdCore) => Result<T> | Promise<Result<T>>): Result<T> | Promise<Result<T>> => (deps.core ? fn(deps.core) : unavailable());
+  // The agent's operations: the core's error when there is no core, else a plain "no agent".
+  const withAgent = <T>(fn: (agent: Agent, core: ThresholdCore) => Result<T> | Promise<Result<T>>): Result<T> | Promise<Result<T>> => {
+    if (!deps.core) return unavailable();
+    if (!deps.agent) return fail('agent_unavailable', 'This Threshold runs without an agent (it hosts the gate only).');
+    return fn(deps.agent, deps.core);
+  };
+  const noQuestion = (id: string) => fail('not_found', `No open question ${id} (already answered, dismissed or timed out).`);
+
+  return {
+    'app.get_info': () => ok({ name: 'Threshold', version: deps.version, runtime: surface === 'desktop' ? 'electron' : surface === 'web' ? 'web' : 'daemon' }),
+
+    'approval.list_pending': () => withCore((c) => ok(c.gate.listPending())),
+    'approval.list_decisions': (p) => withCore((c) => ok(historyOf(c).decisions({ ...p, limit: p?.limit ?? 50 }))),
+    'approval.decide': (p) => withCore((c) => c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: p.outcome, surface, note: p.note ?? null, grant: p.grant })),
+    'approval.request': (p) =>
+      withCore(async (core) => {
+        const sessionId = p.session_id ?? 'control';
+        const turnId = p.turn_id ?? `${sessionId}-turn-${Date.now()}-${++requestCounter}`;
+        const cwd = p.cwd ? realDir(p.cwd) : core.paths.workspace;
+        const review = core.gate.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: p.tool, args: p.args, cwd });
+        const summarise = (v: Awaited<typeof review>) => ({
+          call_id: v.callId,
+          hash: v.hash,
+          run: v.run,
+          decision: v.evaluation.decision,
+          decided_by: v.evaluation.decidedBy,
+          class: v.evaluation.class,
+          explanation: v.evaluation.explanation,
+          approval_id: v.approvalId,
+          outcome: v.outcome,
+          stop_turn: v.stopTurn,
+          message: v.message || null,
+        });
+        if (p.wait !== false) {
+          const v = await review;
+          const summary = summarise(v);
+          if (!p.execute || !v.run || p.tool !== 'run_command') return ok(summary);
+          const run = core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
+          const report = await (deps.lifetime ? deps.lifetime.track(run) : run);
+          return ok({ ...summary, execution: { status: report.status, exit_code: report.result?.exitCode ?? null, output: core.redactor.redactTextSync(report.text), checkpoint_id: report.checkpoint?.id ?? null, offers: report.offers } });
+        }
+        // Return as soon as the call is decided by policy or parked.
+        return ok(
+          await new Promise<Record<string, unknown>>((resolve) => {
+            const off = core.events.on('approval.requested', (a) => {
+              if (a.turn_id !== turnId) return;
+              off();
+              resolve({ status: 'pending', approval_id: a.id, hash: a.hash, call_id: a.call_id });
+            });
+            void review.then((v) => {
+              off();
+              resolve({ status: 'decided', ...summarise(v) });
+            });
+          }),
+        );
+      }),
+    'approval.record_outcome': (p) => withCore((c) => c.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
+    'approval.list_follow_ups': (p) => withCore((c) => ok(c.gate.awaitingFollowUps(p?.session_id))),
+
+    'grant.list': (p) => withCore((c) => ok(c.listGrants({ include_inactive: p?.include_inactive }))),
+    'grant.create': (p) => withCore((c) => c.createGrant(p, surface)),
+    'grant.update': (p) => withCore((c) => c.updateGrant(p, surface)),
+    'grant.revoke': (p) => withCore((c) => c.revokeGrant(p.id, surface)),
+    'grant.preview': (p) =>
+      withCore((c) => {
+        let callText: string | null = null;
+        if (p.approval_id) {
+          const pending = c.gate.listPending().find((a) => a.id === p.approval_id);
+          if (!pending) return fail('not_found', `No pending approval ${p.approval_id}.`);
+          callText = exampleText(pending.tool, pending.args);
+        }
+        return ok({ samples: previewGrant({ tool: p.tool, patterns: p.patterns, callText, samples: p.samples }, c.paths, { now: Date.now() }) });
+      }),
+
+    'audit.list': (p) => withCore((c) => ok(historyOf(c).audit({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }))),
+    'audit.verify': () => withCore((c) => ok(c.verifyAudit())),
+
+    'sandbox.list_offers': () => withCore((c) => ok(c.consent.pending())),
+    'sandbox.consent': (p) =>
+      withCore((c) => {
+        const r = c.consent.decide(p.id, p.choice, surface);
+        // Every surface drops the card, whoever answered it.
+        if (r.ok) c.events.emit('sandbox.decided', { ...r.value, choice: p.choice });
+        return r;
+      }),
+
+    'checkpoint.list': (p) => withCore((c) => ok(c.checkpoints.list(p?.workspace, p?.limit))),
+    'checkpoint.diff': (p) => withCore((c) => fromThrow(() => c.checkpoints.diff(p.id))),
+    'checkpoint.restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.restore(p.id, surface))),
+
+    'settings.get': () => withCore((c) => ok(c.settings())),
+    'settings.set_level': (p) => withCore((c) => c.setLevel(p.level, surface)),
+    'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', 'This Threshold has no OS keychain; set the key in the environment variable named by [provider] api_key_env.'))),
+
+    'agent.get_info': () => withAgent((a) => ok({ model: a.modelLabel, running: a.runningSessions() })),
+    'agent.send': (p) =>
+      withAgent(async (a) => {
+        const handle = a.send(p.session_id ?? null, p.message, { kind: p.unattended ? 'unattended' : 'reactive' });
+        const started = { session_id: handle.sessionId, turn_id: handle.turnId, appended: handle.appended };
+        // The UI returns at once (the transcript streams as events); the control API waits by default.
+        const wait = p.wait ?? transportOf(surface) === 'control';
+        if (!wait || handle.appended) {
+          handle.done.catch(() => undefined);
+          return ok(started);
+        }
+        const summary = await handle.done;
+        return ok({ ...started, turn_id: summary.turnId, reason: summary.reason, steps: summary.steps, text: summary.text, error: summary.error });
+      }),
+    'agent.stop': (p) => withAgent((a) => ok({ stopped: a.stop(p.session_id) })),
+    'agent.list_sessions': (p) => withAgent((a, c) => ok(historyOf(c).sessions(p?.limit ?? 50).map((s) => ({ ...s, running: a.isRunning(s.id) })))),
+    'agent.get_transcript': (p) =>
+      withAgent((_a, c) => {
+        const transcript = historyOf(c).transcript(p.session_id);
+        return transcript ? ok(transcript) : fail('not_found', `No session ${p.session_id}.`);
+      }),
+
+    'question.list': () => withAgent((a) => ok(a.questions.pending())),
+    'question.answer': (p) => withAgent((a) => (a.questions.answer(p.id, p.answer) ? ok({ id: p.id, outcome: 'answered' as const }) : noQuestion(p.id))),
+    'question.dismiss': (p) => withAgent((a) => (a.questions.dismiss(p.id) ? ok({ id: p.id, outcome: 'dismissed' as const }) : noQuestion(p.id))),
+  };
+}
+
+/** The call's own example for a grant preview: its command, path or URL. */
+function exampleText(tool: string, args: unknown): string | null {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
+  return typeof v === 'string' ? v : null;
+}
+
+/**
+ * Runs one operation by name (or alias) for a transport: resolves it, parses its params with the
+ * table's schema, calls the handler. Never throws; an operation the transport does not offer is
+ * `unknown_operation`.
+ */
+export async function invokeOperation(handlers: Handlers, transport: Transport, name: string, params: unknown): Promise<Result<unknown>> {
+  const canonical = typeof name === 'string' ? resolveOperation(name, transport) : null;
+  if (!canonical) return fail('unknown_operation', `There is no operation "${String(name)}"${transport === 'ui' ? ' for the window' : ''}.`);
+  const parsed = parseParams(canonical, params);
+  if (!parsed.ok) return parsed;
+  try {
+    return await (handlers[canonical] as (p: unknown) => Result<unknown> | Promise<Result<unknown>>)(parsed.value);
+  } catch (err) {
+    return fail('internal_error', `${canonical} failed: ${(err as Error).message}`);
+  }
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The core's event bus and the table's event schemas describe the same events (a drift is a compile error). */
+export const EVENTS_MATCH_CORE: Same<CoreEvents, EventPayloads> = true;

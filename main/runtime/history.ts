@@ -1,0 +1,28 @@
+// What the surfaces read from the store, as one service: decisions, audit entries, sessions and their
+// transcripts. Handlers and hosts ask this instead of reaching into core.store, so the store's shape
+// can change behind it (only main/store knows SQL; only this file knows which repository answers).
+import type { DecisionRecord, Outcome } from '../../common/approvals';
+import type { ThresholdCore } from '../gate/core';
+import type { AuditEntry } from '../store/audit-repo';
+import type { SessionRow } from '../store/sessions-repo';
+import type { TranscriptRow } from '../store/transcript-repo';
+
+export interface History {
+  decisions(filter: { limit: number; session_id?: string; outcome?: Outcome; tool?: string; since?: number }): DecisionRecord[];
+  audit(filter: { limit: number; before?: number; kind?: string }): AuditEntry[];
+  sessions(limit: number): SessionRow[];
+  /** A session's transcript, or null when there is no such session. */
+  transcript(sessionId: string): TranscriptRow[] | null;
+  hasSessions(): boolean;
+}
+
+export function historyOf(core: ThresholdCore): History {
+  const store = core.store;
+  return {
+    decisions: (filter) => store.approvals.listDecisions(filter),
+    audit: (filter) => store.audit.list(filter),
+    sessions: (limit) => store.sessions.list(limit),
+    transcript: (sessionId) => (store.sessions.get(sessionId) ? store.transcripts.list(sessionId) : null),
+    hasSessions: () => store.sessions.list(1).length > 0,
+  };
+}

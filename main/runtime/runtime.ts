@@ -1,0 +1,161 @@
+// The composition root, for the desktop app and for `threshold serve` alike: it builds the core (store,
+// gate, executor), the agent, the control server and the web server for one data directory, and owns
+// them all through one DisposableStore. Disposing the runtime stops the web and control servers, ends
+// running turns (killing their processes) and MCP servers, then closes the store; nothing outlives it.
+import { DisposableStore, type Disposable } from '../../common/disposable';
+import type { CoreEvent, Result } from '../../common/operations';
+import { createAgent, type AgentSetup } from '../agent';
+import type { Agent } from '../agent/agent';
+import { DEMO_PROMPT } from '../agent/demo-model';
+import { createModel } from '../agent/providers';
+import type { ThresholdConfig } from '../config/load';
+import { startControlServer, type ControlServer } from '../control/server';
+import type { SurfaceKind } from '../gate/approvers';
+import { ThresholdCore } from '../gate/core';
+import type { PathContext } from '../policy/paths';
+import type { Store } from '../store/store';
+import type { Executor } from '../../executor/run';
+import { ensureRendererBundle } from '../web/bundle';
+import { startWebServer, type WebServer } from '../web/server';
+import { loadWebToken } from '../web/token';
+import { createHandlers, type Handlers, type Lifetime } from './handlers';
+import { historyOf } from './history';
+
+/** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
+export interface Keychain {
+  read(): string | null;
+  write(key: string): Result<{ stored: true }>;
+}
+
+export interface RuntimeOptions {
+  dataDir: string;
+  config: ThresholdConfig;
+  paths: PathContext;
+  version: string;
+  /** The agent's setup; null: the gate only. */
+  agent: Omit<AgentSetup, 'keychain'> | null;
+  keychain?: Keychain;
+  /** The JSON-RPC control socket (default: as configured). */
+  control?: boolean;
+  /** Whether the control socket counts as an approver surface (not for an unattended daemon). */
+  controlApprover?: boolean;
+  /** Web mode; null: off. */
+  web?: { port: number; rendererDir?: string; approvers: boolean } | null;
+  log: (line: string) => void;
+  /** For tests: another executor or an in-memory store. */
+  executor?: Executor;
+  store?: Store;
+}
+
+export interface Runtime extends Disposable {
+  readonly core: ThresholdCore;
+  readonly agent: Agent | null;
+  readonly control: ControlServer | null;
+  /** Null when web mode is off or could not start (the reason was logged). */
+  readonly web: WebServer | null;
+  /** The operations' handlers as one surface sees them. */
+  handlers(surface: SurfaceKind): Handlers;
+  /** Takes ownership of something the caller made (a listener, a timer): disposed with the runtime. */
+  own<T extends Disposable>(item: T): T;
+  /**
+   * The demo's tour (--demo): starts once per data directory, when no session exists yet; after a
+   * restart its session (and any pending approval) carries on instead. Null when it did not start.
+   */
+  startDemoTour(): { sessionId: string } | null;
+  /** Subscribes to every core event as the typed union. */
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+  dispose(): Promise<void>;
+}
+
+export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
+  const owned = new DisposableStore();
+  try {
+    const core = await ThresholdCore.open({ dataDir: o.dataDir, config: o.config, paths: o.paths, executor: o.executor, store: o.store });
+    owned.defer(() => core.dispose());
+    const agent = o.agent ? createAgent(core, { ...o.agent, keychain: o.keychain ? () => o.keychain!.read() : undefined }) : null;
+    if (agent) owned.defer(() => agent.dispose());
+
+    const setApiKey = o.keychain
+      ? (key: string): Result<{ stored: true }> => {
+          const stored = o.keychain!.write(key);
+          if (stored.ok && agent && !o.agent?.demo) {
+            core.redactor.addKnownSecret(key);
+            const handle = createModel(o.config.provider, key);
+            agent.useModel(handle.model, handle.label);
+          }
+          return stored;
+        }
+      : undefined;
+    // Commands the handlers start themselves (approval.request with execute) are killed and awaited
+    // before the agent and the core go.
+    const lifetime = owned.add(new WorkLifetime());
+    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
+    const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
+
+    let control: ControlServer | null = null;
+    if (o.control ?? o.config.controlEnabled) {
+      const server = await startControlServer(core, o.dataDir, agent, handlers('control'));
+      control = server;
+      owned.defer(() => server.close());
+      if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
+    }
+
+    let web: WebServer | null = null;
+    if (o.web) {
+      try {
+        const token = loadWebToken(o.dataDir);
+        // The token never shows in a transcript, the audit history or a log line other than the one that prints it.
+        core.redactor.addKnownSecret(token);
+        const rendererDir = o.web.rendererDir ?? (await ensureRendererBundle({ log: o.log }));
+        web = owned.add(await startWebServer({ port: o.web.port, rendererDir, token, handlers: handlers('web'), subscribe, addApprover: o.web.approvers ? () => core.approvers.add('web') : undefined, log: o.log }));
+      } catch (err) {
+        o.log(`web UI unavailable: ${(err as Error).message}`);
+      }
+    }
+
+    return {
+      core,
+      agent,
+      control,
+      web,
+      handlers,
+      subscribe: (listener) => {
+        const off = subscribe(listener);
+        owned.defer(off);
+        return off;
+      },
+      own: (item) => owned.add(item),
+      startDemoTour: () => {
+        if (!agent || !o.agent?.demo || historyOf(core).hasSessions()) return null;
+        const turn = agent.send(null, DEMO_PROMPT);
+        turn.done.catch(() => undefined);
+        return { sessionId: turn.sessionId };
+      },
+      dispose: () => owned.dispose(),
+    } satisfies Runtime;
+  } catch (err) {
+    await owned.dispose().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Aborts the work it tracks when disposed, then waits for it to settle. */
+class WorkLifetime implements Lifetime, Disposable {
+  private readonly controller = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+  readonly signal = this.controller.signal;
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    void work.then(
+      () => this.running.delete(work),
+      () => this.running.delete(work),
+    );
+    return work;
+  }
+
+  async dispose(): Promise<void> {
+    this.controller.abort();
+    await Promise.allSettled([...this.running]);
+  }
+}

@@ -1,0 +1,198 @@
+// The web mode (docs/web-mode.md): the built renderer over HTTP on 127.0.0.1, and one WebSocket at /ws
+// that carries the operations table (common/operations.ts) to the same handlers as the Electron IPC.
+// Every request must name our loopback host and port (DNS rebinding) and come from our origin; the data
+// channel needs the token, exchanged at /auth for an HttpOnly, SameSite=Strict cookie.
+import { createReadStream } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { DisposableStore, type Disposable } from '../../common/disposable';
+import type { CoreEvent, Result } from '../../common/operations';
+import { AUTH_PATH, MAX_MESSAGE_BYTES, WS_PATH, clientMessageSchema, type ServerMessage } from '../../common/web-protocol';
+import { invokeOperation, type Handlers } from '../runtime/handlers';
+import { bearerToken, cookieName, hostAllowed, originAllowed, readCookie, sameSecret, securityHeaders, sessionCookie } from './security';
+import { resolveStatic } from './static';
+
+export interface WebServerOptions {
+  /** 0: a random free port. */
+  port: number;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  token: string;
+  /** The operations' handlers for the web surface (decisions are recorded as decided by `web`). */
+  handlers: Handlers;
+  /** Subscribes to core events; returns the unsubscribe function. */
+  subscribe: (listener: (event: CoreEvent) => void) => () => void;
+  /** Registers an open socket as an approver surface; absent: sockets watch but cannot count as one. */
+  addApprover?: () => () => void;
+  log?: (line: string) => void;
+  /** How often idle sockets are pinged; one that misses a pong is closed (and stops counting as an approver). */
+  heartbeatMs?: number;
+}
+
+export interface WebServer extends Disposable {
+  port: number;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  /** The address to open: the origin with the token in the fragment (never sent to a server or a Referer). */
+  url: string;
+  /** Open, authenticated WebSockets. */
+  connections(): number;
+  dispose(): Promise<void>;
+}
+
+/** A WebSocket whose unsent output grows past this is too slow to keep: it is closed. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+/** Calls one socket may have running at once. */
+const MAX_IN_FLIGHT = 32;
+
+export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
+  const owned = new DisposableStore();
+  let port = o.port;
+  /** Open sockets and whether each answered the last ping. */
+  const sockets = new Map<WebSocket, { alive: boolean }>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_MESSAGE_BYTES, perMessageDeflate: false });
+
+  const server = createServer((req, res) => {
+    try {
+      handleHttp(req, res);
+    } catch (err) {
+      o.log?.(`web: request failed: ${(err as Error).message}`);
+      if (!res.headersSent) plain(res, 500, 'Internal error.');
+      else res.destroy();
+    }
+  });
+  server.maxConnections = 128;
+
+  const plain = (res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { ...securityHeaders(port), 'Content-Type': 'text/plain; charset=utf-8', ...extra });
+    res.end(text + '\n');
+  };
+
+  /** Why a request is refused before anything else is looked at, or null. */
+  const refusal = (req: IncomingMessage): { status: number; text: string } | null => {
+    if (!hostAllowed(req.headers.host, port)) return { status: 403, text: `Refused: the Host header must be 127.0.0.1:${port} or localhost:${port}.` };
+    if (!originAllowed(req.headers.origin, port)) return { status: 403, text: 'Refused: the request comes from another origin.' };
+    if (!req.url?.startsWith('/')) return { status: 400, text: 'Refused: the request target must be a path.' };
+    return null;
+  };
+  const authenticated = (req: IncomingMessage) => sameSecret(readCookie(req.headers.cookie, cookieName(port)), o.token);
+
+  function handleHttp(req: IncomingMessage, res: ServerResponse): void {
+    const refused = refusal(req);
+    if (refused) return plain(res, refused.status, refused.text);
+    const url = new URL(req.url!, `http://127.0.0.1:${port}`);
+    if (url.pathname === AUTH_PATH) {
+      if (req.method !== 'POST') return plain(res, 405, 'Use POST with Authorization: Bearer <token>.', { Allow: 'POST' });
+      req.resume();
+      if (!sameSecret(bearerToken(req.headers.authorization), o.token)) return plain(res, 401, 'Refused: the token is missing or wrong. Open the address threshold serve printed.');
+      res.writeHead(204, { ...securityHeaders(port), 'Set-Cookie': sessionCookie(port, o.token) });
+      return void res.end();
+    }
+    if (url.pathname === WS_PATH) return authenticated(req) ? plain(res, 426, 'This address takes a WebSocket.', { Upgrade: 'websocket' }) : plain(res, 401, 'Refused: not signed in.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Only GET and HEAD.', { Allow: 'GET, HEAD' });
+    const file = resolveStatic(o.rendererDir, url.pathname);
+    if (!file) return plain(res, 404, 'Not found.');
+    res.writeHead(200, { ...securityHeaders(port), 'Content-Type': file.type, 'Content-Length': String(file.size) });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file.file)
+      .on('error', () => res.destroy())
+      .pipe(res);
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refuse = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    };
+    const refused = refusal(req);
+    if (refused) return refuse(refused.status, refused.text);
+    const url = new URL(req.url!, `http://127.0.0.1:${port}`);
+    // Only the cookie signs a socket in: a token in the query would end up in logs and histories.
+    if (url.pathname !== WS_PATH || url.search !== '') return refuse(404, 'Not found.');
+    if (!authenticated(req)) return refuse(401, 'Refused: not signed in.');
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+  });
+
+  function send(ws: WebSocket, message: ServerMessage): void {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED) {
+      o.log?.('web: a page that stopped reading was disconnected');
+      ws.terminate();
+      return;
+    }
+    ws.send(JSON.stringify(message));
+  }
+
+  function accept(ws: WebSocket): void {
+    const connection = new DisposableStore();
+    const liveness = { alive: true };
+    sockets.set(ws, liveness);
+    connection.defer(() => void sockets.delete(ws));
+    // An open page is someone who can answer; closing it removes that surface.
+    if (o.addApprover) connection.defer(o.addApprover());
+    connection.defer(o.subscribe((event) => send(ws, { event })));
+    let inFlight = 0;
+    ws.on('pong', () => (liveness.alive = true));
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => void connection.dispose());
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      const reply = (id: number | null, result: Result<unknown>) => send(ws, { id, result });
+      const error = (id: number | null, code: string, message: string) => reply(id, { ok: false, error: { code, message } });
+      if (isBinary) return error(null, 'invalid_message', 'Messages are JSON text, not binary.');
+      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+      if (size > MAX_MESSAGE_BYTES) return error(null, 'message_too_large', `A message may be at most ${MAX_MESSAGE_BYTES} bytes.`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+      } catch (err) {
+        return error(null, 'invalid_message', `Not valid JSON: ${(err as Error).message}`);
+      }
+      const message = clientMessageSchema.safeParse(parsed);
+      if (!message.success) {
+        const rawId = (parsed as { id?: unknown } | null)?.id;
+        const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId > 0 ? rawId : null;
+        const issue = message.error.issues[0]!;
+        return error(id, 'invalid_message', `A message is {"id": <positive integer>, "op": "<operation>", "params": …}: ${issue.path.join('.') || 'message'}: ${issue.message}.`);
+      }
+      const { id, op, params } = message.data;
+      if (inFlight >= MAX_IN_FLIGHT) return error(id, 'too_many_requests', `At most ${MAX_IN_FLIGHT} calls may run at once on one connection.`);
+      inFlight++;
+      void invokeOperation(o.handlers, 'ui', op, params)
+        .then((result) => reply(id, result))
+        .finally(() => inFlight--);
+    });
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const [ws, liveness] of sockets) {
+      if (!liveness.alive) ws.terminate();
+      else {
+        liveness.alive = false;
+        ws.ping();
+      }
+    }
+  }, o.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+  owned.defer(() => clearInterval(heartbeat));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as { port: number }).port;
+  owned.defer(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const ws of sockets.keys()) ws.terminate();
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  return { port, origin, url: `${origin}/#token=${o.token}`, connections: () => sockets.size, dispose: () => owned.dispose() };
+}

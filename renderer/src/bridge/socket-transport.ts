@@ -1,0 +1,102 @@
+// The web bridge's socket: one WebSocket at /ws carrying the web protocol (the framing, reply matching
+// and schema checks are common/web-client.ts). When the socket closes it reconnects with backoff; a call
+// made while it is down is answered `disconnected` at once (never hangs).
+import type { CoreEvent, OperationName, Result } from '../../../common/operations';
+import { createWireClient } from '../../../common/web-client';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting';
+
+export interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+}
+
+export interface TransportOptions {
+  url: string;
+  createSocket?: (url: string) => SocketLike;
+  /** Delays between reconnection attempts (ms); the last one repeats. */
+  backoffMs?: readonly number[];
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+/** Loopback reconnects are cheap: retry quickly, and never wait more than 2 s once the daemon is back. */
+export const DEFAULT_BACKOFF_MS = [200, 400, 800, 1600, 2000] as const;
+const OPEN = 1;
+
+export interface Transport {
+  invoke(op: OperationName, params?: unknown): Promise<Result<unknown>>;
+  subscribe(listener: (e: CoreEvent) => void): () => void;
+  /** Called with every status change, and at once with the current one. */
+  onStatus(listener: (s: ConnectionStatus) => void): () => void;
+  close(): void;
+}
+
+export function createSocketTransport(o: TransportOptions): Transport {
+  const createSocket = o.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+  const backoff = o.backoffMs ?? DEFAULT_BACKOFF_MS;
+  const setTimer = o.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const clearTimer = o.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const statusListeners = new Set<(s: ConnectionStatus) => void>();
+  let status: ConnectionStatus = 'connecting';
+  let socket: SocketLike | null = null;
+  let attempt = 0;
+  let closed = false;
+  let retry: unknown = null;
+
+  const wire = createWireClient((text) => {
+    if (!socket || socket.readyState !== OPEN) return false;
+    socket.send(text);
+    return true;
+  });
+
+  const setStatus = (s: ConnectionStatus) => {
+    if (s === status) return;
+    status = s;
+    for (const l of statusListeners) l(s);
+  };
+
+  const connect = () => {
+    retry = null;
+    if (closed) return;
+    const s = createSocket(o.url);
+    socket = s;
+    s.onopen = () => {
+      attempt = 0;
+      setStatus('open');
+    };
+    s.onmessage = (ev) => wire.receive(String(ev.data));
+    s.onerror = () => undefined; // onclose follows and handles it
+    s.onclose = () => {
+      if (socket !== s) return;
+      socket = null;
+      wire.connectionLost();
+      if (closed) return;
+      setStatus('reconnecting');
+      const delay = backoff[Math.min(attempt, backoff.length - 1)]!;
+      attempt++;
+      retry = setTimer(connect, delay);
+    };
+  };
+  connect();
+
+  return {
+    invoke: (op, params) => wire.invoke(op, params),
+    subscribe: (listener) => wire.subscribe(listener),
+    onStatus(listener) {
+      statusListeners.add(listener);
+      listener(status);
+      return () => statusListeners.delete(listener);
+    },
+    close() {
+      closed = true;
+      if (retry !== null) clearTimer(retry);
+      socket?.close();
+    },
+  };
+}

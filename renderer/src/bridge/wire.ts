@@ -1,0 +1,43 @@
+// The bridge wiring: core events into slice actions (the union narrows each payload).
+import type { AppApi, CoreEvent } from '../../../common/operations';
+import type { AppStore } from '../store/store';
+
+export function wireEvents(api: AppApi, store: AppStore): () => void {
+  return api.onEvent((e: CoreEvent) => {
+    const s = store.getState();
+    switch (e.name) {
+      case 'approval.requested':
+        return s.onRequested(e.payload);
+      case 'approval.decided':
+        return s.onDecided(e.payload);
+      case 'grant.created':
+      case 'grant.updated':
+      case 'grant.revoked':
+        return s.onGrantChanged(e.payload);
+      case 'sandbox.denied':
+        return s.onOffer(e.payload);
+      case 'sandbox.decided':
+        return s.onOfferClosed(e.payload.id);
+      case 'call.output':
+        return s.onCallOutput(e.payload);
+      case 'call.state':
+        return s.onCallState(e.payload);
+      case 'turn.started':
+        return s.onTurnStarted(e.payload);
+      case 'turn.text':
+        return s.onTurnText(e.payload);
+      case 'turn.ended':
+        return s.onTurnEnded(e.payload);
+      case 'question.asked':
+        return s.onQuestionAsked(e.payload);
+      case 'question.closed':
+        return s.onQuestionClosed(e.payload.id);
+      case 'notification.sent':
+        return s.onNotification(e.payload);
+      case 'session.note':
+        return s.onSessionNote(e.payload);
+      case 'settings.changed':
+        return;
+    }
+  });
+}

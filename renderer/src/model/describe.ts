@@ -1,0 +1,194 @@
+// Words for people: one-line summaries of calls, classes, floors, outcomes, scopes and provenance.
+// One place, so a card, the chat and Settings say the same thing the same way.
+import type { GrantRecord, HumanOutcome, Outcome } from '../../../common/approvals';
+import type { Class, GrantPattern } from '../../../common/domain';
+import { visibleText } from './visible-text';
+
+export const OUTCOME_BUTTONS: Record<HumanOutcome, string> = {
+  approve_once: 'Approve once',
+  approve_session: 'Approve for session',
+  approve_always: 'Always allow…',
+  skip: 'Skip',
+  deny: 'Deny',
+  approve_all_session: 'Approve all for this session',
+};
+
+/** The order buttons appear in, whatever order the approval lists them. */
+export const BUTTON_ORDER: HumanOutcome[] = ['approve_once', 'approve_session', 'approve_always', 'skip', 'deny', 'approve_all_session'];
+
+export const OUTCOME_WORDS: Record<Outcome, string> = {
+  approve_once: 'approved once',
+  approve_session: 'approved for this session',
+  approve_always: 'approved, and a grant was made',
+  approve_all_session: 'approved, with everything else in this session',
+  skip: 'skipped',
+  deny: 'denied',
+  expired: 'expired (no decision in time)',
+  cancelled: 'cancelled (the turn stopped)',
+  no_approver: 'denied (no one could approve)',
+};
+
+export const CLASS_WORDS: Record<Class, string> = {
+  read: 'Read: only looks at things',
+  write: 'Write: changes files',
+  network: 'Network: reaches the network',
+  install: 'Install: installs software',
+  destructive: 'Destructive: may destroy data',
+};
+
+export const CLASS_LABEL: Record<Class, string> = { read: 'Read', write: 'Write', network: 'Network', install: 'Install', destructive: 'Destructive' };
+
+/** Why a floor offers no "Always allow". */
+export const FLOOR_WORDS: Record<string, string> = {
+  hardline: 'This command is on the hardline list: it never runs.',
+  destructive: 'Destructive commands need your decision every time, so no grant can be made for them.',
+  secret_read: 'Reading credentials needs your decision every time, so no grant can be made for it.',
+  capability_change: 'Changing what the agent can do needs your decision every time, so no grant can be made for it.',
+  human_input: 'Acting as you needs your decision every time, so no grant can be made for it.',
+};
+
+export function floorWords(floor: string): string {
+  return FLOOR_WORDS[floor] ?? `A safety floor (${floor}) applies: it needs your decision every time, so no grant can be made for it.`;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function firstLine(s: string, max = 120): string {
+  const line = s.split('\n')[0]!;
+  const more = line.length > max || s.includes('\n');
+  return visibleText(line.slice(0, max)) + (more ? ' …' : '');
+}
+
+/** The one-line summary of a call, from its (redacted) arguments. */
+export function summarizeCall(tool: string, args: unknown): string {
+  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  switch (tool) {
+    case 'run_command':
+      return str(a['command']) !== null ? `Run ${firstLine(str(a['command'])!)}` : 'Run a command';
+    case 'read_file':
+      return `Read ${firstLine(str(a['path']) ?? '?')}`;
+    case 'list_dir':
+      return `List ${firstLine(str(a['path']) ?? '.')}`;
+    case 'search_files':
+      return `Search for ${firstLine(str(a['pattern']) ?? '?')} in ${firstLine(str(a['path']) ?? 'the workspace')}`;
+    case 'write_file':
+      return `Write ${firstLine(str(a['path']) ?? '?')}`;
+    case 'edit_file':
+      return `Edit ${firstLine(str(a['path']) ?? '?')}`;
+    case 'open_path':
+      return `Open ${firstLine(str(a['path']) ?? '?')} on the desktop`;
+    case 'web_fetch':
+      return `Fetch ${firstLine(str(a['url']) ?? '?')}`;
+    case 'ask_user':
+      return `Ask: ${firstLine(str(a['question']) ?? '?')}`;
+    case 'notify_user':
+      return `Notify: ${firstLine(str(a['message']) ?? '?')}`;
+    default: {
+      const json = JSON.stringify(args ?? {});
+      return `Call ${tool} ${firstLine(json ?? '', 80)}`;
+    }
+  }
+}
+
+/** The tool name as people read it: mcp.server.tool and model names (mcp__server__tool) alike. */
+export function toolLabel(name: string): string {
+  if (name.startsWith('mcp__')) {
+    const rest = name.slice(5);
+    const at = rest.indexOf('__');
+    return at === -1 ? name : `mcp.${rest.slice(0, at)}.${rest.slice(at + 2)}`;
+  }
+  return name;
+}
+
+export function patternText(p: GrantPattern): string {
+  switch (p.kind) {
+    case 'argv':
+      return p.argv.map(quoteToken).join(' ') + (p.redirects?.length ? ` (may write to ${p.redirects.join(', ')})` : '');
+    case 'path':
+      return p.glob;
+    case 'url':
+      return `${p.prefix}…`;
+    case 'tool':
+      return 'any call of this tool';
+  }
+}
+
+export function quoteToken(t: string): string {
+  return /^[\w@%+=:,./*?-]+$/.test(t) ? t : `'${t.replace(/'/g, `'\\''`)}'`;
+}
+
+export function formatTime(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const sameDay = new Date(now).toDateString() === d.toDateString();
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return sameDay ? time : `${d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/** "in 4 min 05 s", "in 12 s", for the time left on a card. */
+export function formatRemaining(ms: number): string {
+  if (ms <= 0) return 'expiring now';
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `${s} s left`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s left`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min left`;
+}
+
+export function grantScopeText(g: Pick<GrantRecord, 'scope' | 'session_id' | 'expires_at'>): string {
+  switch (g.scope) {
+    case 'session':
+      return g.session_id ? `Session ${g.session_id}` : 'This session';
+    case 'until':
+      return 'Time-limited';
+    case 'always':
+      return 'Until revoked';
+  }
+}
+
+export function grantExpiryText(g: Pick<GrantRecord, 'scope' | 'expires_at'>, now = Date.now()): string {
+  if (g.scope === 'session') return 'When the session ends';
+  if (g.expires_at === null) return 'Never';
+  return `${g.expires_at <= now ? 'Expired' : 'Expires'} ${formatTime(g.expires_at, now)}`;
+}
+
+export function grantProvenanceText(g: Pick<GrantRecord, 'source' | 'source_session_id' | 'source_call_id' | 'created_at'>, now = Date.now()): string {
+  const when = formatTime(g.created_at, now);
+  switch (g.source) {
+    case 'approval':
+      return `Approval in session ${g.source_session_id ?? '?'}, call ${g.source_call_id ?? '?'}, ${when}`;
+    case 'config':
+      return `Config file, loaded ${when}`;
+    case 'user':
+      return `Made with ctl or Settings, ${when}`;
+  }
+}
+
+export type GrantState = 'active' | 'expired' | 'revoked';
+
+export function grantState(g: Pick<GrantRecord, 'revoked_at' | 'scope' | 'expires_at'>, now = Date.now()): GrantState {
+  if (g.revoked_at !== null) return 'revoked';
+  if (g.scope === 'until' && g.expires_at !== null && g.expires_at <= now) return 'expired';
+  return 'active';
+}
+
+/** Who decided, for people (decided_by is a surface or a system reason). */
+export function decidedByWords(by: string): string {
+  switch (by) {
+    case 'desktop':
+      return 'you, in the app';
+    case 'web':
+      return 'you, in the browser';
+    case 'control':
+      return 'you, with threshold ctl';
+    case 'ttl':
+      return 'the time limit';
+    case 'turn_stopped':
+      return 'stopping the turn';
+    case 'session_approve_all':
+      return '"Approve all for this session"';
+    default:
+      return by;
+  }
+}

@@ -1,0 +1,101 @@
+import type { StateCreator } from 'zustand/vanilla';
+import { FINAL_CALL_STATES } from '../bridge/events';
+import { OUTCOME_WORDS, summarizeCall } from '../model/describe';
+import { routeChatReply } from '../model/yes-no';
+import type { AppState, ChatSlice, SliceDeps } from './types';
+
+export const createChatSlice =
+  ({ api }: SliceDeps): StateCreator<AppState, [], [], ChatSlice> =>
+  (set, get) => {
+    // Each transcript load drops only the streamed text it now holds (text streamed meanwhile stays).
+    const loadTranscript = async (sessionId: string) => {
+      const streamedBefore = get().streaming[sessionId]?.length ?? 0;
+      const r = await api.getTranscript({ session_id: sessionId });
+      if (!r.ok) return;
+      set((s) => ({ transcripts: { ...s.transcripts, [sessionId]: r.value }, streaming: { ...s.streaming, [sessionId]: (s.streaming[sessionId] ?? '').slice(streamedBefore) } }));
+    };
+    return {
+      sessions: [],
+      currentSessionId: null,
+      transcripts: {},
+      streaming: {},
+      calls: {},
+      toolCallOf: {},
+      output: {},
+      running: [],
+      localNotes: {},
+      sendError: null,
+      async loadSessions() {
+        const r = await api.listSessions();
+        if (!r.ok) return;
+        set({ sessions: r.value, running: r.value.filter((s) => s.running).map((s) => s.id) });
+        const cur = get().currentSessionId;
+        if (cur === null && r.value.length) await get().selectSession(r.value[0]!.id);
+        else if (cur) await loadTranscript(cur);
+      },
+      async selectSession(id) {
+        set({ currentSessionId: id, sendError: null });
+        if (id) await loadTranscript(id);
+      },
+      loadTranscript,
+      async send(text, draftStartedAt) {
+        const s = get();
+        const waiting = s.pending.map((p) => ({ id: p.id, shownAt: s.shownAt[p.id] ?? Infinity, outcomes: p.outcomes }));
+        const reply = routeChatReply(text, waiting, draftStartedAt);
+        if (reply.kind === 'decide') {
+          const card = s.pending.find((p) => p.id === reply.approvalId)!;
+          const r = await get().decide(card.id, reply.outcome);
+          const said = r.ok ? `You answered "${text.trim()}": ${card.tool} (${summarizeCall(card.tool, card.args)}) was ${OUTCOME_WORDS[reply.outcome]}.` : `Your "${text.trim()}" did not decide ${card.tool}: ${r.error.message}`;
+          get().addLocalNote(card.session_id, said);
+          return r.ok;
+        }
+        const r = await api.send({ message: text, ...(s.currentSessionId ? { session_id: s.currentSessionId } : {}) });
+        if (!r.ok) {
+          set({ sendError: r.error.message });
+          return false;
+        }
+        set((st) => ({ sendError: null, currentSessionId: r.value.session_id, running: st.running.includes(r.value.session_id) ? st.running : [...st.running, r.value.session_id] }));
+        await get().loadSessions();
+        await loadTranscript(r.value.session_id);
+        return true;
+      },
+      async stop() {
+        const id = get().currentSessionId;
+        if (!id) return;
+        const r = await api.stop({ session_id: id });
+        if (!r.ok) set({ sendError: r.error.message });
+      },
+      addLocalNote(sessionId, text) {
+        set((s) => ({ localNotes: { ...s.localNotes, [sessionId]: [...(s.localNotes[sessionId] ?? []), { after: s.transcripts[sessionId]?.length ?? 0, text }] } }));
+      },
+      onTurnStarted(e) {
+        set((s) => ({ model: e.model || s.model, running: s.running.includes(e.session_id) ? s.running : [...s.running, e.session_id] }));
+        if (!get().sessions.some((x) => x.id === e.session_id)) void get().loadSessions();
+        if (get().currentSessionId === null) void get().selectSession(e.session_id);
+      },
+      onTurnText(e) {
+        set((s) => ({ streaming: { ...s.streaming, [e.session_id]: (s.streaming[e.session_id] ?? '') + e.delta } }));
+      },
+      onTurnEnded(e) {
+        set((s) => ({ running: s.running.filter((x) => x !== e.session_id) }));
+        void loadTranscript(e.session_id);
+        void get().loadSessions();
+      },
+      onCallState(e) {
+        const known = get().calls[e.tool_call_id];
+        const gateCallId = e.call_id !== e.tool_call_id ? e.call_id : (known?.gateCallId ?? null);
+        set((s) => ({
+          calls: { ...s.calls, [e.tool_call_id]: { state: e.state, detail: e.detail, gateCallId } },
+          toolCallOf: gateCallId ? { ...s.toolCallOf, [gateCallId]: e.tool_call_id } : s.toolCallOf,
+        }));
+        // The call's arguments are in the stored assistant message: load it when a call first shows, and its result at the end.
+        if (!known || FINAL_CALL_STATES.has(e.state)) void loadTranscript(e.session_id);
+      },
+      onCallOutput(e) {
+        set((s) => ({ output: { ...s.output, [e.call_id]: ((s.output[e.call_id] ?? '') + e.chunk).slice(-64 * 1024) } }));
+      },
+      onSessionNote(e) {
+        if (e.session_id) void loadTranscript(e.session_id);
+      },
+    };
+  };

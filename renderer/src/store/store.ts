@@ -1,0 +1,68 @@
+// The renderer's one store, made of slices. Created over an AppApi (the Electron preload's or the web
+// bridge's); components read it with useApp and change it only through slice actions.
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import type { AppApi } from '../../../common/operations';
+import { createApprovalsSlice } from './approvals-slice';
+import { createChatSlice } from './chat-slice';
+import { createGrantsSlice } from './grants-slice';
+import { createPromptsSlice } from './prompts-slice';
+import type { AppState, ConnectionSlice, SliceDeps, UiSlice } from './types';
+
+const createConnectionSlice =
+  ({ api }: SliceDeps): StateCreator<AppState, [], [], ConnectionSlice> =>
+  (set, get) => ({
+    connection: 'connecting',
+    info: null,
+    model: null,
+    workspace: null,
+    problem: null,
+    setConnection(c) {
+      set({ connection: c });
+    },
+    async reloadAll() {
+      const [info, agent, settings] = await Promise.all([api.getInfo(), api.getAgentInfo(), api.getSettings()]);
+      set({
+        info: info.ok ? info.value : null,
+        model: agent.ok ? agent.value.model : null,
+        workspace: settings.ok ? settings.value.workspace : null,
+        problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message,
+      });
+      const s = get();
+      await Promise.all([s.loadPending(), s.loadQuestions(), s.loadOffers(), s.loadSessions(), s.loadGrants()]);
+    },
+  });
+
+const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
+  view: 'chat',
+  composerFocus: 0,
+  setView(v) {
+    set({ view: v });
+  },
+  focusComposer() {
+    set((s) => ({ composerFocus: s.composerFocus + 1, view: 'chat' }));
+  },
+});
+
+export type AppStore = StoreApi<AppState>;
+
+export function createAppStore(api: AppApi, now: () => number = Date.now): AppStore {
+  const deps: SliceDeps = { api, now };
+  return createStore<AppState>()((...a) => ({
+    ...createConnectionSlice(deps)(...a),
+    ...createChatSlice(deps)(...a),
+    ...createApprovalsSlice(deps)(...a),
+    ...createPromptsSlice(deps)(...a),
+    ...createGrantsSlice(deps)(...a),
+    ...createUiSlice(...a),
+  }));
+}
+
+export const StoreContext = createContext<AppStore | null>(null);
+
+export function useApp<T>(selector: (s: AppState) => T): T {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useApp needs a StoreContext provider.');
+  return useStore(store, selector);
+}

@@ -1,0 +1,134 @@
+// The one store's shape: slices, each with its state and the actions that change it. Only slice
+// actions (and the bridge wiring) call the API.
+import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
+import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
+import type { AppApi, Result, grantSampleSchema } from '../../../common/operations';
+import type { z } from 'zod';
+import type { Class, GrantPattern } from '../../../common/domain';
+import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
+
+export type GrantSample = z.output<typeof grantSampleSchema>;
+
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
+
+export interface ConnectionSlice {
+  connection: Connection;
+  info: AppInfo | null;
+  model: string | null;
+  /** The workspace commands run in (a card's working folder when the call names none). */
+  workspace: string | null;
+  problem: string | null;
+  setConnection(c: Connection): void;
+  /** Loads everything a fresh page (or a reconnected one) needs. */
+  reloadAll(): Promise<void>;
+}
+
+export interface LiveCall {
+  state: CallState;
+  detail: string | null;
+  /** The gate's id for the call, once classified (output and approvals use it). */
+  gateCallId: string | null;
+}
+
+export interface ChatSlice {
+  sessions: SessionView[];
+  currentSessionId: string | null;
+  transcripts: Record<string, TranscriptEntry[]>;
+  /** Text the model is writing that the stored transcript does not hold yet, per session. */
+  streaming: Record<string, string>;
+  calls: Record<string, LiveCall>;
+  /** Gate call id → the model's tool call id. */
+  toolCallOf: Record<string, string>;
+  output: Record<string, string>;
+  running: string[];
+  /** Lines the page itself adds to a chat (what a "yes"/"no" decided), after N transcript entries. */
+  localNotes: Record<string, { after: number; text: string }[]>;
+  sendError: string | null;
+  loadSessions(): Promise<void>;
+  selectSession(id: string | null): Promise<void>;
+  loadTranscript(sessionId: string): Promise<void>;
+  /** Sends a message, or answers the one waiting card when it is exactly "yes"/"no" (seed 003). */
+  send(text: string, draftStartedAt: number | null): Promise<boolean>;
+  stop(): Promise<void>;
+  addLocalNote(sessionId: string, text: string): void;
+  onTurnStarted(e: { session_id: string; model: string }): void;
+  onTurnText(e: { session_id: string; delta: string }): void;
+  onTurnEnded(e: { session_id: string }): void;
+  onCallState(e: { session_id: string; call_id: string; tool_call_id: string; state: CallState; detail: string | null }): void;
+  onCallOutput(e: { call_id: string; chunk: string }): void;
+  onSessionNote(e: { session_id: string | null; text: string }): void;
+}
+
+export interface DecideExtras {
+  /** Sent with the decision (the model sees it with Skip or Deny). */
+  note?: string;
+  /** Stored on the grant approve_always makes. */
+  grantNote?: string;
+  grant?: { patterns?: GrantPattern[]; duration?: GrantDuration };
+}
+
+export interface ApprovalsSlice {
+  pending: PendingApproval[];
+  /** When each card became visible (performance.now()), for type-ahead safety. */
+  shownAt: Record<string, number>;
+  /** The class of each call that asked (gate call id → class), for the chat's tool-call rows. */
+  classOf: Record<string, Class>;
+  decisionError: string | null;
+  /** The last decision made on this page, said out loud (role=status). */
+  announcement: string;
+  loadPending(): Promise<void>;
+  markShown(id: string, at: number): void;
+  decide(id: string, outcome: HumanOutcome, extras?: DecideExtras): Promise<Result<DecisionRecord>>;
+  onRequested(p: PendingApproval): void;
+  onDecided(d: DecisionRecord): void;
+}
+
+export interface PromptsSlice {
+  questions: QuestionView[];
+  offers: ConsentOfferView[];
+  toasts: NotificationView[];
+  promptError: string | null;
+  loadQuestions(): Promise<void>;
+  loadOffers(): Promise<void>;
+  answer(id: string, answer: string): Promise<boolean>;
+  dismissQuestion(id: string): Promise<void>;
+  decideOffer(id: string, choice: 'session' | 'always' | 'deny'): Promise<void>;
+  onQuestionAsked(q: QuestionView): void;
+  onQuestionClosed(id: string): void;
+  onOffer(o: ConsentOfferView): void;
+  onOfferClosed(id: string): void;
+  onNotification(n: NotificationView): void;
+  dismissToast(id: string): void;
+}
+
+export type GrantFilter = 'active' | 'expired' | 'revoked';
+
+export interface GrantsSlice {
+  grants: GrantRecord[];
+  grantFilter: GrantFilter;
+  grantsError: string | null;
+  loadGrants(): Promise<void>;
+  setGrantFilter(f: GrantFilter): void;
+  revokeGrant(id: string): Promise<void>;
+  updateGrant(id: string, change: { pattern: GrantPattern; duration: GrantDuration; note: string | null }): Promise<Result<GrantRecord>>;
+  /** What a grant would cover, judged by the gate's own matching. */
+  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string }): Promise<Result<{ samples: GrantSample[] }>>;
+  onGrantChanged(g: GrantRecord): void;
+}
+
+export type View = 'chat' | 'grants';
+
+export interface UiSlice {
+  view: View;
+  /** Bumped to ask the message box to take focus (after a decision). */
+  composerFocus: number;
+  setView(v: View): void;
+  focusComposer(): void;
+}
+
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & UiSlice;
+
+export interface SliceDeps {
+  api: AppApi;
+  now: () => number;
+}

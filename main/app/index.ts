@@ -73,7 +73,14 @@ void app.whenReady().then(async () => {
   });
 
   const open = (): BrowserWindowLike => {
-    const window = createWindow({ createBrowserWindow: (options) => new BrowserWindow(options), preload, devUrl });
+    const window = createWindow({
+      // The hardened preferences come from window.ts (unit-tested there); the three that matter most are
+      // restated here as literals so a static audit (electronegativity) sees them where the window is made.
+      createBrowserWindow: (options) =>
+        new BrowserWindow({ ...options, webPreferences: { ...options.webPreferences, contextIsolation: true, sandbox: true, nodeIntegration: false } }),
+      preload,
+      devUrl,
+    });
     // An open window is someone who can answer; closing it removes that surface.
     const removeSurface = runtime?.core.approvers.add('desktop');
     window.on('closed', () => removeSurface?.());

@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { FakeProvider } from '../fake-provider/server';
 import { ROOT } from '../support/cli';
@@ -30,7 +30,10 @@ export function fixture(provider: FakeProvider | null): Fixture {
   const workspace = join(home, 'project');
   const outside = join(home, 'outside');
   const dataDir = join(home, '.local', 'share', 'threshold');
-  for (const d of [workspace, outside, dataDir]) mkdirSync(d, { recursive: true });
+  for (const d of [workspace, outside]) mkdirSync(d, { recursive: true });
+  // The data directory must be the user's own and closed to others (the daemon refuses a 0755 one).
+  mkdirSync(dirname(dataDir), { recursive: true });
+  mkdirSync(dataDir, { mode: 0o700 });
   writeFileSync(join(workspace, 'README.md'), '# Demo project\n\nA README for the end-to-end tests.\n');
   const config = join(root, 'threshold.toml');
   writeFileSync(config, provider ? `[provider]\nkind = "openai-compatible"\nbase_url = "${provider.url}/v1"\nmodel = "fake-model"\n` : '');

@@ -266,6 +266,15 @@ export const OPERATIONS = {
     transports: both,
     verb: 'decide',
   }),
+  'approval.reveal': op({
+    summary: "The pending call's original, unredacted arguments for the card's Reveal toggle: only while it waits in this process, never stored; the window and the page only.",
+    params: z.strictObject({ id }),
+    result: z.object({ args: z.unknown() }),
+    // Not on the control socket: a script that can read the socket would otherwise read every secret a
+    // pending command holds; a person at the card is the only reader this is for.
+    transports: ['ui'],
+    verb: 'revealArgs',
+  }),
   'approval.request': op({
     summary: "Submits a tool call to the gate (scripts and tests); with execute an approved run_command runs in the jail.",
     params: z.strictObject({

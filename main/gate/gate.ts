@@ -85,7 +85,7 @@ export interface GateOptions {
   lifecycle?: CallLifecycle;
 }
 
-export type GateError = { code: 'not_found' | 'already_decided' | 'hash_mismatch' | 'outcome_unavailable' | 'invalid_outcome' | 'invalid_grant' | 'store_failed'; message: string };
+export type GateError = { code: 'not_found' | 'already_decided' | 'orphan' | 'hash_mismatch' | 'outcome_unavailable' | 'invalid_outcome' | 'invalid_grant' | 'store_failed'; message: string };
 export type DecideResult = { ok: true; value: DecisionRecord } | { ok: false; error: GateError };
 
 export interface DecideRequest {
@@ -498,6 +498,29 @@ export class ApprovalGate {
     this.waiters.delete(approvalId);
     if (w.timer) clearTimeout(w.timer);
     w.resolve({ outcome, note });
+  }
+
+  /**
+   * The exact arguments of a call still waiting here, for the card's Reveal toggle. Only a live waiter
+   * holds them (the store keeps the redacted form), so an orphan, a decided or an unknown approval has
+   * none to give. Each reveal is audited with its surface, never with what was shown; a reveal that
+   * cannot be audited is refused.
+   */
+  revealArgs(approvalId: string, surface: string): { ok: true; value: { args: unknown } } | { ok: false; error: GateError } {
+    const fail = (code: GateError['code'], message: string) => ({ ok: false as const, error: { code, message } });
+    const row = this.o.store.approvals.get(approvalId);
+    if (!row) return fail('not_found', `There is no approval ${approvalId}.`);
+    if (row.status === 'decided') return fail('already_decided', `Approval ${row.id} was already decided (${row.outcome}); only a pending call can be revealed.`);
+    const waiter = this.waiters.get(row.id);
+    if (row.owner !== this.o.runtimeId || !waiter) {
+      return fail('orphan', `Approval ${row.id} is from an earlier run of Threshold: its original arguments were never stored, so only the redacted form exists.`);
+    }
+    try {
+      this.o.store.transaction(() => this.o.store.audit.append({ at: this.now(), kind: 'approval.revealed', session_id: row.session_id, subject: row.id, data: this.o.redactor.redactRecord({ surface }) }));
+    } catch (err) {
+      return fail('store_failed', `The reveal was refused because it could not be recorded in the audit history (${(err as Error).message}).`);
+    }
+    return { ok: true, value: { args: waiter.call.args } };
   }
 
   listPending(): PendingApproval[] {

@@ -72,6 +72,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'approval.list_pending': () => withCore((c) => ok(c.gate.listPending())),
     'approval.list_decisions': (p) => withCore((c) => ok(historyOf(c).decisions({ ...p, limit: p?.limit ?? 50 }))),
     'approval.decide': (p) => withCore((c) => c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: p.outcome, surface, note: p.note ?? null, grant: p.grant })),
+    'approval.reveal': (p) => withCore((c) => c.gate.revealArgs(p.id, surface)),
     'approval.request': (p) =>
       withCore(async (core) => {
         const sessionId = p.session_id ?? 'control';

@@ -222,6 +222,49 @@ describe('chat and approval cards in the browser', () => {
     expect(existsSync(join(f.outside, 'blocked.txt'))).toEqual(false);
   });
 
+  it('a command holding an API key shows redacted; Reveal shows the original with hidden characters still visible, only to the page, and a decision drops it', async () => {
+    const key = 'sk-ant-api03-' + 'Qw7_e2eFAKEkey'.repeat(6) + '-AA';
+    // A zero-width space after the URL: revealed text must still show it as an escape.
+    const command = `curl -H "Authorization: Bearer ${key}" https://api.example.com/v1/models\u200b`;
+    fake.clear();
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command } }] }, { text: 'Not calling that API, then.' });
+    await newChat();
+    await say(page, 'list the models');
+    const c = card(page, 'run_command');
+    await c.waitFor();
+    const shown = c.locator('pre.command');
+    const reveal = c.getByRole('button', { name: 'Reveal' });
+    expect({ redacted: (await shown.textContent())!.includes('[REDACTED:'), keyOnPage: (await page.content()).includes(key), pressed: await reveal.getAttribute('aria-pressed') }).toEqual({ redacted: true, keyOnPage: false, pressed: 'false' });
+
+    await reveal.click();
+    await until('the original command', async () => (await shown.textContent())!.includes(key));
+    expect({ text: await shown.textContent(), escapes: await shown.locator('.escape').allTextContents(), pressed: await reveal.getAttribute('aria-pressed') }).toEqual({
+      text: command.replace('\u200b', '<ZWSP>'),
+      escapes: ['<ZWSP>'],
+      pressed: 'true',
+    });
+    expect(await axeProblems(page)).toEqual([]);
+    await reveal.click();
+    await until('the redacted command again', async () => (await shown.textContent())!.includes('[REDACTED:'));
+    expect({ keyOnPage: (await page.content()).includes(key), pressed: await reveal.getAttribute('aria-pressed') }).toEqual({ keyOnPage: false, pressed: 'false' });
+
+    // The control socket has no reveal; the audit says the page looked, never what it saw.
+    const ctl = await ControlClient.connect(join(f.dataDir, 'control.sock'));
+    try {
+      const refused = await ctl.call('approval.reveal', { id: await c.getAttribute('data-approval-id') }).then(() => 'answered', (e: Error) => e.message);
+      const audit = await ctl.call<{ data: unknown }[]>('audit.list', { kind: 'approval.revealed' });
+      expect({ refused: refused.includes('approval.reveal'), looks: audit.map((e) => e.data), leaked: JSON.stringify(await ctl.call('audit.list', { limit: 500 })).includes(key) }).toEqual({ refused: true, looks: [{ surface: 'web' }], leaked: false });
+    } finally {
+      ctl.close();
+    }
+
+    await reveal.click();
+    await until('the original command', async () => (await shown.textContent())!.includes(key));
+    await c.getByRole('button', { name: 'Deny', exact: true }).click();
+    await until('the card to go', async () => (await cardsWaiting()) === 0);
+    expect((await page.content()).includes(key)).toEqual(false);
+  });
+
   it('keys typed into the message box while a card arrives decide nothing; then "yes" typed after it approves it once and the chat says so', async () => {
     fake.clear();
     fake.enqueue({ toolCalls: [{ name: 'write_file', args: { path: 'typed.txt', content: 'typed\n' } }] }, { text: 'Wrote typed.txt.' });

@@ -7,6 +7,7 @@ import type { HumanOutcome, PendingApproval } from '../../../common/approvals';
 import { currentKey } from '../key-clock';
 import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, floorWords, formatRemaining, patternText, summarizeCall } from '../model/describe';
 import { DURATION_WORDS } from '../model/grant-preview';
+import { offersReveal } from '../model/reveal';
 import { cardShortcut, keyMayDecide } from '../model/type-ahead';
 import { useApp } from '../store/store';
 import { CallBody, Visible } from './call-body';
@@ -43,6 +44,10 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const reveal = useApp((s) => s.reveal);
+  // The original arguments while Reveal is pressed; held by this card only and dropped on any decision.
+  const [revealed, setRevealed] = useState<{ args: unknown } | null>(null);
+  const [revealing, setRevealing] = useState(false);
   const ref = useRef<HTMLElement>(null);
 
   useLayoutEffect(() => {
@@ -52,6 +57,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   }, [p.id, markShown]);
 
   const act = async (outcome: HumanOutcome, extras: Parameters<typeof decide>[2] = {}) => {
+    setRevealed(null);
     setBusy(true);
     const r = await decide(p.id, outcome, extras);
     setBusy(false);
@@ -82,6 +88,16 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
     void act(action, action === 'approve_once' ? {} : { note: note.trim() || undefined });
   };
 
+  const onReveal = async () => {
+    if (revealed) return setRevealed(null);
+    setRevealing(true);
+    const r = await reveal(p.id);
+    setRevealing(false);
+    if (!r.ok) return setNotice(`Reveal failed: ${r.error.message}`);
+    setNotice(null);
+    setRevealed(r.value);
+  };
+
   const buttons = BUTTON_ORDER.filter((o) => p.outcomes.includes(o));
   const summary = summarizeCall(p.tool, p.args);
   const cwd = (p as { cwd?: unknown }).cwd;
@@ -102,7 +118,15 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
         <Visible text={summary} />
       </p>
       <p className="class-words">{`Class: ${CLASS_WORDS[p.class]}`}</p>
-      <CallBody p={p} />
+      {offersReveal(p) && (
+        <div className="reveal">
+          <button type="button" aria-pressed={revealed !== null} disabled={revealing} onClick={() => void onReveal()} title="Show the call as the agent sent it, secrets included, while it waits">
+            Reveal
+          </button>
+          <span className="hint">{revealed ? 'Showing the original arguments, secrets included. Press Reveal again to hide them.' : 'Parts of this call are redacted (secrets).'}</span>
+        </div>
+      )}
+      <CallBody p={revealed ? { ...p, args: revealed.args } : p} />
       <dl className="facts">
         <dt>Working folder</dt>
         <dd>

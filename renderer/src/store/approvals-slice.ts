@@ -39,6 +39,10 @@ export const createApprovalsSlice =
       get().focusComposer();
       return r;
     },
+    // The answer goes straight back to the card that asked: a secret is never kept in shared state.
+    reveal(id) {
+      return api.revealArgs({ id });
+    },
     onRequested(p) {
       set((s) => ({ pending: inCallOrder([...s.pending.filter((x) => x.id !== p.id), p]), classOf: { ...s.classOf, [p.call_id]: p.class }, announcement: `Approval needed: ${p.tool}, class ${p.class}.` }));
     },

@@ -79,6 +79,8 @@ export interface ApprovalsSlice {
   loadPending(): Promise<void>;
   markShown(id: string, at: number): void;
   decide(id: string, outcome: HumanOutcome, extras?: DecideExtras): Promise<Result<DecisionRecord>>;
+  /** The pending call's original arguments, for the card to show while Reveal is pressed (never kept in the store). */
+  reveal(id: string): Promise<Result<{ args: unknown }>>;
   onRequested(p: PendingApproval): void;
   onDecided(d: DecisionRecord): void;
 }

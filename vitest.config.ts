@@ -5,6 +5,7 @@ export default defineConfig({
     // test/e2e runs too: a real daemon in web mode driven in Chromium (each file shares one browser).
     include: ['{common,main,executor,preload,renderer,test}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**'],
-    testTimeout: 20_000,
+    // A ceiling for tests that start daemons and CLI processes on a slow or busy machine, not a timing target.
+    testTimeout: 60_000,
   },
 });

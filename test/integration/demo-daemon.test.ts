@@ -32,7 +32,7 @@ function ctlFor(dataDir: string) {
   return (...args: string[]) => spawnCli(['ctl', '--data-dir', dataDir, ...args]);
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 45_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const v = await probe();

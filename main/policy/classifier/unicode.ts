@@ -14,7 +14,6 @@ const CONFUSABLE_SCRIPTS = /[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u13A0-\u13F
 const LATIN_LOOKALIKES = /[\u0131\u0237\u0250-\u02AF\u1D00-\u1DBF\uA730-\uA7FF\uAB30-\uAB6F]/;
 const TOKEN = /[^\s'"`;|&<>()]+/g;
 // Printable ASCII, tab and newline: text made only of these matches none of the checks below.
-// eslint-disable-next-line no-control-regex
 const NOT_PLAIN = /[^\x20-\x7E\t\n]/;
 
 /** Returns one reason per kind of obfuscation found; empty when the text is plain. */

@@ -105,7 +105,9 @@ export function copyTree(tree: Tree, source: string, maxDepth = Infinity): Synta
     let current = root;
     // Depth-first: descend, then siblings, then climb back.
     for (;;) {
-      if (cursor.gotoFirstChild()) {
+      // Anonymous nodes are tokens of the grammar (tree-sitter-bash aliases only external tokens to
+      // anonymous names), so they have no children: skip the crossing that would look for one.
+      if (current.isNamed && cursor.gotoFirstChild()) {
         const counts = !FLAT_TYPES.has(current.type);
         counted.push(counts);
         if (counts && ++depth > maxDepth) throw new TooDeepError(maxDepth);

@@ -15,7 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { copyTree, TooDeepError } from './syntax';
+import { containsError, copyTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
@@ -160,13 +160,12 @@ export class ShellAnalyzer {
     if (source.trim() === '') return { kind: 'none' };
     const tree = parseShell(source);
     let root: Node;
-    let hasError: boolean;
     try {
-      hasError = tree.rootNode.hasError;
       root = copyTree(tree, source, MAX_TREE_DEPTH);
     } finally {
       tree.delete();
     }
+    const hasError = containsError(root);
     {
       if (hasError) {
         this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');

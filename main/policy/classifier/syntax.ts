@@ -128,3 +128,17 @@ export function copyTree(tree: Tree, source: string, maxDepth = Infinity): Synta
     cursor.delete();
   }
 }
+
+/**
+ * True when the tree holds an ERROR node or a node the parser inserted to recover (what tree-sitter's
+ * hasError reports), read from the copy instead of crossing into WebAssembly for the root node.
+ */
+export function containsError(root: SyntaxNode): boolean {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'ERROR' || n.isMissing) return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}

@@ -15,7 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { copyTree, TooDeepError } from './syntax';
+import { containsError, copyTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
@@ -160,13 +160,12 @@ export class ShellAnalyzer {
     if (source.trim() === '') return { kind: 'none' };
     const tree = parseShell(source);
     let root: Node;
-    let hasError: boolean;
     try {
-      hasError = tree.rootNode.hasError;
       root = copyTree(tree, source, MAX_TREE_DEPTH);
     } finally {
       tree.delete();
     }
+    const hasError = containsError(root);
     {
       if (hasError) {
         this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
@@ -1001,10 +1000,12 @@ const INTERPRETER_NAMES = new Set([...SHELLS, 'python', 'python2', 'python3', 'p
 /** Filters that pass their input through: a download piped through them is still a download. */
 const PASS_THROUGH = new Set(['cat', 'tee', 'head', 'tail', 'sed', 'tr', 'awk', 'grep', 'cut', 'sort', 'uniq', 'rev', 'tac', 'dd', 'pv', 'stdbuf']);
 
+/** How much a producer's output can carry; of two outputs, the weightier one stands for both. */
+const OUTPUT_RANK: Record<Producer['kind'], number> = { none: 0, literal: 1, unknown: 2, decoded: 3, remote: 4 };
+
 function combineOutputs(a: Producer, b: Producer): Producer {
-  const rank = (p: Producer) => ({ none: 0, literal: 1, unknown: 2, decoded: 3, remote: 4 })[p.kind];
   if (a.kind === 'literal' && b.kind === 'literal') return { kind: 'literal', text: a.text + b.text };
-  return rank(a) >= rank(b) ? a : b;
+  return OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind] ? a : b;
 }
 
 /** Text that is an array subscript holding a command substitution: a[$(cmd)], a[`cmd`]. */

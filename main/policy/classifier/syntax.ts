@@ -1,6 +1,6 @@
 // A plain JavaScript copy of the bash syntax tree, built in one cursor walk. Reading nodes of the WASM
 // tree one by one crosses into WebAssembly on every property; the copy makes the analysis pure JS.
-import type { Tree } from 'web-tree-sitter';
+import type { Tree, TreeCursor } from 'web-tree-sitter';
 
 export class SyntaxNode {
   readonly children: SyntaxNode[] = [];
@@ -67,7 +67,30 @@ export class TooDeepError extends Error {
 const FLAT_TYPES = new Set(['list']);
 
 /** Per language: node type names, whether each is named, and field names, by id (read from WASM once). */
-const languageTables = new WeakMap<object, { types: string[]; named: Map<number, boolean>; fields: (string | null)[] }>();
+const languageTables = new WeakMap<object, LanguageTables>();
+
+interface LanguageTables {
+  types: string[];
+  named: Map<number, boolean>;
+  fields: (string | null)[];
+  language: Tree['language'];
+}
+
+/** One node at the cursor. Every cursor property crosses into WebAssembly: read ids and offsets only, and map ids to names here. */
+function nodeAtCursor(cursor: TreeCursor, tables: LanguageTables, id: number, parent: SyntaxNode | null, source: string): SyntaxNode {
+  const typeId = cursor.nodeTypeId;
+  let isNamed = tables.named.get(typeId);
+  if (isNamed === undefined) tables.named.set(typeId, (isNamed = tables.types[typeId] === undefined || tables.language.nodeTypeIsNamed(typeId)));
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  // Only an empty node can be one the parser inserted to recover (a missing node).
+  const missing = start === end && cursor.nodeIsMissing;
+  const fieldId = cursor.currentFieldId;
+  const n = new SyntaxNode(id, tables.types[typeId] || 'ERROR', isNamed, missing, fieldId ? (tables.fields[fieldId] ?? null) : null, source, start, end);
+  n.parent = parent;
+  parent?.children.push(n);
+  return n;
+}
 
 export function copyTree(tree: Tree, source: string, maxDepth = Infinity): SyntaxNode {
   const cursor = tree.walk();
@@ -75,39 +98,25 @@ export function copyTree(tree: Tree, source: string, maxDepth = Infinity): Synta
   const counted: boolean[] = [];
   const language = tree.language;
   let tables = languageTables.get(language);
-  if (!tables) languageTables.set(language, (tables = { types: language.types, named: new Map(), fields: language.fields }));
-  const { types, named, fields } = tables;
+  if (!tables) languageTables.set(language, (tables = { types: language.types, named: new Map(), fields: language.fields, language }));
   try {
     let id = 0;
-    // Every cursor property crosses into WebAssembly: read ids and offsets only, and map ids to names here.
-    const make = (parent: SyntaxNode | null) => {
-      const typeId = cursor.nodeTypeId;
-      let isNamed = named.get(typeId);
-      if (isNamed === undefined) named.set(typeId, (isNamed = types[typeId] === undefined || language.nodeTypeIsNamed(typeId)));
-      const start = cursor.startIndex;
-      const end = cursor.endIndex;
-      // Only an empty node can be one the parser inserted to recover (a missing node).
-      const missing = start === end && cursor.nodeIsMissing;
-      const fieldId = cursor.currentFieldId;
-      const n = new SyntaxNode(id++, types[typeId] || 'ERROR', isNamed, missing, fieldId ? (fields[fieldId] ?? null) : null, source, start, end);
-      n.parent = parent;
-      parent?.children.push(n);
-      return n;
-    };
-    const root = make(null);
+    const root = nodeAtCursor(cursor, tables, id++, null, source);
     let current = root;
     // Depth-first: descend, then siblings, then climb back.
     for (;;) {
-      if (cursor.gotoFirstChild()) {
+      // Anonymous nodes are tokens of the grammar (tree-sitter-bash aliases only external tokens to
+      // anonymous names), so they have no children: skip the crossing that would look for one.
+      if (current.isNamed && cursor.gotoFirstChild()) {
         const counts = !FLAT_TYPES.has(current.type);
         counted.push(counts);
         if (counts && ++depth > maxDepth) throw new TooDeepError(maxDepth);
-        current = make(current);
+        current = nodeAtCursor(cursor, tables, id++, current, source);
         continue;
       }
       for (;;) {
         if (cursor.gotoNextSibling()) {
-          current = make(current.parent);
+          current = nodeAtCursor(cursor, tables, id++, current.parent, source);
           break;
         }
         if (!cursor.gotoParent()) return root;
@@ -118,4 +127,18 @@ export function copyTree(tree: Tree, source: string, maxDepth = Infinity): Synta
   } finally {
     cursor.delete();
   }
+}
+
+/**
+ * True when the tree holds an ERROR node or a node the parser inserted to recover (what tree-sitter's
+ * hasError reports), read from the copy instead of crossing into WebAssembly for the root node.
+ */
+export function containsError(root: SyntaxNode): boolean {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'ERROR' || n.isMissing) return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
 }

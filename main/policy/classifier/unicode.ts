@@ -13,9 +13,12 @@ const CONFUSABLE_SCRIPTS = /[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u13A0-\u13F
 // small capitals, Latin Extended-D look-alikes. NFKC leaves them as they are, so they are listed.
 const LATIN_LOOKALIKES = /[\u0131\u0237\u0250-\u02AF\u1D00-\u1DBF\uA730-\uA7FF\uAB30-\uAB6F]/;
 const TOKEN = /[^\s'"`;|&<>()]+/g;
+// Printable ASCII, tab and newline: text made only of these matches none of the checks below.
+const NOT_PLAIN = /[^\x20-\x7E\t\n]/;
 
 /** Returns one reason per kind of obfuscation found; empty when the text is plain. */
 export function findObfuscation(text: string): string[] {
+  if (!NOT_PLAIN.test(text)) return [];
   const reasons: string[] = [];
   if (INVISIBLE.test(text)) reasons.push('contains invisible (zero-width) characters');
   if (BIDI.test(text)) reasons.push('contains bidirectional text controls that reorder what is displayed');

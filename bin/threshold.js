@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// The `threshold` command. Runs the TypeScript sources through tsx so that the CLI, the daemon and
-// the tests all execute the same code the app bundles.
-import { register } from 'tsx/esm/api';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dirname, join } from 'node:path';
+// The `threshold` command: runs the bundled JavaScript the build produces (bin/cli-bundle.js), building it
+// first when it is missing or older than its sources, so a fresh checkout and the tests work unchanged.
+import { pathToFileURL } from 'node:url';
+import { ensureCliBundle } from './cli-bundle.js';
 
-register();
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { main } = await import(pathToFileURL(join(root, 'main/cli/index.ts')).href);
+let entry;
+try {
+  // Only people watching hear about a rebuild; scripts and tests get the command's own output.
+  entry = await ensureCliBundle({ log: process.stderr.isTTY ? (line) => process.stderr.write(`threshold: ${line}…\n`) : undefined });
+} catch (err) {
+  process.stderr.write(`threshold: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,7 @@
 export { realDir } from '../config/dirs';
 export { loadConfigFor as loadCliConfig, pathContextFor, resolveDataDir } from '../config/runtime';
 
-export class UsageError extends Error {}
+export { UsageError } from './usage-error';
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream;

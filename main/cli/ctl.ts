@@ -4,7 +4,7 @@ import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/
 import type { TranscriptEntry } from '../../common/contract';
 import type { OperationName } from '../../common/operations';
 import { ControlClient, ControlUnavailable, RemoteError } from '../control/client';
-import { socketPath } from '../control/server';
+import { socketPath } from '../control/socket-path';
 import { resolveDataDir, UsageError, type CliIo } from './context';
 
 const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>

@@ -1,13 +1,8 @@
 // The `threshold` command line. Each command lives in its own module; this file only dispatches.
-import { ConfigError } from '../config/load';
-import { CoreError } from '../gate/core';
-import { StoreError } from '../store/db';
-import { classifyCli } from './classify';
-import { UsageError, type CliIo } from './context';
-import { checkpointsCli } from './checkpoints';
-import { ctlCli } from './ctl';
-import { jailCli } from './jail';
-import { evaluateCli } from './evaluate';
+// Commands are loaded when they are run: `threshold classify` never parses the daemon, the store or the
+// agent, which keeps the command's cold start short (bench: CLI cold start).
+import type { CliIo } from './context';
+import { UsageError } from './usage-error';
 
 const HELP = `threshold: a desktop assistant that asks before it acts
 
@@ -33,14 +28,24 @@ commands:
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
-  classify: classifyCli,
-  evaluate: evaluateCli,
-  // The daemon pulls in the agent, the web server and the runtime: loaded only when it is asked for.
+  classify: async (argv, io) => (await import('./classify')).classifyCli(argv, io),
+  evaluate: async (argv, io) => (await import('./evaluate')).evaluateCli(argv, io),
   serve: async (argv, io) => (await import('./serve')).serveCli(argv, io),
-  ctl: ctlCli,
-  jail: jailCli,
-  checkpoints: checkpointsCli,
+  ctl: async (argv, io) => (await import('./ctl')).ctlCli(argv, io),
+  jail: async (argv, io) => (await import('./jail')).jailCli(argv, io),
+  checkpoints: async (argv, io) => (await import('./checkpoints')).checkpointsCli(argv, io),
 };
+
+/** Errors that carry a sentence for the user; their modules are loaded only once something failed. */
+async function isUserFacingError(err: unknown): Promise<boolean> {
+  if (!(err instanceof Error)) return false;
+  try {
+    const [{ ConfigError }, { CoreError }, { StoreError }] = await Promise.all([import('../config/load'), import('../gate/core'), import('../store/db')]);
+    return err instanceof ConfigError || err instanceof CoreError || err instanceof StoreError;
+  } catch {
+    return false; // the modules themselves cannot load: the original error is shown with its stack
+  }
+}
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -60,8 +65,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       io.stderr.write(`threshold ${name}: ${err.message}\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof CoreError || err instanceof StoreError) {
-      io.stderr.write(`threshold: ${err.message}\n`);
+    if (await isUserFacingError(err)) {
+      io.stderr.write(`threshold: ${(err as Error).message}\n`);
       return 1;
     }
     if (err instanceof TypeError && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {

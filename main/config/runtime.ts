@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { PathContext } from '../policy/paths';
 import { defaultDirs } from './dirs';
-import { loadConfigFile, type ThresholdConfig } from './load';
+import type { ThresholdConfig } from './load';
 
 export function pathContextFor(workspace: string, env: NodeJS.ProcessEnv, dataDir?: string): PathContext {
   const dirs = defaultDirs(env);
@@ -16,6 +16,8 @@ export function pathContextFor(workspace: string, env: NodeJS.ProcessEnv, dataDi
 
 /** --config FILE, else THRESHOLD_CONFIG, else the default file (which may be absent). */
 export async function loadConfigFor(configFile: string | undefined, env: NodeJS.ProcessEnv, paths: PathContext): Promise<ThresholdConfig> {
+  // Loaded here, not above: `threshold ctl` needs this file's paths, not the validator and the classifier.
+  const { loadConfigFile } = await import('./load');
   if (configFile) return loadConfigFile(resolve(configFile), { required: true, paths });
   const fromEnv = env['THRESHOLD_CONFIG'];
   if (fromEnv) return loadConfigFile(resolve(fromEnv), { required: true, paths });

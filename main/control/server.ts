@@ -2,7 +2,6 @@
 // per line. The socket is mode 0600 in a directory no one else can write to.
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
@@ -11,6 +10,7 @@ import type { Handlers } from '../runtime/handlers';
 import { createMethods, methodsFor, type ControlMethods } from './methods';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
+import { socketPath } from './socket-path';
 
 /** The most requests one batch may hold. */
 const MAX_BATCH = 100;
@@ -22,9 +22,7 @@ const MAX_BATCH = 100;
  */
 const MAX_PARAMS_NESTING = MAX_NESTING + 8;
 
-export function socketPath(dataDir: string): string {
-  return join(dataDir, 'control.sock');
-}
+export { socketPath };
 
 export interface ControlServer {
   path: string;

@@ -19,7 +19,10 @@ export function classifyCommand(command: string, opts: ClassifyOptions): Classif
   return ShellAnalyzer.classify(command, opts);
 }
 
-let verified = false;
+// The CLI bundle (bin/cli-bundle.js) defines this as true: its build checked every example with the same
+// code and parser before the bundle could run, so it skips the check at each start.
+declare const THRESHOLD_RULE_EXAMPLES_VERIFIED: boolean | undefined;
+let verified = typeof THRESHOLD_RULE_EXAMPLES_VERIFIED !== 'undefined' && THRESHOLD_RULE_EXAMPLES_VERIFIED;
 
 /** Loads the parser and checks every built-in rule's examples (once per process). */
 export async function initClassifier(): Promise<void> {

@@ -14,7 +14,7 @@ commands:
   evaluate --jsonl           the gate's decision for {"tool": "...", "args": {...}} lines from stdin
                              [--level L] [--config FILE] [--workspace DIR]
   serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent]
-        [--web-port N | --no-web]
+        [--web-port N | --no-web] [--open]
                              run the core headless: gate, store, the control API and the web UI
   ctl [--data-dir DIR] [--json] <pending | history | decide | grants | revoke | verify | level | request>
                              talk to a running core; "threshold ctl" alone lists its commands

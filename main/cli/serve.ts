@@ -8,9 +8,10 @@ import type { ThresholdCore } from '../gate/core';
 import type { CallState } from '../gate/events';
 import { startRuntime } from '../runtime/runtime';
 import { VERSION } from '../runtime/version';
+import { openWebUi } from './open-browser';
 import { loadCliConfig, pathContextFor, realDir, resolveDataDir, UsageError, type CliIo } from './context';
 
-const USAGE = 'usage: threshold serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent] [--web-port N | --no-web]';
+const USAGE = 'usage: threshold serve [--data-dir DIR] [--config FILE] [--workspace DIR] [--unattended] [--demo] [--no-agent] [--web-port N | --no-web] [--open]';
 
 /** Call states worth a log line: where a call ended up (the steps between are for the UI). */
 const LOGGED_CALL_STATES: ReadonlySet<CallState> = new Set(['denied', 'succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled']);
@@ -69,12 +70,14 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
       'no-agent': { type: 'boolean' },
       'web-port': { type: 'string' },
       'no-web': { type: 'boolean' },
+      open: { type: 'boolean' },
     },
     allowPositionals: true,
   });
   if (positionals.length) throw new UsageError(USAGE);
   if (values.demo && values['no-agent']) throw new UsageError('--demo needs the agent; drop --no-agent.');
   if (values['no-web'] && values['web-port'] !== undefined) throw new UsageError('--web-port and --no-web contradict each other; use one.');
+  if (values['no-web'] && values.open) throw new UsageError('--open opens the web UI, which --no-web turns off; use one.');
   // Without --web-port the port is random (0); a fixed one lets a page reconnect after a restart.
   const webPort = values['web-port'] === undefined ? 0 : Number(values['web-port']);
   if (values['web-port'] !== undefined && (!/^\d{1,5}$/.test(values['web-port']) || webPort < 1 || webPort > 65535)) throw new UsageError('--web-port must be a port number from 1 to 65535.');
@@ -82,7 +85,8 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   const demoWorkspace = values.demo && !values.workspace ? demoWorkspaceFor(dataDir) : null;
   const bootstrap = pathContextFor(realDir(values.workspace ?? demoWorkspace ?? io.cwd), io.env, dataDir);
   const config = await loadCliConfig(values.config, io.env, bootstrap);
-  const workspace = realDir(values.workspace ?? demoWorkspace ?? config.workspace ?? io.cwd);
+  // THRESHOLD_WORKSPACE as for the desktop app (npm start sets it when it falls back to web mode).
+  const workspace = realDir(values.workspace ?? demoWorkspace ?? config.workspace ?? io.env['THRESHOLD_WORKSPACE'] ?? io.cwd);
   const paths = pathContextFor(workspace, io.env, dataDir);
   // Lines are redacted once the core exists; before that only fixed text is logged.
   let redact = (line: string) => line;
@@ -113,6 +117,7 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   log(`serving ${dataDir} (workspace ${workspace}, level ${core.level()}${values.unattended ? ', unattended: asks are denied' : ''}); control socket ${runtime.control!.path}`);
   // The one line that shows the token: written as is (the redactor would hide it, being a secret).
   if (runtime.web) io.stderr.write(`threshold: web UI: ${runtime.web.url}\n`);
+  if (runtime.web && values.open) log((await openWebUi(runtime.web.url, dataDir, { platform: process.platform, env: io.env })).message);
   log(agent ? `model: ${agent.modelLabel}` : 'no agent: the gate only');
   if (orphans) log(`${orphans} approval(s) from an earlier run are pending as orphans: threshold ctl pending`);
   if (core.recovered.length) log(`${core.recovered.length} call(s) cut short by an earlier run were ended: ${core.recovered.filter((c) => c.state === 'interrupted').length} interrupted, ${core.recovered.filter((c) => c.state === 'not_run').length} not run`);

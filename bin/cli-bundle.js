@@ -144,7 +144,10 @@ export async function buildCli(root = REPO_ROOT) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Each command's code is its own chunk, loaded when the command runs (main/cli/index.ts).
+    // Each command's code is its own chunk, loaded when the command runs (main/cli/index.ts). esbuild
+    // imports a shared chunk for every file a command's modules import, used or not: a static import
+    // of something heavy (the core, the config loader) from a command's path costs start-up even when
+    // unused; test/cli-bundle.test.ts holds byte budgets for ctl and classify.
     splitting: true,
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
@@ -153,7 +156,6 @@ export async function buildCli(root = REPO_ROOT) {
     define: { THRESHOLD_RULE_EXAMPLES_VERIFIED: 'true' },
     // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
     banner: { js: "import { createRequire as __thresholdRequire } from 'node:module'; const require = __thresholdRequire(import.meta.url);" },
-    plugins: [ownSourcesWithoutSideEffects(root)],
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'silent',
@@ -178,31 +180,6 @@ export async function buildCli(root = REPO_ROOT) {
   renameSync(staging, manifestPath(root));
   pruneBuilds(root, [id, previous?.id]);
   return manifest;
-}
-
-const SKIP = Symbol('resolved by ownSourcesWithoutSideEffects');
-
-/**
- * Marks Threshold's own modules as free of import-time side effects (none is imported for its effects
- * alone), so a module none of whose exports a command uses is left out of that command's chunks:
- * `threshold ctl` needs the data directory's path from main/config/runtime.ts, not the config loader,
- * the classifier and zod that the same file's other export pulls in.
- * @param {string} root
- * @returns {import('esbuild').Plugin}
- */
-function ownSourcesWithoutSideEffects(root) {
-  const own = ['main', 'common', 'executor'].map((d) => join(root, d) + '/');
-  return {
-    name: 'threshold-own-sources-without-side-effects',
-    setup(build) {
-      build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-        if (args.pluginData === SKIP || !own.some((d) => args.importer.startsWith(d))) return undefined;
-        const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: SKIP });
-        if (r.errors.length || r.external || !own.some((d) => r.path.startsWith(d))) return undefined;
-        return { path: r.path, sideEffects: false };
-      });
-    },
-  };
 }
 
 /**

@@ -9,7 +9,10 @@ try {
   // Only people watching hear about a rebuild; scripts and tests get the command's own output.
   entry = await ensureCliBundle({ log: process.stderr.isTTY ? (line) => process.stderr.write(`threshold: ${line}…\n`) : undefined });
 } catch (err) {
-  process.stderr.write(`threshold: ${err instanceof Error ? err.message : String(err)}\n`);
+  const code = /** @type {{ code?: string }} */ (err).code;
+  // A checkout someone else owns (a global install) cannot be built into by this user.
+  const hint = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? ' The command line must be built by whoever owns this checkout: npm run build.' : '';
+  process.stderr.write(`threshold: ${err instanceof Error ? err.message : String(err)}${hint}\n`);
   process.exit(1);
 }
 const { main } = await import(pathToFileURL(entry).href);

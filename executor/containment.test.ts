@@ -67,7 +67,7 @@ describe.runIf(asRoot)('run cgroups of two owners (as root)', () => {
     const second = planContainment({ owner: { pid: process.pid + 1, start: '1' }, cgroupParent: parent });
     expect({ ok: second.ok, cgroup: existsSync(first.dir), running: alive(first.pid) }).toEqual({ ok: true, cgroup: true, running: true });
     // Its own runs are named for it, beside the first daemon's.
-    const run = second.ok ? second.make({ maxProcesses: 8, fileBytes: 1 << 20, cpuSeconds: 5, seccompFile: null }) : null;
+    const run = second.ok ? second.make({ maxProcesses: 8, fileBytes: 1 << 20, cpuSeconds: 5, memoryBytes: 64 << 20, seccompFile: null }) : null;
     expect(readdirSync(join(parent, ownerCgroupName({ pid: process.pid + 1, start: '1' }))).filter((n) => n.startsWith('run-')).length).toBe(1);
     run?.cleanup();
   });

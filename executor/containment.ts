@@ -188,9 +188,15 @@ function removeCgroup(dir: string, attempts: number): void {
     return;
   }
   if (pids.length) signal(pids, 'SIGKILL');
+  // The folder itself goes after the result is out: nothing runs in it any more.
+  setTimeout(() => rmdirCgroup(dir, attempts), 0).unref();
+}
+
+function rmdirCgroup(dir: string, attempts: number): void {
   try {
     rmdirSync(dir);
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     if (attempts > 0) setTimeout(() => removeCgroup(dir, attempts - 1), 20).unref();
   }
 }

@@ -10,6 +10,7 @@ import { appendFileSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, 
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { isRegenerable } from '../common/regenerable';
+import { gitRunner, type CommandRunner } from './checkpoints-runner';
 import { HISTORY_EXCLUDES, historyDir, mirrorObjects, restoreObjects, userGitDir, ensureRepositoryShape } from './checkpoint-history';
 
 export interface Snapshot {
@@ -81,6 +82,8 @@ export class ShadowGit {
     readonly workspace: string,
     baseDir: string,
     private readonly maxFileBytes = 10 * 1024 * 1024,
+    /** Who starts the git processes: the shared runner, or (null, for comparison) the daemon itself. */
+    private readonly runner: CommandRunner | null = gitRunner,
   ) {
     const id = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
     this.gitDir = join(baseDir, `${id}.git`);
@@ -88,15 +91,22 @@ export class ShadowGit {
 
   private git(args: string[], opts: { input?: string; maxBuffer?: number; workTree?: string; index?: string } = {}): Promise<string> {
     const workTree = opts.workTree ?? this.workspace;
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        'git',
-        ['--git-dir', this.gitDir, '--work-tree', workTree, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
-        { cwd: workTree, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir, ...(opts.index ? { GIT_INDEX_FILE: opts.index } : {}) }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
-        (err, stdout, stderr) => (err ? reject(new GitError(`git ${args[0]} failed: ${stderr.trim() || err.message}`)) : resolve(stdout)),
-      );
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
-    });
+    const argv = ['git', '--git-dir', this.gitDir, '--work-tree', workTree, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args];
+    const env: Record<string, string> = { ...(GIT_ENV_BASE as Record<string, string>), HOME: this.gitDir, ...(opts.index ? { GIT_INDEX_FILE: opts.index } : {}) };
+    const failed = (stderr: string, fallback: string) => new GitError(`git ${args[0]} failed: ${stderr.trim() || fallback}`);
+    const viaRunner = this.runner ? this.runner.run(argv, { cwd: workTree, env, ...(opts.input !== undefined ? { input: opts.input } : {}) }) : Promise.reject(new Error('no runner'));
+    return viaRunner.then(
+      (r) => {
+        if (r.code !== 0) throw failed(r.stderr, `exit ${r.code}`);
+        return r.stdout;
+      },
+      // The runner itself could not run it (it could not start, or stopped): a process of its own, then.
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const child = execFile(argv[0]!, argv.slice(1), { cwd: workTree, env: { ...env, PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(failed(stderr, err.message)) : resolve(stdout)));
+          if (opts.input !== undefined) child.stdin?.end(opts.input);
+        }),
+    );
   }
 
   private async ensure(): Promise<void> {

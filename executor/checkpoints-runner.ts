@@ -34,7 +34,7 @@ export class CommandRunner {
   private child: ChildProcess | null = null;
   private dir: string | null = null;
   private next = 0;
-  private readonly pending = new Map<number, { out: string; err: string; input: string | null; resolve: (r: RunOutput) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { child: ChildProcess; out: string; err: string; input: string | null; resolve: (r: RunOutput) => void; reject: (e: Error) => void }>();
   private buffered = '';
   private exitHook = false;
 
@@ -47,6 +47,7 @@ export class CommandRunner {
     const fail = (why: string) => {
       if (this.child === child) this.child = null;
       for (const [id, p] of this.pending) {
+        if (p.child !== child) continue; // a request to the shell started after this one
         this.pending.delete(id);
         this.cleanup(p);
         p.reject(new Error(why));
@@ -116,7 +117,7 @@ export class CommandRunner {
     const env = Object.entries(o.env).map(([k, v]) => `${k}=${v}`);
     const request = [String(id), o.cwd, input ?? '/dev/null', `${base}.out`, `${base}.err`, String(env.length), ...env, String(argv.length), ...argv].map((f) => `${f}\0`).join('');
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { out: `${base}.out`, err: `${base}.err`, input, resolve, reject });
+      this.pending.set(id, { child, out: `${base}.out`, err: `${base}.err`, input, resolve, reject });
       this.hold(true);
       child.stdin!.write(request);
     });

@@ -11,7 +11,7 @@ afterAll(() => runner.dispose());
 const dir = mkdtempSync(join(tmpdir(), 'threshold-runner-'));
 
 describe('the checkpoints command runner', () => {
-  it.each([
+  it.each<{ name: string; argv: string[]; env: Record<string, string>; input: string | undefined; want: { code: number; stdout: string; stderr: string } }>([
     { name: 'prints its arguments as given', argv: ['printf', '%s|', 'a b', '$(touch x)', '*', ''], env: {}, input: undefined, want: { code: 0, stdout: 'a b|$(touch x)|*||', stderr: '' } },
     { name: 'sees the environment asked for', argv: ['bash', '--norc', '-c', 'printf %s "$GIT_INDEX_FILE"'], env: { GIT_INDEX_FILE: '/x/index' }, input: undefined, want: { code: 0, stdout: '/x/index', stderr: '' } },
     { name: 'reads the input it is given', argv: ['cat'], env: {}, input: 'a\0b\n', want: { code: 0, stdout: 'a\0b\n', stderr: '' } },

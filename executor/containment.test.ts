@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { currentOwner, killedBySigkill, launcherArgv, launchRequest, memoryFiles, ownerCgroupName, planContainment, processStart, scopeArgv, sweepStale, type CgroupOwner } from './containment';
+import { currentOwner, endedBySignal, launcherArgv, launchRequest, memoryFiles, ownerCgroupName, planContainment, processStart, scopeArgv, sweepStale, userContainment, type CgroupOwner, type ScopeRunner } from './containment';
 
 const probe = planContainment();
 const asRoot = probe.ok && probe.kind === 'cgroup';
@@ -118,11 +118,14 @@ describe('the launcher and its request, as data', () => {
 
   it.each([
     { exit: { code: 137, signal: null }, want: true },
+    { exit: { code: 143, signal: null }, want: true },
     { exit: { code: null, signal: 'SIGKILL' }, want: true },
+    { exit: { code: null, signal: 'SIGTERM' }, want: true },
     { exit: { code: 1, signal: null }, want: false },
-    { exit: { code: null, signal: 'SIGTERM' }, want: false },
-  ])('a run that ended with $exit.code / $exit.signal was killed by SIGKILL: $want', ({ exit, want }) => {
-    expect(killedBySigkill(exit)).toBe(want);
+    { exit: { code: 128, signal: null }, want: false },
+    { exit: { code: 0, signal: null }, want: false },
+  ])('a run that ended with $exit.code / $exit.signal ended by a signal: $want', ({ exit, want }) => {
+    expect(endedBySignal(exit)).toBe(want);
   });
 
   it.each([
@@ -135,5 +138,33 @@ describe('the launcher and its request, as data', () => {
     m.limit(1024 * 1024);
     const written = Object.fromEntries(Object.keys(want).filter((k) => k !== 'kills').map((k) => [k, readFileSync(join(dir, k), 'utf8')]));
     expect({ ...written, kills: m.oomKills() }).toEqual(want);
+  });
+});
+
+describe("a regular user's containment with a systemd scope (systemd faked: the OS service is the boundary)", () => {
+  const asked: string[] = [];
+  const scope: ScopeRunner = {
+    argv: (unit, bytes) => ['systemd-run', `--unit=${unit}`, `MemoryMax=${bytes}`, '--'],
+    env: { XDG_RUNTIME_DIR: '/run/user/1000' },
+    outOfMemory: (unit, exit) => (asked.push(unit), endedBySignal(exit)),
+  };
+  const plan = userContainment(1000, scope);
+  const l = { maxProcesses: 10, fileBytes: 4096, cpuSeconds: 5, memoryBytes: 1 << 30, seccompFile: null };
+  const c = plan.ok ? plan.make(l) : null;
+  it('runs the launcher inside its own scope, reaching the session bus, with no address-space limit', () => {
+    const argv = c!.launcher();
+    expect({ memory: plan.ok && plan.memory, prefix: argv.slice(0, 3), env: c!.env, vmem: c!.request(l, ['x'])[4], launcher: argv[4] }).toEqual({
+      memory: 'systemd-scope',
+      prefix: ['systemd-run', expect.stringMatching(/^--unit=threshold-run-[0-9a-f]{12}$/), `MemoryMax=${1 << 30}`],
+      env: { XDG_RUNTIME_DIR: '/run/user/1000' },
+      vmem: '',
+      launcher: '/bin/bash',
+    });
+  });
+  it('a scope cannot change its limit: another memory limit needs a launcher of its own', () => {
+    expect({ same: c!.limit(l), other: c!.limit({ ...l, memoryBytes: 1 << 20 }) }).toEqual({ same: true, other: false });
+  });
+  it("asks the scope's unit whether the OOM killer ended the run", () => {
+    expect({ killed: c!.outOfMemory({ code: 137, signal: null }), unit: asked[0] === c!.launcher()[1]!.slice('--unit='.length) }).toEqual({ killed: true, unit: true });
   });
 });

@@ -42,6 +42,8 @@ export interface Containment {
    * becomes /dev/null.
    */
   launcher(request?: string[]): string[];
+  /** Variables the launcher needs besides PATH (a systemd scope's session bus); none reach the jail. */
+  env: Record<string, string>;
   /** The request for a command line: the limits the launcher sets, then the argv it execs. */
   request(l: LaunchLimits, argv: readonly string[]): string[];
   /** Writes this run's limits into its cgroups; false when they cannot change any more (a scope). */
@@ -116,7 +118,7 @@ function memoryBase(): string | null {
 }
 
 /** A regular user's containment: RLIMIT_NPROC, and memory through a systemd scope when given its argv prefix, else RLIMIT_AS. */
-function userContainment(uid: number, scope: ScopeRunner | null): ContainmentPlan {
+export function userContainment(uid: number, scope: ScopeRunner | null): ContainmentPlan {
   return {
     ok: true,
     kind: 'rlimit',
@@ -126,6 +128,7 @@ function userContainment(uid: number, scope: ScopeRunner | null): ContainmentPla
       const fixed = first.memoryBytes;
       return {
         launcher: (request) => [...(scope ? scope.argv(unit, fixed) : []), ...launcherArgv(['', ''], request)],
+        env: scope?.env ?? {},
         request: (l, argv) => launchRequest(l, countProcessesOf(uid) + l.maxProcesses, !scope, argv),
         limit: (l) => !scope || l.memoryBytes === fixed,
         outOfMemory: (exit) => (scope ? scope.outOfMemory(unit, exit) : false),
@@ -144,10 +147,14 @@ export function rlimitOnly(): ContainmentPlan {
 // `systemd-run --user --scope` asks the user's systemd for a transient scope with MemoryMax and puts
 // itself in it before it execs the launcher, so the limit holds from the first instruction on. The
 // scope is left to systemd: a scope whose processes all exited is removed; one the kernel's OOM killer
-// hit stays "failed" with Result=oom-kill, which is read (only after a run ended by SIGKILL) and reset.
+// hit stays "failed" with Result=oom-kill, which is read (only after a run a signal ended) and reset.
+// systemd-run finds the user's manager through the session bus, so the launcher keeps the two
+// variables that name it (bwrap clears the environment for the command itself).
 
 export interface ScopeRunner {
   argv(unit: string, memoryBytes: number): string[];
+  /** What systemd-run needs to reach the user's manager. */
+  env: Record<string, string>;
   outOfMemory(unit: string, exit: { code: number | null; signal: string | null }): boolean;
 }
 
@@ -156,21 +163,28 @@ export function scopeArgv(unit: string, memoryBytes: number): string[] {
   return ['systemd-run', '--user', '--scope', '--quiet', `--unit=${unit}`, '-p', `MemoryMax=${memoryBytes}`, '-p', 'MemorySwapMax=0', '--'];
 }
 
-/** Whether a run's exit looks like a kill by signal 9: bwrap reports its command's death by signal as 128 + the signal. */
-export function killedBySigkill(exit: { code: number | null; signal: string | null }): boolean {
-  return exit.signal === 'SIGKILL' || exit.code === 137;
+/**
+ * Whether a run ended by a signal: bwrap reports its command's death by signal as 128 + the signal, and
+ * systemd may stop the whole scope (SIGTERM) after the OOM killer hit one process of it.
+ */
+export function endedBySignal(exit: { code: number | null; signal: string | null }): boolean {
+  return exit.signal !== null || (exit.code !== null && exit.code > 128 && exit.code < 160);
 }
 
 /** The user's systemd, when it can start a scope with a memory limit here (tried once). */
 export function systemdScope(): ScopeRunner | null {
-  const probe = spawnSync('systemd-run', ['--user', '--scope', '--quiet', '-p', 'MemoryMax=67108864', '--', '/bin/true'], { encoding: 'utf8', timeout: 5_000 });
+  const env: Record<string, string> = {};
+  for (const k of ['XDG_RUNTIME_DIR', 'DBUS_SESSION_BUS_ADDRESS']) if (process.env[k]) env[k] = process.env[k]!;
+  const probe = spawnSync('systemd-run', ['--user', '--scope', '--quiet', '-p', 'MemoryMax=67108864', '--', '/bin/true'], { encoding: 'utf8', timeout: 5_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env } });
   if (probe.status !== 0) return null;
   return {
     argv: scopeArgv,
+    env,
     outOfMemory(unit, exit) {
-      if (!killedBySigkill(exit)) return false;
-      const r = spawnSync('systemctl', ['--user', 'show', '--property=Result', '--value', `${unit}.scope`], { encoding: 'utf8', timeout: 5_000 });
-      spawnSync('systemctl', ['--user', 'reset-failed', `${unit}.scope`], { timeout: 5_000 });
+      if (!endedBySignal(exit)) return false;
+      const opts = { encoding: 'utf8' as const, timeout: 5_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env } };
+      const r = spawnSync('systemctl', ['--user', 'show', '--property=Result', '--value', `${unit}.scope`], opts);
+      spawnSync('systemctl', ['--user', 'reset-failed', `${unit}.scope`], opts);
       return r.stdout.trim() === 'oom-kill';
     },
   };
@@ -370,6 +384,7 @@ export function planContainment(o: { owner?: CgroupOwner; cgroupParent?: string;
       let applied = first;
       return {
         launcher: (request) => launcherArgv([dir, memDir], request),
+        env: {},
         request: (l, argv) => launchRequest(l, l.maxProcesses, !memory, argv),
         limit: (l) => (l.maxProcesses === applied.maxProcesses && l.memoryBytes === applied.memoryBytes ? true : limit((applied = l))),
         outOfMemory: () => (memory ? memory.oomKills() > 0 : false),

@@ -111,7 +111,7 @@ export class Executor {
     const argv = containment.launcher();
     let child: ChildProcess;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { cwd: '/', env: LAUNCH_ENV, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      child = spawn(argv[0]!, argv.slice(1), { cwd: '/', env: { ...containment.env, ...LAUNCH_ENV }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     } catch (e) {
       containment.cleanup();
       throw e;
@@ -202,7 +202,7 @@ export class Executor {
     let cancelled = false;
     let child: ChildProcess | null = null;
     let ptyProcess: IPty | null = null;
-    const env = status.jailed ? { PATH: '/usr/local/bin:/usr/bin:/bin' } : scrubEnv(req.env, req.envAllow);
+    const env = status.jailed ? { ...containment?.env, ...LAUNCH_ENV } : scrubEnv(req.env, req.envAllow);
 
     const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       let terminating = false;

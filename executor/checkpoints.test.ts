@@ -64,7 +64,47 @@ describe('shadow-git checkpoints', () => {
     writeFileSync(join(ws, 'model.bin'), Buffer.alloc(2048));
     const g = new ShadowGit(ws, data, 1024);
     const s = await g.snapshot('cap');
-    expect(s.excluded).toEqual(['model.bin']);
+    expect({ excluded: s.excluded, unheld: s.unheld }).toEqual({ excluded: ['model.bin'], unheld: ['debug.log', 'model.bin'] });
+  });
+
+  it('writes objects and the ref that git itself accepts: fsck --strict passes, and the commit reads back', async () => {
+    const { ws, data } = workspace();
+    const g = new ShadowGit(ws, data);
+    const first = await g.snapshot('one');
+    writeFileSync(join(ws, 'c.txt'), 'c\n');
+    const second = await g.snapshot('two');
+    const shadow = (...args: string[]) => execFileSync('git', ['--git-dir', g.gitDir, ...args], { env: { PATH: process.env['PATH'], GIT_CONFIG_GLOBAL: '/dev/null' } }).toString();
+    const [tree, parents] = shadow('log', '-1', '--format=%T%n%P', 'refs/heads/checkpoints').trim().split('\n');
+    expect({ fsck: shadow('fsck', '--strict', '--no-dangling'), tree, firstParent: parents!.split(' ')[0], head: shadow('rev-parse', 'refs/heads/checkpoints').trim(), files: shadow('ls-tree', '-r', '--name-only', second.commit).trim().split('\n') }).toEqual({
+      fsck: '',
+      tree: second.tree,
+      firstParent: first.commit,
+      head: second.commit,
+      files: ['.gitignore', 'a.txt', 'c.txt', 'src/b.ts'],
+    });
+    expect(shadow('log', '-1', '--format=%B', second.commit)).toMatch(/^two\n\nThreshold-History: [0-9a-f]{40}\nThreshold-History-Tree: [0-9a-f]{40}\nThreshold-Ignored: [0-9a-f]{40}\n/);
+  });
+
+  it('a new instance (a restarted daemon) reads the previous checkpoint from disk and sees nothing changed', async () => {
+    const { ws, data } = workspace();
+    const a = await new ShadowGit(ws, data).snapshot('one');
+    const b = await new ShadowGit(ws, data).snapshot('two');
+    expect({ same: b.commit === a.commit, unchanged: b.unchanged }).toEqual({ same: true, unchanged: true });
+  });
+
+  it('snapshots asked for at once run one after the other (they share the shadow index)', async () => {
+    const { ws, data } = workspace();
+    const g = new ShadowGit(ws, data);
+    const all = await Promise.all(['one', 'two', 'three'].map((m, i) => (writeFileSync(join(ws, `n${i}.txt`), m), g.snapshot(m))));
+    expect(all.map((s) => s.unchanged)).toEqual([false, true, true]);
+  });
+
+  it('makes the same checkpoints whether git runs through the runner or straight from the daemon', async () => {
+    const one = workspace();
+    const two = workspace();
+    const via = await new ShadowGit(one.ws, one.data).snapshot('m');
+    const direct = await new ShadowGit(two.ws, two.data, undefined, null).snapshot('m');
+    expect({ tree: direct.tree, files: direct.files, unheld: direct.unheld }).toEqual({ tree: via.tree, files: via.files, unheld: via.unheld });
   });
 });
 

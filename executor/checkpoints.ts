@@ -5,10 +5,12 @@
 // Each snapshot also holds the workspace repository's history (see ./checkpoint-history.ts): refs,
 // HEAD, stash, reflogs, the index, and every object file.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { isRegenerable } from '../common/regenerable';
+import { gitRunner, type CommandRunner } from './checkpoints-runner';
 import { HISTORY_EXCLUDES, historyDir, mirrorObjects, restoreObjects, userGitDir, ensureRepositoryShape } from './checkpoint-history';
 
 export interface Snapshot {
@@ -57,18 +59,31 @@ function gitBlobId(text: string): string {
   return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
 }
 
-function splitOnce(s: string, sep: string): [string, string] {
-  const i = s.indexOf(sep);
-  return i === -1 ? [s.trim(), ''] : [s.slice(0, i).trim(), s.slice(i + 1)];
+/** A git object id and its loose-object bytes (SHA-1 repositories: what `git init` makes here). */
+function looseObject(type: 'blob' | 'commit', body: Buffer): { id: string; bytes: Buffer } {
+  const header = Buffer.from(`${type} ${body.length}\0`);
+  return { id: createHash('sha1').update(header).update(body).digest('hex'), bytes: deflateSync(Buffer.concat([header, body]), { level: 1 }) };
+}
+
+/** The previous checkpoint, as this process last wrote or read it: no git process to ask again. */
+interface Parent {
+  commit: string;
+  tree: string;
+  body: string;
 }
 
 export class ShadowGit {
   readonly gitDir: string;
+  /** Snapshots and restores of one workspace run one at a time (they share the shadow index). */
+  private queue: Promise<unknown> = Promise.resolve();
+  private parent: Parent | null = null;
 
   constructor(
     readonly workspace: string,
     baseDir: string,
     private readonly maxFileBytes = 10 * 1024 * 1024,
+    /** Who starts the git processes: the shared runner, or (null, for comparison) the daemon itself. */
+    private readonly runner: CommandRunner | null = gitRunner,
   ) {
     const id = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
     this.gitDir = join(baseDir, `${id}.git`);
@@ -76,15 +91,22 @@ export class ShadowGit {
 
   private git(args: string[], opts: { input?: string; maxBuffer?: number; workTree?: string; index?: string } = {}): Promise<string> {
     const workTree = opts.workTree ?? this.workspace;
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        'git',
-        ['--git-dir', this.gitDir, '--work-tree', workTree, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
-        { cwd: workTree, env: { ...GIT_ENV_BASE, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.gitDir, ...(opts.index ? { GIT_INDEX_FILE: opts.index } : {}) }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' },
-        (err, stdout, stderr) => (err ? reject(new GitError(`git ${args[0]} failed: ${stderr.trim() || err.message}`)) : resolve(stdout)),
-      );
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
-    });
+    const argv = ['git', '--git-dir', this.gitDir, '--work-tree', workTree, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args];
+    const env: Record<string, string> = { ...(GIT_ENV_BASE as Record<string, string>), HOME: this.gitDir, ...(opts.index ? { GIT_INDEX_FILE: opts.index } : {}) };
+    const failed = (stderr: string, fallback: string) => new GitError(`git ${args[0]} failed: ${stderr.trim() || fallback}`);
+    const viaRunner = this.runner ? this.runner.run(argv, { cwd: workTree, env, ...(opts.input !== undefined ? { input: opts.input } : {}) }) : Promise.reject(new Error('no runner'));
+    return viaRunner.then(
+      (r) => {
+        if (r.code !== 0) throw failed(r.stderr, `exit ${r.code}`);
+        return r.stdout;
+      },
+      // The runner itself could not run it (it could not start, or stopped): a process of its own, then.
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const child = execFile(argv[0]!, argv.slice(1), { cwd: workTree, env: { ...env, PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(failed(stderr, err.message)) : resolve(stdout)));
+          if (opts.input !== undefined) child.stdin?.end(opts.input);
+        }),
+    );
   }
 
   private async ensure(): Promise<void> {
@@ -133,6 +155,13 @@ export class ShadowGit {
   }
 
   private async head(): Promise<string | null> {
+    // Threshold writes this ref itself and never packs refs: the file is the answer.
+    try {
+      const text = readFileSync(join(this.gitDir, 'refs', 'heads', 'checkpoints'), 'utf8').trim();
+      if (/^[0-9a-f]{40}$/.test(text)) return text;
+    } catch {
+      // not there yet (or packed by someone else): ask git
+    }
     try {
       return (await this.git(['rev-parse', '--verify', '--quiet', 'refs/heads/checkpoints'])).trim() || null;
     } catch {
@@ -140,38 +169,113 @@ export class ShadowGit {
     }
   }
 
-  async snapshot(message: string): Promise<Snapshot> {
+  /** The tree and message of a checkpoint commit: remembered, else read from its loose object, else from git. */
+  private async parentOf(commit: string): Promise<Parent> {
+    if (this.parent?.commit === commit) return this.parent;
+    let raw: string | null = null;
+    try {
+      raw = inflateSync(readFileSync(join(this.gitDir, 'objects', commit.slice(0, 2), commit.slice(2)))).toString('utf8');
+    } catch {
+      // packed, or another object format: git reads it
+    }
+    const text = raw && raw.startsWith('commit ') ? raw.slice(raw.indexOf('\0') + 1) : await this.git(['cat-file', 'commit', commit]);
+    const split = text.indexOf('\n\n');
+    const tree = /^tree ([0-9a-f]+)$/m.exec(text.slice(0, split))?.[1] ?? '';
+    return (this.parent = { commit, tree, body: split === -1 ? '' : text.slice(split + 2) });
+  }
+
+  /** Writes an object straight into the object store (as git does: a temporary file, then a link). */
+  private writeObject(type: 'blob' | 'commit', body: Buffer): string {
+    const { id, bytes } = looseObject(type, body);
+    const dir = join(this.gitDir, 'objects', id.slice(0, 2));
+    const path = join(dir, id.slice(2));
+    if (existsSync(path)) return id;
+    mkdirSync(dir, { recursive: true });
+    const temp = join(dir, `tmp_obj_threshold_${randomBytes(6).toString('hex')}`);
+    writeFileSync(temp, bytes, { mode: 0o444 });
+    try {
+      linkSync(temp, path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    return id;
+  }
+
+  private writeCommit(tree: string, parents: readonly string[], message: string, when: number): string {
+    const who = `Threshold <checkpoints@threshold.invalid> ${Math.floor(when / 1000)} +0000`;
+    const text = `tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join('')}author ${who}\ncommitter ${who}\n\n${message.endsWith('\n') ? message : `${message}\n`}`;
+    return this.writeObject('commit', Buffer.from(text, 'utf8'));
+  }
+
+  /** Points refs/heads/checkpoints at a commit (a new file renamed over the old: never half-written). */
+  private setHead(commit: string): void {
+    const ref = join(this.gitDir, 'refs', 'heads', 'checkpoints');
+    mkdirSync(join(this.gitDir, 'refs', 'heads'), { recursive: true });
+    const temp = `${ref}.threshold-${randomBytes(6).toString('hex')}`;
+    writeFileSync(temp, `${commit}\n`);
+    renameSync(temp, ref);
+  }
+
+  /** How many entries the shadow index holds (its header says so), else what git lists. */
+  private async indexEntries(): Promise<number> {
+    try {
+      const fd = openSync(join(this.gitDir, 'index'), 'r');
+      try {
+        const header = Buffer.alloc(12);
+        if (readSync(fd, header, 0, 12, 0) === 12 && header.toString('latin1', 0, 4) === 'DIRC') return header.readUInt32BE(8);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // no index yet
+    }
+    return (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
+  }
+
+  snapshot(message: string): Promise<Snapshot> {
+    const run = this.queue.then(() => this.takeSnapshot(message));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // Independent work runs side by side: the two listings of what git does not track, the repository
+  // history (its own index), the previous checkpoint. Only the add waits for the size check, and the
+  // tree for the add. The blob, commit and ref are written here, not by more git processes.
+  private async takeSnapshot(message: string): Promise<Snapshot> {
     const started = performance.now();
     await this.ensure();
-    await this.excludeLargeFiles();
-    await this.addWorkspace();
+    const [large, ignoredFirst, history, parent] = await Promise.all([this.excludeLargeFiles(), this.ignoredPaths(), this.snapshotHistory(), this.head().then((h) => (h ? this.parentOf(h) : null))]);
+    // A file found over the cap just now is ignored from now on: list again so that it counts.
+    const [ignored] = await Promise.all([large.length ? this.ignoredPaths() : Promise.resolve(ignoredFirst), this.addWorkspace()]);
     const tree = (await this.git(['write-tree'])).trim();
-    const history = await this.snapshotHistory();
-    const ignored = await this.ignoredPaths();
     // What was ignored then is recorded, so that a restore never deletes it (see restore).
     const ignoredText = ignored.join('\0');
     const ignoredBlob = gitBlobId(ignoredText);
-    const parent = await this.head();
     const trailers = `${history ? `Threshold-History-Tree: ${history.tree}\n` : ''}Threshold-Ignored: ${ignoredBlob}\n`;
-    let commit = parent;
-    let histCommit: string | null = null;
-    let unchanged = false;
-    if (parent) {
-      // One read of the parent: its tree, and whether the history and the ignored list are the same.
-      const [parentTree, body] = splitOnce(await this.git(['log', '-1', '--format=%T%x00%B', parent]), '\0');
-      histCommit = HISTORY_TRAILER.exec(body)?.[1] ?? null;
-      unchanged = parentTree === tree && body.includes(trailers);
-    }
+    let commit = parent?.commit ?? null;
+    let histCommit = parent ? (HISTORY_TRAILER.exec(parent.body)?.[1] ?? null) : null;
+    const unchanged = parent !== null && parent.tree === tree && parent.body.includes(trailers);
     if (!unchanged) {
-      await this.git(['hash-object', '-w', '--stdin'], { input: ignoredText });
-      histCommit = history ? (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim() : null;
+      const sha1 = tree.length === 40;
+      if (sha1) this.writeObject('blob', Buffer.from(ignoredText, 'utf8'));
+      else await this.git(['hash-object', '-w', '--stdin'], { input: ignoredText });
+      const now = Date.now();
+      histCommit = history ? (sha1 ? this.writeCommit(history.tree, [], 'repository history', now) : (await this.git(['commit-tree', history.tree, '-m', 'repository history'])).trim()) : null;
       const body = `${message}\n\n${histCommit ? `Threshold-History: ${histCommit}\n` : ''}${trailers}`;
       // The history commit is a second parent so that it stays reachable in the shadow repository.
-      const parents = [...(parent ? ['-p', parent] : []), ...(histCommit ? ['-p', histCommit] : [])];
-      commit = (await this.git(['commit-tree', tree, ...parents, '-m', body])).trim();
-      await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
+      const parents = [...(parent ? [parent.commit] : []), ...(histCommit ? [histCommit] : [])];
+      if (sha1) {
+        commit = this.writeCommit(tree, parents, body, now);
+        this.setHead(commit);
+      } else {
+        commit = (await this.git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', body])).trim();
+        await this.git(['update-ref', 'refs/heads/checkpoints', commit]);
+      }
+      this.parent = { commit, tree, body: body.endsWith('\n') ? body : `${body}\n` };
     }
-    const files = (await this.git(['ls-files', '-z'])).split('\0').filter(Boolean).length;
+    const files = await this.indexEntries();
     const unheld = ignored.filter((rel) => !isRegenerable(rel));
     return {
       commit: commit!,
@@ -275,7 +379,14 @@ export class ShadowGit {
    * history comes back too: missing or altered object files, then refs, HEAD, stash, reflogs and the
    * index exactly as they were (refs and reflogs made since are removed).
    */
-  async restore(commit: string): Promise<void> {
+  restore(commit: string): Promise<void> {
+    const run = this.queue.then(() => this.restoreNow(commit));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async restoreNow(commit: string): Promise<void> {
+    this.parent = null;
     await this.currentTree();
     await this.keepWhatWasIgnored(commit);
     await this.git(['read-tree', '-u', '--reset', commit]);

@@ -87,6 +87,34 @@ describe('process control', () => {
   });
 });
 
+describe('the launcher started ahead (the spare)', () => {
+  const probeScript = 'ulimit -u; ulimit -f; ulimit -t; readlink /proc/self/fd/0; cd /proc/self/fd && echo *';
+  it('a run through the spare sees exactly what a run started on the spot sees', async () => {
+    const cold = new Executor({ home: fx.home, appDirs: [fx.configDir, fx.dataDir], spare: false });
+    try {
+      const req: RunRequest = { argv: ['bash', '-c', probeScript], cwd: fx.workspace, env: process.env, jail: { class: 'write', workspace: fx.workspace } };
+      await ex.run(req); // the spare for the next run starts here
+      const [warm, onTheSpot] = [await ex.run(req), await cold.run(req)];
+      expect({ out: warm.stdout.text, err: warm.stderr.text, memory: warm.memory }).toEqual({ out: onTheSpot.stdout.text, err: onTheSpot.stderr.text, memory: onTheSpot.memory });
+    } finally {
+      cold.dispose();
+    }
+  });
+  it.each([
+    { name: 'fewer processes', limits: { maxProcesses: 20 }, want: '20' },
+    { name: 'more processes', limits: { maxProcesses: 300 }, want: '300' },
+  ])('a run asking for other limits than the spare was started with gets its own ($name)', async ({ limits, want }) => {
+    await sh('true');
+    const r = await sh('ulimit -u', 'write', { limits });
+    expect(r.stdout.text.trim()).toBe(want);
+  });
+  it('a fork bomb stops at the process limit of its own run, also through the spare', async () => {
+    await sh('true');
+    const r = await sh('for i in $(seq 1 60); do sleep 5 & done 2>/dev/null; jobs -p | wc -l; kill $(jobs -p) 2>/dev/null; true', 'write', { limits: { maxProcesses: 25 } });
+    expect(Number(r.stdout.text.trim())).toBeLessThan(25);
+  });
+});
+
 describe('output', () => {
   it('is capped at head and tail with a marker', async () => {
     const r = await sh('seq 1 200000', 'read', { limits: { outputCapBytes: 2048 } });

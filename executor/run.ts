@@ -6,7 +6,7 @@ import type { IPty } from 'node-pty';
 import { existsSync, mkdtempSync, rmdirSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planContainment, type ContainmentPlan } from './containment';
+import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
 import { detectViolations } from './denial';
 import { bwrapArgs } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
@@ -36,6 +36,8 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   probe?: JailProbe;
   /** For benchmarks: a containment plan other than the one for this user. */
   containment?: ContainmentPlan;
+  /** For benchmarks: false starts every launcher when its call comes (no spare started ahead). */
+  spare?: boolean;
 }
 
 export interface JailStatus {
@@ -44,6 +46,24 @@ export interface JailStatus {
   problem: { cause: string; fix: string } | null;
   unjailed: boolean;
   containment: 'cgroup' | 'rlimit' | null;
+  /** How the memory limit is held (null when the jail cannot start). */
+  memory: MemoryContainment | null;
+}
+
+/** The jail's launcher environment: bwrap clears it and sets the scrubbed one itself. */
+const LAUNCH_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin' };
+
+/** A launcher that runs (in its cgroups) and waits for its request on stdin. */
+interface Launcher {
+  child: ChildProcess;
+  containment: Containment;
+}
+
+/** A launcher that is not going to be used: stopped, its cgroups removed. */
+function discard(l: Launcher): void {
+  if (l.child.pid) signal([l.child.pid], 'SIGKILL');
+  l.child.stdin?.destroy();
+  l.containment.cleanup();
 }
 
 export class Executor {
@@ -53,6 +73,13 @@ export class Executor {
   private readonly scratch: string;
   private readonly plan: PlanContext;
   private readonly limits: Limits;
+  /**
+   * One launcher started ahead of time, already in its cgroups, waiting for a request: a jailed call
+   * takes it and starts another for the next call. The shell's start and the cgroup join (an RCU grace
+   * period on cgroup v1, several milliseconds) then happen while nobody waits.
+   */
+  private spare: Launcher | null = null;
+  private disposed = false;
 
   constructor(private readonly o: ExecutorOptions) {
     this.probe = o.probe ?? probeJail();
@@ -72,7 +99,49 @@ export class Executor {
 
   status(): JailStatus {
     const problem = !this.probe.ok ? { cause: this.probe.cause, fix: this.probe.fix } : !this.containment.ok ? { cause: this.containment.cause, fix: this.containment.fix } : null;
-    return { jailed: problem === null, problem, unjailed: !!this.o.unjailed, containment: this.containment.ok ? this.containment.kind : null };
+    return { jailed: problem === null, problem, unjailed: !!this.o.unjailed, containment: this.containment.ok ? this.containment.kind : null, memory: this.containment.ok ? this.containment.memory : null };
+  }
+
+  private launchLimits(limits: Limits): LaunchLimits {
+    return { maxProcesses: limits.maxProcesses, fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds, memoryBytes: limits.maxMemoryBytes, seccompFile: this.seccompFile };
+  }
+
+  private startLauncher(l: LaunchLimits): Launcher {
+    const containment = (this.containment as Extract<ContainmentPlan, { ok: true }>).make(l);
+    const argv = containment.launcher();
+    let child: ChildProcess;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), { cwd: '/', env: { ...containment.env, ...LAUNCH_ENV }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    } catch (e) {
+      containment.cleanup();
+      throw e;
+    }
+    // A launcher that fails to start has no pid: the run that takes it reports it, a spare is dropped.
+    child.on('error', () => undefined);
+    child.stdin!.on('error', () => undefined);
+    return { child, containment };
+  }
+
+  /** The spare, when it is still waiting and can take these limits; otherwise null (it is dropped). */
+  private takeSpare(l: LaunchLimits): Launcher | null {
+    const spare = this.spare;
+    this.spare = null;
+    if (!spare) return null;
+    if (!spare.child.pid || spare.child.exitCode !== null || spare.child.signalCode !== null || !spare.containment.limit(l)) {
+      discard(spare);
+      return null;
+    }
+    return spare;
+  }
+
+  /** Starts the next spare (after a jailed call started, so it does not delay that one). */
+  private refill(): void {
+    if (this.disposed || this.spare || this.o.spare === false || !this.containment.ok || !this.probe.ok) return;
+    try {
+      this.spare = this.startLauncher(this.launchLimits(this.limits));
+    } catch {
+      this.spare = null; // the next call starts its own
+    }
   }
 
   /** The bwrap command line a request would run (for `threshold jail --print` and tests). */
@@ -86,17 +155,34 @@ export class Executor {
     const status = this.status();
     if (!status.jailed && !this.o.unjailed) throw new JailUnavailableError(status.problem!.cause, status.problem!.fix);
 
-    let argv: string[];
+    let argv: string[] = [];
     const createdPlaceholders: string[] = [];
-    let containmentCleanup = () => {};
+    let containment: Containment | null = null;
+    /** Jailed without a terminal: the launcher already runs and waits for this request. */
+    let launched: { launcher: Launcher; request: string } | null = null;
     let hidden: { dirs: string[]; files: string[] } | undefined;
     if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
-      const containment = this.containment.ok ? this.containment.make({ maxProcesses: limits.maxProcesses, fileBytes: limits.maxFileBytes, cpuSeconds: limits.cpuSeconds, seccompFile: this.seccompFile }) : null;
-      containmentCleanup = () => containment?.cleanup();
-      argv = [...(containment?.launcher ?? []), (this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
+      const l = this.launchLimits(limits);
+      const command = [(this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
+      if (req.terminal) {
+        // A terminal's stdin is the terminal: the request goes in argv, and the launcher starts now.
+        containment = (this.containment as Extract<ContainmentPlan, { ok: true }>).make(l);
+        argv = containment.launcher(containment.request(l, command));
+      } else {
+        const launcher = this.takeSpare(l) ?? this.startLauncher(l);
+        containment = launcher.containment;
+        let request: string;
+        try {
+          request = requestBytes(containment.request(l, command));
+        } catch (e) {
+          discard(launcher);
+          throw e;
+        }
+        launched = { launcher, request };
+      }
     } else {
       argv = [...req.argv];
     }
@@ -116,7 +202,7 @@ export class Executor {
     let cancelled = false;
     let child: ChildProcess | null = null;
     let ptyProcess: IPty | null = null;
-    const env = status.jailed ? { PATH: '/usr/local/bin:/usr/bin:/bin' } : scrubEnv(req.env, req.envAllow);
+    const env = status.jailed ? { ...containment?.env, ...LAUNCH_ENV } : scrubEnv(req.env, req.envAllow);
 
     const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       let terminating = false;
@@ -185,11 +271,21 @@ export class Executor {
         return;
       }
 
-      try {
-        child = spawn(argv[0]!, argv.slice(1), { cwd: status.jailed ? '/' : req.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      } catch (e) {
-        err.push(Buffer.from(`threshold: could not start: ${(e as Error).message}\n`));
-        return finish(null, null);
+      if (launched) {
+        child = launched.launcher.child;
+        if (!child.pid) {
+          err.push(Buffer.from('threshold: could not start the jail launcher\n'));
+          return finish(null, null);
+        }
+        child.stdin!.end(launched.request);
+        this.refill();
+      } else {
+        try {
+          child = spawn(argv[0]!, argv.slice(1), { cwd: req.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        } catch (e) {
+          err.push(Buffer.from(`threshold: could not start: ${(e as Error).message}\n`));
+          return finish(null, null);
+        }
       }
       child.stdout!.on('data', (c: Buffer) => {
         out.push(c);
@@ -213,7 +309,8 @@ export class Executor {
       const left = descendants(pid);
       if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
     }
-    containmentCleanup();
+    const outOfMemory = containment?.outOfMemory(exit) ?? false;
+    containment?.cleanup();
     for (const p of createdPlaceholders) removeIfEmpty(p);
 
     const stdout = out.result();
@@ -228,12 +325,22 @@ export class Executor {
       cancelled,
       violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden }) : [],
       jailed: status.jailed,
+      memory: status.jailed && this.containment.ok ? { limitBytes: limits.maxMemoryBytes, heldBy: this.containment.memory, exceeded: outOfMemory } : null,
     };
   }
 
   dispose(): void {
+    this.disposed = true;
+    if (this.spare) discard(this.spare);
+    this.spare = null;
     rmSync(this.scratch, { recursive: true, force: true });
   }
+}
+
+/** The launcher's request on its stdin: NUL-terminated strings (an argument holding a NUL would split in two, so none may). */
+export function requestBytes(request: readonly string[]): string {
+  for (const a of request) if (a.includes('\0')) throw new Error('an argument holds a NUL byte, which no program argument can');
+  return request.map((a) => `${a}\0`).join('');
 }
 
 /** Placeholders the jail left for protected paths: removed again when nothing was put in them. */

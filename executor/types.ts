@@ -1,4 +1,5 @@
 // The executor's request and result. Node only; never imports electron.
+import { totalmem } from 'node:os';
 
 /** What the gate decided the call may do; the jail enforces exactly that. */
 export type JailClass = 'read' | 'write' | 'network';
@@ -16,6 +17,8 @@ export interface Limits {
   maxFileBytes: number;
   /** CPU seconds. */
   cpuSeconds: number;
+  /** Memory of the whole run, in bytes (every process of it together where a cgroup or scope holds it). */
+  maxMemoryBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -25,6 +28,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxProcesses: 256,
   maxFileBytes: 1024 * 1024 * 1024,
   cpuSeconds: 600,
+  // Half of the machine's memory: a runaway command cannot take the desktop (and the daemon) with it.
+  maxMemoryBytes: Math.floor(totalmem() / 2),
 };
 
 export interface RunRequest {
@@ -86,4 +91,6 @@ export interface RunResult {
   violations: JailViolation[];
   /** Whether the command ran jailed (false only with the explicit unjailed setting). */
   jailed: boolean;
+  /** The memory limit, how it was held, and whether it killed a process of this run (null unjailed). */
+  memory: { limitBytes: number; heldBy: 'cgroup' | 'systemd-scope' | 'rlimit-as'; exceeded: boolean } | null;
 }

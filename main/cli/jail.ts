@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { realDir } from '../config/dirs';
 import { Executor, JailUnavailableError } from '../../executor/run';
 import type { JailClass } from '../../executor/types';
+import { memoryReason } from '../gate/execution';
 import { pathContextFor, resolveDataDir, UsageError, type CliIo } from './context';
 
 export async function jailCli(argv: string[], io: CliIo): Promise<number> {
@@ -17,7 +18,8 @@ export async function jailCli(argv: string[], io: CliIo): Promise<number> {
   if (!values.workspace) throw new UsageError('--workspace DIR is required.');
   const workspace = realDir(values.workspace);
   const paths = pathContextFor(workspace, io.env, resolveDataDir(values['data-dir'], io.env));
-  const executor = new Executor({ home: paths.home, appDirs: paths.appDirs });
+  // One call: no launcher is started ahead for a next one.
+  const executor = new Executor({ home: paths.home, appDirs: paths.appDirs, spare: false });
   const command = argv.slice(dd + 1);
   const cwd = io.cwd.startsWith(workspace) ? realDir(io.cwd) : workspace;
   const req = { argv: command, cwd, env: io.env, jail: { class: cls, workspace }, limits: values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {} };
@@ -29,6 +31,7 @@ export async function jailCli(argv: string[], io: CliIo): Promise<number> {
     const r = await executor.run({ ...req, onOutput: (stream, chunk) => (stream === 'stdout' ? io.stdout : io.stderr).write(chunk) });
     for (const v of r.violations) io.stderr.write(`threshold jail: ${v.kind === 'write_denied' ? `the jail denied writing ${v.target}` : v.kind === 'read_denied' ? `the jail hid ${v.target}` : `the jail denied network access (${v.target})`}\n`);
     if (r.timedOut) io.stderr.write('threshold jail: timed out; the process tree was stopped\n');
+    if (r.memory?.exceeded) io.stderr.write(`threshold jail: ${memoryReason(r.memory.limitBytes)}\n`);
     if (r.exitCode !== null) return r.exitCode;
     return r.signal ? 128 + (({ SIGTERM: 15, SIGKILL: 9, SIGINT: 2 }) as Record<string, number>)[r.signal]! || 1 : 1;
   } catch (err) {

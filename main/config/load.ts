@@ -138,6 +138,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
         maxProcesses: cfg.executor.max_processes,
         maxFileBytes: cfg.executor.max_file_mb * 1024 * 1024,
         cpuSeconds: cfg.executor.cpu_seconds,
+        maxMemoryBytes: cfg.executor.max_memory_mb !== undefined ? cfg.executor.max_memory_mb * 1024 * 1024 : DEFAULT_LIMITS.maxMemoryBytes,
       },
       checkpointMaxFileBytes: Math.round(cfg.executor.checkpoint_max_file_mb * 1024 * 1024),
     },

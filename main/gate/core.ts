@@ -192,6 +192,7 @@ export class ThresholdCore {
       unjailed: s.unjailed,
       problem: s.problem,
       containment: s.containment,
+      memory: s.memory,
       warning: s.unjailed
         ? 'Commands run WITHOUT the jail ([executor] unjailed = true): an approved command can touch anything you can.'
         : s.problem

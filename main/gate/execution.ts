@@ -105,7 +105,7 @@ export class ExecutionService {
       if (unheldCovering(offer.attempted, unheld)) offer.reason = UNHELD_REASON;
       this.o.raiseOffer(offer);
     }
-    const error = status === 'succeeded' ? null : firstLines(result.stderr.text) || `exit ${result.exitCode ?? result.signal}`;
+    const error = status === 'succeeded' ? null : result.memory?.exceeded ? memoryReason(result.memory.limitBytes) : firstLines(result.stderr.text) || `exit ${result.exitCode ?? result.signal}`;
     this.o.recordOutcome(run.callId, { status, exit_code: result.exitCode, signal: result.signal, duration_ms: result.durationMs, error });
     return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers, unheld), error };
   }
@@ -147,6 +147,11 @@ export async function openApprovedPath(
 
 type CtorDeps = ConstructorParameters<typeof ExecutionService>[0];
 
+/** Why a call ended when the memory limit killed it: the history records it, the model reads it. */
+export function memoryReason(limitBytes: number): string {
+  return `out of memory: the system killed it for using more than its memory limit of ${Math.round(limitBytes / 1024 / 1024)} MB ([executor] max_memory_mb)`;
+}
+
 function firstLines(s: string): string {
   return s.trim().split('\n').slice(0, 5).join('\n');
 }
@@ -165,6 +170,7 @@ export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass,
           ? '[stopped by the user]'
           : `[exit ${r.exitCode ?? r.signal}]`,
   );
+  if (r.memory?.exceeded) parts.push(`[threshold] The sandbox, not the task, stopped this command: ${memoryReason(r.memory.limitBytes)}. Use less memory (smaller inputs, streaming, fewer parallel jobs), or ask the user to raise the limit.`);
   for (const v of r.violations) {
     if (v.kind === 'write_denied') {
       const offered = offers.find((o) => v.target === o.attempted);

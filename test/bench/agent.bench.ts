@@ -1,8 +1,9 @@
 // The agent's own latency, in process, over the real HTTP wire protocol (the fake provider) and the real
 // gate, store and jail: from the moment the provider finished sending a tool call to the approval's
 // broadcast, and from the user's decision to the executor starting the command.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ShadowGit } from '../../executor/checkpoints';
 import { Agent } from '../../main/agent/agent';
 import { createModel } from '../../main/agent/providers';
 import type { ProviderConfig } from '../../main/config/load';
@@ -73,9 +74,32 @@ export const suites: BenchSuite[] = (['openai-compatible', 'anthropic'] as const
     checkpoints.sort((a, b) => a - b);
     report({ name: 'model emits a call → approval.requested broadcast, p50', value: percentile(toBroadcast, 50), unit: 'ms' });
     report({ name: 'model emits a call → approval.requested broadcast, p95', value: percentile(toBroadcast, 95), unit: 'ms', ...atMost(percentile(toBroadcast, 95), 50) });
-    report({ name: 'decision → executor start (incl. workspace checkpoint), p50', value: percentile(toExecutor, 50), unit: 'ms' });
+    report({ name: 'decision → executor start (incl. workspace checkpoint), p50', value: percentile(toExecutor, 50), unit: 'ms', ...atMost(percentile(toExecutor, 50), 30) });
     report({ name: 'decision → executor start (incl. workspace checkpoint), p95', value: percentile(toExecutor, 95), unit: 'ms' });
     report({ name: '  of which the workspace checkpoint, p50', value: percentile(checkpoints, 50), unit: 'ms' });
+    if (kind === 'openai-compatible') {
+      // The snapshot alone, side by side in this process (as large as a daemon with an agent): its git
+      // commands through the long-lived runner, and spawned straight from here as before.
+      const viaRunner = new ShadowGit(fx.workspace, join(fx.root, 'cp-runner'));
+      const direct = new ShadowGit(fx.workspace, join(fx.root, 'cp-direct'), undefined, null);
+      await viaRunner.snapshot('first');
+      await direct.snapshot('first');
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        writeFileSync(join(fx.workspace, `side-${i}.txt`), String(i));
+        let t = performance.now();
+        await viaRunner.snapshot(`s${i}`);
+        a.push(performance.now() - t);
+        t = performance.now();
+        await direct.snapshot(`s${i}`);
+        b.push(performance.now() - t);
+      }
+      a.sort((x, y) => x - y);
+      b.sort((x, y) => x - y);
+      report({ name: 'checkpoint, git through the runner, p50 / p99', value: percentile(a, 50), unit: 'ms', note: `p99 ${percentile(a, 99).toFixed(1)} ms` });
+      report({ name: 'checkpoint, git spawned from the daemon, p50 / p99', value: percentile(b, 50), unit: 'ms', note: `p99 ${percentile(b, 99).toFixed(1)} ms; RSS ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB` });
+    }
     await agent.dispose();
     core.dispose();
     await fake.close();

@@ -10,17 +10,23 @@ import { Executor } from '../../executor/run';
 import { descendants } from '../../executor/processes';
 import { atMost, percentile, type BenchSuite } from './harness';
 
-function bareBwrap(ws: string): Promise<void> {
-  return new Promise((resolve) => {
-    const c = spawn('bwrap', ['--unshare-user', '--unshare-pid', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--bind', ws, ws, '--', 'true'], { stdio: 'ignore', detached: true });
-    c.on('close', () => resolve());
-  });
+function bareBwrap(ws: string): Promise<number> {
+  return timed(['bwrap', '--unshare-user', '--unshare-pid', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--bind', ws, ws, '--', 'true']);
 }
 
 function plainTrue(): Promise<number> {
   return new Promise((resolve) => {
     const t = performance.now();
     const c = spawn('true', [], { stdio: 'ignore', detached: true });
+    c.on('close', () => resolve(performance.now() - t));
+  });
+}
+
+/** Runs argv to its end, as the jail's own bwrap would be run by the launcher. */
+function timed(argv: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const t = performance.now();
+    const c = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore', detached: true, cwd: '/', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
     c.on('close', () => resolve(performance.now() - t));
   });
 }
@@ -32,54 +38,60 @@ export const suites: BenchSuite[] = [
       const ws = mkdtempSync(join(tmpdir(), 'threshold-bench-ws-'));
       const ex = new Executor({ home: homedir(), appDirs: [] });
       const req = { argv: ['true'], cwd: ws, env: process.env, jail: { class: 'write' as const, workspace: ws } };
-      // Side by side: the same executor (same capture, limits bookkeeping, events), jail on and off.
+      // Side by side in one loop: bare bwrap; bwrap with the jail's own command line (its mounts) and no
+      // launcher, the floor for these protections; the jailed executor with the launcher started ahead
+      // (the spare, as every call but the first finds it) and started on the spot; the same executor
+      // unjailed; a bare spawn. Each jailed run is separated from the next by the other measures, as
+      // calls are by the model's turns, so the spare is ready as it would be.
+      const cold = new Executor({ home: homedir(), appDirs: [], spare: false });
       const unjailed = new Executor({ home: homedir(), appDirs: [], unjailed: true, probe: { ok: false, cause: 'benchmark baseline', fix: '-' } });
-      const jailed: number[] = [];
-      const plain: number[] = [];
-      const raw: number[] = [];
+      const floorArgv = ex.commandLine(req).filter((a, i, all) => a !== '--seccomp' && all[i - 1] !== '--seccomp');
+      const samples = { jailed: [] as number[], cold: [] as number[], plain: [] as number[], raw: [] as number[], bare: [] as number[], floor: [] as number[] };
+      const time = async (f: () => Promise<unknown>) => {
+        const t = performance.now();
+        await f();
+        return performance.now() - t;
+      };
       for (let i = 0; i < 10; i++) {
         await ex.run(req);
+        await cold.run(req);
         await unjailed.run(req);
       }
-      for (let i = 0; i < 60; i++) {
-        let t = performance.now();
-        await ex.run(req);
-        jailed.push(performance.now() - t);
-        t = performance.now();
-        await unjailed.run(req);
-        plain.push(performance.now() - t);
-        raw.push(await plainTrue());
+      for (let i = 0; i < 80; i++) {
+        samples.bare.push(await bareBwrap(ws));
+        samples.jailed.push(await time(() => ex.run(req)));
+        samples.floor.push(await timed(floorArgv));
+        samples.cold.push(await time(() => cold.run(req)));
+        samples.plain.push(await time(() => unjailed.run(req)));
+        samples.raw.push(await plainTrue());
       }
       unjailed.dispose();
-      raw.sort((a, b) => a - b);
-      report({ name: 'spawn `true` from Node with no capture at all, median', value: percentile(raw, 50), unit: 'ms' });
-      // The same jail with only RLIMIT_NPROC (what a regular user gets): as root the per-run pids cgroup
-      // is needed, and moving a process into a v1 cgroup costs several ms.
+      cold.dispose();
+      // The same jail with only RLIMIT_NPROC and RLIMIT_AS (what a regular user without systemd gets).
       const rl = new Executor({ home: homedir(), appDirs: [], containment: rlimitOnly() });
       const rlimit: number[] = [];
-      const bare: number[] = [];
       for (let i = 0; i < 40; i++) {
-        let t = performance.now();
-        await rl.run(req);
-        rlimit.push(performance.now() - t);
-        t = performance.now();
+        rlimit.push(await time(() => rl.run(req)));
         await bareBwrap(ws);
-        bare.push(performance.now() - t);
       }
       rl.dispose();
-      rlimit.sort((a, b) => a - b);
-      bare.sort((a, b) => a - b);
-      jailed.sort((a, b) => a - b);
-      plain.sort((a, b) => a - b);
-      const jm = percentile(jailed, 50);
-      const pm = percentile(plain, 50);
-      report({ name: 'spawn `true` jailed with RLIMIT_NPROC only (a regular user), median', value: percentile(rlimit, 50), unit: 'ms' });
-      report({ name: 'spawn `true` under bare bwrap (namespaces + ro root only), median', value: percentile(bare, 50), unit: 'ms' });
-      report({ name: 'spawn `true` jailed (bwrap + limits + seccomp), median', value: jm, unit: 'ms' });
+      for (const v of [...Object.values(samples), rlimit]) v.sort((a, b) => a - b);
+      const med = (v: number[]) => percentile(v, 50);
+      const jm = med(samples.jailed);
+      const pm = med(samples.plain);
+      const bm = med(samples.bare);
+      report({ name: 'spawn `true` from Node with no capture at all, median', value: med(samples.raw), unit: 'ms' });
+      report({ name: 'spawn `true` under bare bwrap (namespaces + ro root only), median / p99', value: bm, unit: 'ms', note: `p99 ${percentile(samples.bare, 99).toFixed(1)} ms` });
+      report({ name: "bwrap with the jail's own command line, no launcher (the mounts' floor), median / p99", value: med(samples.floor), unit: 'ms', note: `p99 ${percentile(samples.floor, 99).toFixed(1)} ms; ${floorArgv.length} arguments` });
+      report({ name: 'spawn `true` jailed (launcher started ahead, limits, memory cgroup, seccomp), median / p99', value: jm, unit: 'ms', note: `p99 ${percentile(samples.jailed, 99).toFixed(1)} ms` });
+      report({ name: 'spawn `true` jailed, launcher started on the spot, median / p99', value: med(samples.cold), unit: 'ms', note: `p99 ${percentile(samples.cold, 99).toFixed(1)} ms` });
+      report({ name: 'spawn `true` jailed with RLIMIT_NPROC and RLIMIT_AS only (a regular user), median', value: med(rlimit), unit: 'ms' });
       report({ name: 'spawn `true` through the executor unjailed, median', value: pm, unit: 'ms' });
+      report({ name: 'jailed / bare bwrap', value: jm / bm, unit: 'x', ...atMost(jm / bm, 1.5) });
+      report({ name: "jailed / bwrap with the jail's own command line", value: jm / med(samples.floor), unit: 'x' });
+      report({ name: 'launcher started on the spot / bare bwrap', value: med(samples.cold) / bm, unit: 'x' });
       report({ name: 'jail overhead (median jailed − median unjailed)', value: jm - pm, unit: 'ms', ...atMost(jm - pm, 15) });
       report({ name: 'jailed / unjailed', value: jm / pm, unit: 'x' });
-      report({ name: 'spawn `true` jailed, p99', value: percentile(jailed, 99), unit: 'ms' });
 
       // 2 GB of output through the caps: memory must not follow it.
       global.gc?.();

@@ -50,6 +50,11 @@ export interface RunRequest {
      * size cap; not regenerable): read-only in a write jail so that nothing unrestorable changes.
      */
     unheld?: readonly string[];
+    /**
+     * Network class: the host patterns the egress proxy lets through for this call (the allowlist and
+     * the host grants in force). Absent: the default allowlist (main/policy/hosts.ts).
+     */
+    allowHosts?: readonly string[];
   };
   limits?: Partial<Limits>;
   /** Run under a pseudo-terminal (merged output, as a terminal shows it). */
@@ -67,7 +72,8 @@ export interface StreamResult {
 }
 
 export interface JailViolation {
-  kind: 'write_denied' | 'network_denied' | 'read_denied';
+  /** host_denied: the egress proxy refused a host (target is host:port). */
+  kind: 'write_denied' | 'network_denied' | 'read_denied' | 'host_denied';
   /** The path it tried (or the host), as reported. */
   target: string;
   /** The line of output it was detected from. */
@@ -86,4 +92,6 @@ export interface RunResult {
   violations: JailViolation[];
   /** Whether the command ran jailed (false only with the explicit unjailed setting). */
   jailed: boolean;
+  /** Network class, jailed: what the egress proxy let through and refused. */
+  egress?: { allowed: string[]; refused: { host: string; port: number; protocol: string; reason: string }[] };
 }

@@ -114,7 +114,7 @@ describe('the egress proxy', () => {
       patterns: () => [`127.0.0.1:${webPort}`],
       steps: () => [`CONNECT 127.0.0.1:${otherPort} HTTP/1.1\r\n\r\n`],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: '127.0.0.1', port: otherPort, protocol: 'connect', reason: `127.0.0.1:${otherPort} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` }],
+      refused: () => [{ host: '127.0.0.1', port: otherPort, protocol: 'connect', kind: 'not_allowed', reason: `127.0.0.1:${otherPort} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` }],
       lookups: [],
     },
     {
@@ -122,7 +122,7 @@ describe('the egress proxy', () => {
       patterns: () => ['registry.npmjs.org'],
       steps: () => ['CONNECT example.com:443 HTTP/1.1\r\n\r\n'],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: 'example.com', port: 443, protocol: 'connect', reason: 'example.com:443 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      refused: () => [{ host: 'example.com', port: 443, protocol: 'connect', kind: 'not_allowed', reason: 'example.com:443 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
       lookups: [],
     },
     {
@@ -138,7 +138,7 @@ describe('the egress proxy', () => {
       patterns: () => [`127.0.0.1:${webPort}`],
       steps: () => ['GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n'],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: 'example.com', port: 80, protocol: 'http', reason: 'example.com:80 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      refused: () => [{ host: 'example.com', port: 80, protocol: 'http', kind: 'not_allowed', reason: 'example.com:80 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
       lookups: [],
     },
     {
@@ -146,7 +146,7 @@ describe('the egress proxy', () => {
       patterns: () => [`127.0.0.1:${webPort}`],
       steps: () => [`GET http://127.0.0.1:${webPort}/x HTTP/1.1\r\nHost: a\r\n\r\n`, `GET http://127.0.0.1:${otherPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`],
       expected: () => 'HTTP/1.1 200 OK then HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: '127.0.0.1', port: otherPort, protocol: 'http', reason: `127.0.0.1:${otherPort} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` }],
+      refused: () => [{ host: '127.0.0.1', port: otherPort, protocol: 'http', kind: 'not_allowed', reason: `127.0.0.1:${otherPort} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` }],
       lookups: [],
     },
     {
@@ -154,7 +154,7 @@ describe('the egress proxy', () => {
       patterns: () => [`127.0.0.1:${webPort}`],
       steps: () => ['GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
       expected: () => 'HTTP/1.1 400 Bad Request (refused by the proxy) | only http:// URLs may be proxied as plain requests (https goes through CONNECT)',
-      refused: () => [{ host: '', port: 0, protocol: 'http', reason: 'only http:// URLs may be proxied as plain requests (https goes through CONNECT)' }],
+      refused: () => [{ host: '', port: 0, protocol: 'http', kind: 'unsupported', reason: 'only http:// URLs may be proxied as plain requests (https goes through CONNECT)' }],
       lookups: [],
     },
     {
@@ -178,7 +178,7 @@ describe('the egress proxy', () => {
       patterns: () => ['registry.npmjs.org'],
       steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('exfil.example', 443)],
       expected: () => 'socks reply 2',
-      refused: () => [{ host: 'exfil.example', port: 443, protocol: 'socks5', reason: 'exfil.example:443 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      refused: () => [{ host: 'exfil.example', port: 443, protocol: 'socks5', kind: 'not_allowed', reason: 'exfil.example:443 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
       lookups: [],
     },
     {
@@ -186,7 +186,7 @@ describe('the egress proxy', () => {
       patterns: () => ['*.example'],
       steps: () => [Buffer.from([0x05, 0x01, 0x00]), Buffer.from([0x05, 0x03, 0x00, 0x01, 0, 0, 0, 0, 0, 53])],
       expected: () => 'socks reply 7',
-      refused: () => [{ host: '0.0.0.0', port: 53, protocol: 'socks5-udp', reason: 'UDP through the proxy is not supported' }],
+      refused: () => [{ host: '0.0.0.0', port: 53, protocol: 'socks5-udp', kind: 'unsupported', reason: 'UDP through the proxy is not supported' }],
       lookups: [],
     },
     {
@@ -202,7 +202,7 @@ describe('the egress proxy', () => {
       patterns: () => [`rebind.test:${webPort}`],
       steps: () => [`CONNECT rebind.test:${webPort} HTTP/1.1\r\n\r\n`],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', reason: 'rebind.test resolves to 127.0.0.1, an address of this computer or its link, which a host name may not reach' }],
+      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', kind: 'local_address', reason: 'rebind.test resolves to 127.0.0.1, an address of this computer or its link, which a host name may not reach' }],
       lookups: ['rebind.test'],
     },
     {
@@ -210,15 +210,23 @@ describe('the egress proxy', () => {
       patterns: () => ['metadata.test'],
       steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('metadata.test', 80)],
       expected: () => 'socks reply 2',
-      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', reason: 'metadata.test resolves to 169.254.169.254, an address of this computer or its link, which a host name may not reach' }],
+      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', kind: 'local_address', reason: 'metadata.test resolves to 169.254.169.254, an address of this computer or its link, which a host name may not reach' }],
       lookups: ['metadata.test'],
+    },
+    {
+      name: 'an allowed name that does not resolve is answered as the network would, not as a refusal',
+      patterns: () => ['nowhere.test'],
+      steps: () => ['CONNECT nowhere.test:443 HTTP/1.1\r\n\r\n'],
+      expected: () => 'HTTP/1.1 502 Bad Gateway | nowhere.test could not be resolved',
+      refused: () => [],
+      lookups: ['nowhere.test'],
     },
     {
       name: 'an allowed name on a port other than 80 and 443 is refused (a pattern without a port)',
       patterns: () => ['registry.npmjs.org'],
       steps: () => ['CONNECT registry.npmjs.org:22 HTTP/1.1\r\n\r\n'],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: 'registry.npmjs.org', port: 22, protocol: 'connect', reason: 'registry.npmjs.org:22 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      refused: () => [{ host: 'registry.npmjs.org', port: 22, protocol: 'connect', kind: 'not_allowed', reason: 'registry.npmjs.org:22 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
       lookups: [],
     },
   ];

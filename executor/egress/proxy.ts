@@ -15,7 +15,12 @@ export type EgressProtocol = 'http' | 'connect' | 'socks5';
 export interface EgressRefusal {
   host: string;
   port: number;
-  protocol: EgressProtocol | 'socks5-udp' | 'socks5-bind' | 'unknown';
+  protocol: EgressProtocol | 'socks5-udp' | 'socks5-bind';
+  /**
+   * not_allowed: no pattern or grant covers host:port (what a consent card may change); local_address:
+   * an allowed name resolves to this computer; unsupported: a protocol or form the proxy does not carry.
+   */
+  kind: 'not_allowed' | 'local_address' | 'unsupported';
   /** Why, in a sentence: what the client is told and the card shows. */
   reason: string;
 }
@@ -50,7 +55,7 @@ export function refusalText(host: string, port: number, why: string): string {
   return `Threshold's sandbox, not the task, blocked the connection to ${host}:${port}: ${why}. The user can allow this host from the card Threshold shows; do not try to reach it another way.`;
 }
 
-type Destination = { ok: true; address: string } | { ok: false; reason: string };
+type Destination = { ok: true; address: string } | { ok: false; kind: EgressRefusal['kind'] | 'unresolved'; reason: string };
 
 export class EgressProxy {
   readonly refused: EgressRefusal[] = [];
@@ -117,9 +122,9 @@ export class EgressProxy {
   /** May host:port be reached, and at which address? Checked before any lookup, so a refused name never reaches DNS. */
   private async destination(rawHost: string, port: number): Promise<Destination> {
     const host = normalizeHost(rawHost);
-    if (host === null || !Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, reason: 'the address is malformed' };
+    if (host === null || !Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, kind: 'unsupported', reason: 'the address is malformed' };
     if (!hostAllowed(host, port, this.o.patterns)) {
-      return { ok: false, reason: `${host}:${port} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` };
+      return { ok: false, kind: 'not_allowed', reason: `${host}:${port} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` };
     }
     if (isIP(host)) return { ok: true, address: host };
     let addresses: string[];
@@ -128,11 +133,12 @@ export class EgressProxy {
     } catch {
       addresses = [];
     }
-    if (addresses.length === 0) return { ok: false, reason: `${host} could not be resolved` };
+    // Not the sandbox's doing: answered as the network would, and not reported as a refusal.
+    if (addresses.length === 0) return { ok: false, kind: 'unresolved', reason: `${host} could not be resolved` };
     // An allowed name that points at this computer would reach its loopback services: only a pattern
     // that names the address itself (or localhost) may do that.
     const address = addresses[0]!;
-    if (isLocalAddress(address) && host !== 'localhost') return { ok: false, reason: `${host} resolves to ${address}, an address of this computer or its link, which a host name may not reach` };
+    if (isLocalAddress(address) && host !== 'localhost') return { ok: false, kind: 'local_address', reason: `${host} resolves to ${address}, an address of this computer or its link, which a host name may not reach` };
     return { ok: true, address };
   }
 
@@ -157,11 +163,12 @@ export class EgressProxy {
   // ── HTTP CONNECT ────────────────────────────────────────────────────────────────────────────────────
   private async httpConnect(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
     const target = splitHostPort(req.url ?? '', 443);
-    const dest = target ? await this.destination(target.host, target.port) : ({ ok: false, reason: 'the CONNECT target is not host:port' } as const);
+    const dest: Destination = target ? await this.destination(target.host, target.port) : { ok: false, kind: 'unsupported', reason: 'the CONNECT target is not host:port' };
     if (!dest.ok) {
+      if (dest.kind === 'unresolved') return void client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${dest.reason}\n`);
       const host = target?.host ?? String(req.url);
       const port = target?.port ?? 0;
-      this.refuse({ host, port, protocol: 'connect', reason: dest.reason });
+      this.refuse({ host, port, protocol: 'connect', kind: dest.kind, reason: dest.reason });
       const body = refusalText(host, port, dest.reason) + '\n';
       client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\n${REFUSAL_HEADER}: refused\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
@@ -181,7 +188,7 @@ export class EgressProxy {
 
   // ── Plain HTTP (absolute-form request line) ─────────────────────────────────────────────────────────
   private async plainHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(req.url ?? '');
     } catch {
@@ -189,14 +196,15 @@ export class EgressProxy {
     }
     if (!url || url.protocol !== 'http:') {
       const reason = 'only http:// URLs may be proxied as plain requests (https goes through CONNECT)';
-      this.refuse({ host: url?.hostname ?? '', port: 0, protocol: 'http', reason });
+      this.refuse({ host: url?.hostname ?? '', port: 0, protocol: 'http', kind: 'unsupported', reason });
       return void sendRefusal(res, 400, reason);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = url.port ? Number(url.port) : 80;
     const dest = await this.destination(host, port);
     if (!dest.ok) {
-      this.refuse({ host, port, protocol: 'http', reason: dest.reason });
+      if (dest.kind === 'unresolved') return void res.writeHead(502, { 'content-type': 'text/plain' }).end(`${dest.reason}\n`);
+      this.refuse({ host, port, protocol: 'http', kind: dest.kind, reason: dest.reason });
       return void sendRefusal(res, 403, refusalText(host, port, dest.reason));
     }
     this.allowed.push(`${host}:${port}`);
@@ -233,12 +241,13 @@ export class EgressProxy {
       if (cmd !== 0x01) {
         // UDP ASSOCIATE and BIND would be ways out besides a checked TCP connection.
         const reason = cmd === 0x03 ? 'UDP through the proxy is not supported' : 'SOCKS BIND is not supported';
-        this.refuse({ host, port, protocol: cmd === 0x03 ? 'socks5-udp' : 'socks5-bind', reason });
+        this.refuse({ host, port, protocol: cmd === 0x03 ? 'socks5-udp' : 'socks5-bind', kind: 'unsupported', reason });
         return void client.end(socksReply(0x07));
       }
       const dest = await this.destination(host, port);
       if (!dest.ok) {
-        this.refuse({ host, port, protocol: 'socks5', reason: dest.reason });
+        if (dest.kind === 'unresolved') return void client.end(socksReply(0x04)); // host unreachable
+        this.refuse({ host, port, protocol: 'socks5', kind: dest.kind, reason: dest.reason });
         return void client.end(socksReply(0x02)); // connection not allowed by ruleset
       }
       let upstream: Socket;

@@ -76,8 +76,10 @@ export interface JailViolation {
   kind: 'write_denied' | 'network_denied' | 'read_denied' | 'host_denied';
   /** The path it tried (or the host), as reported. */
   target: string;
-  /** The line of output it was detected from. */
+  /** The line of output it was detected from (host_denied: the proxy's reason). */
   evidence: string;
+  /** host_denied: the host and port refused, and whether a grant could allow it (not for this computer's addresses or unsupported protocols). */
+  host?: { name: string; port: number; grantable: boolean };
 }
 
 export interface RunResult {

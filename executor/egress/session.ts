@@ -49,7 +49,7 @@ export function hostViolations(refused: readonly EgressRefusal[]): JailViolation
     const target = `${r.host}:${r.port}`;
     if (seen.has(target)) continue;
     seen.add(target);
-    out.push({ kind: 'host_denied', target, evidence: r.reason });
+    out.push({ kind: 'host_denied', target, evidence: r.reason, host: { name: r.host, port: r.port, grantable: r.kind === 'not_allowed' } });
   }
   return out;
 }

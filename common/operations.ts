@@ -161,13 +161,14 @@ export const consentOfferSchema = z.object({
   session_id: z.string(),
   call_id: z.string(),
   path: z.string(),
-  access: z.enum(['write', 'code', 'read']),
+  access: z.enum(['write', 'code', 'read', 'host']),
   attempted: z.string(),
   evidence: z.string(),
   reason: z.string().optional(),
   created_at: z.number(),
 });
-export const consentChoiceSchema = z.enum(['session', 'always', 'deny']);
+/** hour: allowed for an hour (host offers only). */
+export const consentChoiceSchema = z.enum(['session', 'hour', 'always', 'deny']);
 
 export const auditEntrySchema = z.object({
   seq: z.number().int(),
@@ -356,7 +357,7 @@ export const OPERATIONS = {
   'audit.verify': op({ summary: "Verifies the audit history's hash chain.", params: none, result: auditVerifySchema, transports: both, verb: 'verifyAudit' }),
 
   'sandbox.list_offers': op({ summary: 'Paths the jail denied, waiting for consent.', params: none, result: z.array(consentOfferSchema), transports: both, verb: 'listConsentOffers' }),
-  'sandbox.consent': op({ summary: 'Answers a sandbox consent offer: allow for the session, always, or keep denied.', params: z.strictObject({ id, choice: consentChoiceSchema }), result: consentOfferSchema, transports: both, verb: 'decideConsent' }),
+  'sandbox.consent': op({ summary: 'Answers a sandbox consent offer: allow for the session, for an hour (hosts), always, or keep denied.', params: z.strictObject({ id, choice: consentChoiceSchema }), result: consentOfferSchema, transports: both, verb: 'decideConsent' }),
 
   'checkpoint.list': op({
     summary: 'Workspace checkpoints, newest first.',

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
 import { detectViolations } from './denial';
+import { EgressSession, hostViolations, type EgressReport } from './egress/session';
+import { DEFAULT_ALLOW_HOSTS } from '../main/policy/hosts';
 import { bwrapArgs } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
@@ -38,6 +40,8 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   containment?: ContainmentPlan;
   /** For benchmarks: false starts every launcher when its call comes (no spare started ahead). */
   spare?: boolean;
+  /** For tests: name resolution at the egress proxy instead of the system's. */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 export interface JailStatus {
@@ -161,6 +165,12 @@ export class Executor {
     /** Jailed without a terminal: the launcher already runs and waits for this request. */
     let launched: { launcher: Launcher; request: string } | null = null;
     let hidden: { dirs: string[]; files: string[] } | undefined;
+    // A network-class jail's one way out: its own proxy, bridged in once the jail has started.
+    const egress =
+      status.jailed && req.jail.class === 'network'
+        ? await EgressSession.open({ scratch: this.scratch, patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}) })
+        : null;
+    let finished = false;
     if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
@@ -246,6 +256,7 @@ export class Executor {
       if (abort?.aborted) onAbort();
       abort?.addEventListener('abort', onAbort, { once: true });
       const finish = (code: number | null, sig: string | null) => {
+        finished = true;
         clearTimeout(timer);
         abort?.removeEventListener('abort', onAbort);
         resolve({ code, signal: sig });
@@ -266,6 +277,7 @@ export class Executor {
             stream('stdout', b);
           });
           ptyProcess.onExit(({ exitCode, signal: s }) => finish(s ? null : exitCode, s ? `SIG${s}` : null));
+          egress?.attach(ptyProcess.pid, () => finished);
           if (abort?.aborted) onAbort();
         });
         return;
@@ -299,6 +311,7 @@ export class Executor {
         err.push(Buffer.from(`threshold: could not start ${argv[0]}: ${e.message}\n`));
       });
       child.on('close', (code, sig) => finish(code, sig));
+      if (child.pid) egress?.attach(child.pid, () => finished);
       if (abort?.aborted) onAbort();
     });
 
@@ -311,6 +324,7 @@ export class Executor {
     }
     const outOfMemory = containment?.outOfMemory(exit) ?? false;
     containment?.cleanup();
+    const egressReport: EgressReport | null = egress ? await egress.close() : null;
     for (const p of createdPlaceholders) removeIfEmpty(p);
 
     const stdout = out.result();
@@ -323,9 +337,10 @@ export class Executor {
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,
-      violations: status.jailed ? detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden }) : [],
+      violations: status.jailed ? [...detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden }), ...hostViolations(egressReport?.refused ?? [])] : [],
       jailed: status.jailed,
       memory: status.jailed && this.containment.ok ? { limitBytes: limits.maxMemoryBytes, heldBy: this.containment.memory, exceeded: outOfMemory } : null,
+      ...(egressReport ? { egress: egressReport } : {}),
     };
   }
 

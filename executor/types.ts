@@ -55,6 +55,11 @@ export interface RunRequest {
      * size cap; not regenerable): read-only in a write jail so that nothing unrestorable changes.
      */
     unheld?: readonly string[];
+    /**
+     * Network class: the host patterns the egress proxy lets through for this call (the allowlist and
+     * the host grants in force). Absent: the default allowlist (main/policy/hosts.ts).
+     */
+    allowHosts?: readonly string[];
   };
   limits?: Partial<Limits>;
   /** Run under a pseudo-terminal (merged output, as a terminal shows it). */
@@ -72,11 +77,14 @@ export interface StreamResult {
 }
 
 export interface JailViolation {
-  kind: 'write_denied' | 'network_denied' | 'read_denied';
+  /** host_denied: the egress proxy refused a host (target is host:port). */
+  kind: 'write_denied' | 'network_denied' | 'read_denied' | 'host_denied';
   /** The path it tried (or the host), as reported. */
   target: string;
-  /** The line of output it was detected from. */
+  /** The line of output it was detected from (host_denied: the proxy's reason). */
   evidence: string;
+  /** host_denied: the host and port refused, and whether a grant could allow it (not for this computer's addresses or unsupported protocols). */
+  host?: { name: string; port: number; grantable: boolean };
 }
 
 export interface RunResult {
@@ -93,4 +101,6 @@ export interface RunResult {
   jailed: boolean;
   /** The memory limit, how it was held, and whether it killed a process of this run (null unjailed). */
   memory: { limitBytes: number; heldBy: 'cgroup' | 'systemd-scope' | 'rlimit-as'; exceeded: boolean } | null;
+  /** Network class, jailed: what the egress proxy let through and refused. */
+  egress?: { allowed: string[]; refused: { host: string; port: number; protocol: string; reason: string }[] };
 }

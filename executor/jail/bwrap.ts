@@ -1,11 +1,13 @@
 // The bubblewrap command line for a jail spec. Pure: tested as argv, without spawning.
+import { awaitBridgeArgv } from '../egress/bridge';
 import type { JailSpec } from './spec';
 
 export function bwrapArgs(spec: JailSpec, argv: readonly string[]): string[] {
   const a: string[] = [];
   a.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
-  // Network only for a call decided with the network effect.
-  if (spec.class !== 'network') a.push('--unshare-net');
+  // Every class gets its own, empty network namespace; a network-class call's only way out is the egress
+  // proxy, bridged into that namespace once it exists (executor/egress/bridge.ts).
+  a.push('--unshare-net');
   // No capabilities, even when Threshold runs as root (bwrap keeps them for root otherwise): without
   // CAP_SYS_ADMIN the hiding mounts cannot be unmounted, without CAP_DAC_OVERRIDE modes hold.
   a.push('--cap-drop', 'ALL', '--disable-userns', '--die-with-parent', '--new-session');
@@ -30,6 +32,6 @@ export function bwrapArgs(spec: JailSpec, argv: readonly string[]): string[] {
   for (const [k, v] of Object.entries(spec.env).sort(([x], [y]) => (x < y ? -1 : 1))) a.push('--setenv', k, v);
   a.push('--chdir', spec.cwd);
   if (spec.seccompFd !== undefined) a.push('--seccomp', String(spec.seccompFd));
-  a.push('--', ...argv);
+  a.push('--', ...(spec.class === 'network' ? awaitBridgeArgv(argv) : argv));
   return a;
 }

@@ -24,17 +24,27 @@ const pairs = (a: string[], flag: string) => a.flatMap((x, i) => (x === flag ? [
 
 describe('bwrapArgs', () => {
   it.each([
-    { cls: 'read' as const, net: false, workspace: '--ro-bind', extra: false },
-    { cls: 'write' as const, net: false, workspace: '--bind', extra: true },
-    { cls: 'network' as const, net: true, workspace: '--bind', extra: true },
-  ])('a $cls call: network $net, workspace mounted with $workspace, granted paths writable: $extra', ({ cls, net, workspace, extra }) => {
+    { cls: 'read' as const, workspace: '--ro-bind', extra: false },
+    { cls: 'write' as const, workspace: '--bind', extra: true },
+    { cls: 'network' as const, workspace: '--bind', extra: true },
+  ])('a $cls call: its own network namespace, workspace mounted with $workspace, granted paths writable: $extra', ({ cls, workspace, extra }) => {
     const a = bwrapArgs(spec({ class: cls }), ['ls']);
     expect({
       unshareNet: a.includes('--unshare-net'),
       workspace: a[a.indexOf('/home/u/proj') - 1],
       extra: pairs(a, '--bind').includes('/home/u/out'),
       protectedRo: pairs(a, '--ro-bind').includes('/home/u/proj/.git/hooks'),
-    }).toEqual({ unshareNet: !net, workspace, extra, protectedRo: cls !== 'read' });
+    }).toEqual({ unshareNet: true, workspace, extra, protectedRo: cls !== 'read' });
+  });
+
+  it.each([
+    { cls: 'read' as const, waits: false },
+    { cls: 'write' as const, waits: false },
+    { cls: 'network' as const, waits: true },
+  ])('a $cls call waits for the egress bridge before its argv: $waits', ({ cls, waits }) => {
+    const a = bwrapArgs(spec({ class: cls }), ['curl', 'https://x']);
+    const cmd = a.slice(a.lastIndexOf('--') + 1);
+    expect({ shell: cmd[0] === '/bin/sh' && cmd[3] === 'threshold-egress', tail: cmd.slice(-2) }).toEqual({ shell: waits, tail: ['curl', 'https://x'] });
   });
 
   it('always isolates: user and PID namespaces, no nested user namespaces, dies with its parent, new session', () => {

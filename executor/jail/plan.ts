@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
+import { proxyEnv } from '../egress/bridge';
 import { scrubEnv } from '../env';
 import type { RunRequest } from '../types';
 import type { JailSpec } from './spec';
@@ -187,7 +188,8 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     readOnlyInWorkspace,
     absentProtected,
     emptyFile: ctx.emptyFile,
-    env: scrubEnv(req.env, req.envAllow),
+    // The proxy variables are set last, so an allowed variable of the same name cannot point elsewhere.
+    env: { ...scrubEnv(req.env, req.envAllow), ...(req.jail.class === 'network' ? proxyEnv() : {}) },
     ...(seccompFd !== undefined ? { seccompFd } : {}),
   };
 }

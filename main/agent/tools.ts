@@ -14,6 +14,7 @@ import type { Evaluation } from '../policy/evaluate';
 import { resolvePath } from '../policy/paths';
 import { toolArgSchemas, type BuiltinToolName } from '../policy/tools';
 import type { McpToolInfo } from './mcp';
+import { consentedHost, hopVerdict } from './web-fetch-hosts';
 
 export const TOOL_DESCRIPTIONS: Record<BuiltinToolName, string> = {
   run_command: 'Run a shell command (bash) in the workspace. It runs in a sandbox: only the workspace is writable, and the network is available only if the user approved it. Output is capped.',
@@ -166,8 +167,18 @@ export async function runTool(name: string, args: Record<string, unknown>, ctx: 
       const r = await openApprovedPath({ callId: ctx.callId, realPath: observedReal }, (callId, o) => void core.recordOutcome(callId, o));
       return { text: r.text, isError: r.status !== 'succeeded', status: r.status };
     }
-    case 'web_fetch':
-      return webFetch(String(args['url']), ctx.signal);
+    case 'web_fetch': {
+      const url = String(args['url']);
+      const consented = consentedHost(url, ctx.evaluation);
+      const patterns = core.execution.allowHostsFor(ctx.sessionId);
+      return webFetch(url, ctx.signal, (u) => {
+        const v = hopVerdict(u, { patterns, consented });
+        if (v.ok) return null;
+        const [offer] = core.consent.offersFor([{ kind: 'host_denied', target: `${v.host}:${v.port}`, evidence: v.reason, host: { name: v.host, port: v.port, grantable: true } }], { sessionId: ctx.sessionId, callId: ctx.callId });
+        if (offer) core.events.emit('sandbox.denied', offer);
+        return `[threshold] The sandbox, not the task, blocked web_fetch from reaching ${v.host}:${v.port}: ${v.reason}. ${offer ? `The user was asked whether to allow ${offer.path}; if they allow it, retry.` : 'Do not try to work around it.'}`;
+      });
+    }
     case 'run_command':
     case 'ask_user':
     case 'notify_user':
@@ -180,15 +191,18 @@ export async function runTool(name: string, args: Record<string, unknown>, ctx: 
 const FETCH_CAP = 2 * 1024 * 1024;
 
 /**
- * web_fetch: http(s) only, redirects followed by hand so each hop is checked again (a redirect to a
- * private address would otherwise bypass the gate's check), size-capped, text extracted from HTML,
- * and fenced as untrusted.
+ * web_fetch: http(s) only, redirects followed by hand so each hop is checked again (its host against the
+ * egress hosts and grants, and a redirect to a private address would otherwise bypass the gate's
+ * check), size-capped, text extracted from HTML, and fenced as untrusted.
  */
-async function webFetch(url: string, signal: AbortSignal): Promise<ToolOutput> {
+async function webFetch(url: string, signal: AbortSignal, refusedHost: (u: URL) => string | null): Promise<ToolOutput> {
   let current = url;
   for (let hop = 0; hop < 5; hop++) {
     const u = new URL(current);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return fail(`Refused: redirect to ${u.protocol} URL.`);
+    // Checked before the name is looked up: a host nobody allowed is not even resolved.
+    const refusal = refusedHost(u);
+    if (refusal) return fail(refusal);
     const addresses = await lookup(u.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
     if (hop > 0 && addresses.some((a) => isPrivateAddress(a.address))) return fail(`Refused: ${url} redirected to ${u.hostname}, a local or private address, which was not approved.`);
     const res = await fetch(current, { redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(20_000)]), headers: { 'user-agent': 'Threshold/0.1 (+web_fetch)' } });

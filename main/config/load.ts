@@ -4,6 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import type { Grant, Level } from '../../common/domain';
 import { classifyCommand, initClassifier } from '../policy/classifier';
 import type { PolicyRules } from '../policy/evaluate';
+import { DEFAULT_ALLOW_HOSTS } from '../policy/hosts';
 import type { PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
@@ -37,6 +38,8 @@ export interface ThresholdConfig {
   controlEnabled: boolean;
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
+  /** [network]: the hosts a network-class jail and web_fetch reach without a host grant. */
+  network: { allowHosts: string[] };
 }
 
 export interface ProviderConfig {
@@ -86,6 +89,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   mcpServers: {},
   controlEnabled: true,
   auditRetention: {},
+  network: { allowHosts: [...DEFAULT_ALLOW_HOSTS] },
 };
 
 /** Reads a config file. `required` false: a missing file means the defaults (a dangling link is an error). */
@@ -158,6 +162,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
       ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),
     },
+    network: { allowHosts: [...cfg.network.allow_hosts] },
   };
 }
 

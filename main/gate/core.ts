@@ -110,6 +110,7 @@ export class ThresholdCore {
       checkpoints: this.checkpoints,
       consent: this.consent,
       config: () => this.o.config.executor,
+      allowHosts: () => this.o.config.network.allowHosts,
       paths: () => this.o.paths,
       recordOutcome: (callId, outcome) => void this.recordOutcome(callId, outcome),
       started: (callId) => this.markStarted(callId),

@@ -3,7 +3,7 @@
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { CallState } from '../../common/call-state';
 import type { Level } from '../../common/domain';
-import type { ConsentOffer } from './sandbox-consent';
+import type { ConsentChoice, ConsentOffer } from './sandbox-consent';
 import type { Notification, Question, QuestionOutcome } from '../agent/questions';
 
 export interface CoreEvents {
@@ -15,7 +15,7 @@ export interface CoreEvents {
   'settings.changed': { level: Level };
   'sandbox.denied': ConsentOffer;
   /** A consent offer was answered (emitted by the operations' handlers, for every surface). */
-  'sandbox.decided': ConsentOffer & { choice: 'session' | 'always' | 'deny' };
+  'sandbox.decided': ConsentOffer & { choice: ConsentChoice };
   /** Live output of a running call (redacted), for the UI. */
   'call.output': { call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
   'turn.started': { session_id: string; turn_id: string; kind: 'reactive' | 'unattended'; model: string };

@@ -7,6 +7,7 @@ import { JailUnavailableError, type Executor } from '../../executor/run';
 import type { JailClass, RunResult } from '../../executor/types';
 import type { ExecutorConfig } from '../config/load';
 import type { Evaluation } from '../policy/evaluate';
+import { DEFAULT_ALLOW_HOSTS } from '../policy/hosts';
 import type { PathContext } from '../policy/paths';
 import { openOnDesktop } from '../../executor/open-path';
 import type { CheckpointService, TakenCheckpoint } from './checkpoint-service';
@@ -47,6 +48,8 @@ export class ExecutionService {
       checkpoints: CheckpointService;
       consent: SandboxConsent;
       config: () => ExecutorConfig;
+      /** [network] allow_hosts; the session's host grants are added per call. Absent: the default allowlist. */
+      allowHosts?: () => readonly string[];
       paths: () => PathContext;
       recordOutcome: (callId: string, o: { status: ExecutionStatus; exit_code: number | null; signal: string | null; duration_ms: number | null; error?: string | null }) => void;
       /** The call starts to run (recorded, so a crash from here on reads as interrupted). */
@@ -56,6 +59,11 @@ export class ExecutionService {
       output?: (callId: string, stream: 'stdout' | 'stderr', chunk: string) => void;
     },
   ) {}
+
+  /** What the egress proxy lets through for a call of this session: the allowlist and the host grants in force now. */
+  allowHostsFor(sessionId: string): string[] {
+    return [...(this.o.allowHosts?.() ?? DEFAULT_ALLOW_HOSTS), ...this.o.consent.hosts(sessionId)];
+  }
 
   async runCommand(run: CommandRun, signal?: AbortSignal): Promise<CommandReport> {
     const paths = this.o.paths();
@@ -80,7 +88,7 @@ export class ExecutionService {
           cwd: run.cwd,
           env: process.env,
           envAllow: cfg.envAllow,
-          jail: { class: cls, workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), grantedReadable: this.o.consent.readable(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
+          jail: { class: cls, ...(cls === 'network' ? { allowHosts: this.allowHostsFor(run.sessionId) } : {}), workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), grantedReadable: this.o.consent.readable(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
           limits: cfg.limits,
           terminal: run.terminal,
           onOutput: (stream, chunk) => {
@@ -181,6 +189,11 @@ export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass,
       const offered = offers.find((o) => v.target === o.attempted);
       parts.push(
         `[threshold] The sandbox, not the task, hid ${v.target}: the home folder's dot-entries and credential files are not visible to commands. ${offered ? 'The user was asked whether to allow reading it; if they allow it, retry.' : 'Do not try to work around it.'}`,
+      );
+    } else if (v.kind === 'host_denied') {
+      const offered = offers.find((o) => o.access === 'host' && v.target === o.attempted);
+      parts.push(
+        `[threshold] The sandbox, not the task, blocked the connection to ${v.target}: ${v.evidence}. ${offered ? `The user was asked whether to allow ${offered.path}; if they allow it, retry.` : 'Do not try to work around it.'}`,
       );
     } else if (v.kind === 'network_denied') {
       parts.push(`[threshold] The sandbox, not the task, blocked network access (${v.target}): this command was not approved with network access. Ask for it explicitly if the task needs the network.`);

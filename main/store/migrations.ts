@@ -209,6 +209,22 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX audit_subject ON audit(subject, kind);
     `,
   },
+  {
+    version: 10,
+    name: 'host grants: hosts the user allowed the egress proxy to reach after a refusal',
+    sql: `
+      CREATE TABLE host_grants (
+        pattern TEXT NOT NULL,
+        scope TEXT NOT NULL CHECK (scope IN ('session', 'until', 'always')),
+        session_id TEXT NOT NULL DEFAULT '',
+        expires_at INTEGER,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER,
+        CHECK ((scope = 'until') = (expires_at IS NOT NULL))
+      );
+      CREATE INDEX host_grants_live ON host_grants(revoked_at, scope);
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

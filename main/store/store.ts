@@ -12,6 +12,7 @@ import { CheckpointsRepo } from './checkpoints-repo';
 import { CallsRepo } from './calls-repo';
 import { openDatabaseFrom, type Db } from './db';
 import { GrantsRepo } from './grants-repo';
+import { HostGrantsRepo } from './host-grants-repo';
 import { verifyHistory } from './history-verify';
 import { OutcomesRepo } from './outcomes-repo';
 import { SessionsRepo } from './sessions-repo';
@@ -39,6 +40,7 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly checkpoints: CheckpointsRepo;
   readonly transcripts: TranscriptRepo;
+  readonly hostGrants: HostGrantsRepo;
 
   constructor(opts: StoreOptions) {
     const { db, fromVersion } = openDatabaseFrom(opts.file);
@@ -52,6 +54,7 @@ export class Store {
     this.settings = new SettingsRepo(this.db);
     this.checkpoints = new CheckpointsRepo(this.db);
     this.transcripts = new TranscriptRepo(this.db);
+    this.hostGrants = new HostGrantsRepo(this.db);
     this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 

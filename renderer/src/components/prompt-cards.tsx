@@ -38,7 +38,47 @@ export function QuestionCard({ q }: { q: QuestionView }) {
   );
 }
 
+/** A host the egress proxy refused: allow it for this session, for an hour, always, or keep it blocked. */
+function HostConsentCard({ o }: { o: ConsentOfferView }) {
+  const titleId = useId();
+  const decide = useApp((s) => s.decideOffer);
+  return (
+    <section className="card consent" role="region" aria-labelledby={titleId}>
+      <h2 id={titleId}>{`Sandbox blocked a connection to ${o.path}`}</h2>
+      <p>
+        The command was approved, but <code><Visible text={o.attempted} /></code> is not on the allowed hosts, so the sandbox refused the connection. Allowing it lets later commands
+        (and web_fetch) reach it; the agent is told it may retry.
+      </p>
+      <details>
+        <summary>What the proxy reported</summary>
+        <pre className="command">
+          <Visible text={o.evidence} />
+        </pre>
+      </details>
+      <div className="actions">
+        <button type="button" onClick={() => void decide(o.id, 'session')}>
+          {`Allow ${o.path} for this session`}
+        </button>
+        <button type="button" onClick={() => void decide(o.id, 'hour')}>
+          For an hour
+        </button>
+        <button type="button" onClick={() => void decide(o.id, 'always')}>
+          Always
+        </button>
+        <button type="button" className="primary" onClick={() => void decide(o.id, 'deny')}>
+          Keep blocked
+        </button>
+      </div>
+    </section>
+  );
+}
+
 export function ConsentCard({ o }: { o: ConsentOfferView }) {
+  if (o.access === 'host') return <HostConsentCard o={o} />;
+  return <PathConsentCard o={o} />;
+}
+
+function PathConsentCard({ o }: { o: ConsentOfferView }) {
   const titleId = useId();
   const decide = useApp((s) => s.decideOffer);
   const what = o.access === 'code' ? 'code that runs outside the jail' : 'writing';

@@ -94,7 +94,7 @@ export interface PromptsSlice {
   loadOffers(): Promise<void>;
   answer(id: string, answer: string): Promise<boolean>;
   dismissQuestion(id: string): Promise<void>;
-  decideOffer(id: string, choice: 'session' | 'always' | 'deny'): Promise<void>;
+  decideOffer(id: string, choice: 'session' | 'hour' | 'always' | 'deny'): Promise<void>;
   onQuestionAsked(q: QuestionView): void;
   onQuestionClosed(id: string): void;
   onOffer(o: ConsentOfferView): void;

@@ -1,0 +1,285 @@
+// The egress proxy over its real Unix socket, against real servers on loopback. Name resolution is the
+// one outside boundary replaced (a table of names), so no test depends on the machine's DNS.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, request, type Server as HttpServer } from 'node:http';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EgressProxy, isLocalAddress, REFUSAL_HEADER, splitHostPort, type EgressRefusal } from './proxy';
+
+let web: HttpServer;
+let other: Server;
+let webPort: number;
+let otherPort: number;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'threshold-egress-'));
+  web = createHttpServer((req, res) => res.end(`web:${req.method} ${req.url} host=${req.headers.host}`));
+  other = createServer((s) => s.end('other service'));
+  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  webPort = (web.address() as AddressInfo).port;
+  otherPort = (other.address() as AddressInfo).port;
+});
+
+afterAll(() => {
+  web.close();
+  other.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const NAMES: Record<string, string> = { localhost: '127.0.0.1', 'rebind.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
+
+async function withProxy<T>(patterns: string[], fn: (path: string) => Promise<T>): Promise<{ result: T; refused: EgressRefusal[]; lookups: string[] }> {
+  const lookups: string[] = [];
+  const path = join(dir, `p-${Math.random().toString(36).slice(2)}.sock`);
+  const proxy = new EgressProxy({
+    patterns,
+    resolve: async (h) => {
+      lookups.push(h);
+      return NAMES[h] ? [NAMES[h]!] : [];
+    },
+  });
+  await proxy.listen({ path });
+  try {
+    return { result: await fn(path), refused: proxy.refused, lookups };
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** Sends raw bytes, returns everything the proxy answered until it closed (or a short quiet time). */
+function exchange(path: string, steps: (Buffer | string)[]): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const s = connect({ path });
+    const chunks: Buffer[] = [];
+    let i = 0;
+    let quiet: NodeJS.Timeout;
+    const done = () => {
+      s.destroy();
+      resolve(Buffer.concat(chunks));
+    };
+    const next = () => {
+      if (i < steps.length) s.write(steps[i++]!);
+    };
+    s.on('data', (c) => {
+      chunks.push(c);
+      clearTimeout(quiet);
+      quiet = setTimeout(done, 300);
+      next();
+    });
+    s.on('close', done);
+    s.on('connect', next);
+  });
+}
+
+const http11 = (host: string) => `GET /x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+
+function socksConnect(host: string | number[], port: number): Buffer {
+  const addr = typeof host === 'string' ? Buffer.concat([Buffer.from([0x03, host.length]), Buffer.from(host, 'latin1')]) : Buffer.from([0x01, ...host]);
+  const p = Buffer.alloc(2);
+  p.writeUInt16BE(port);
+  return Buffer.concat([Buffer.from([0x05, 0x01, 0x00]), addr, p]);
+}
+
+/** What a client saw, reduced to what matters: the first status line or SOCKS reply, and the body's end. */
+function summarize(raw: Buffer): string {
+  const text = raw.toString('latin1');
+  if (raw[0] === 0x05) {
+    // The greeting's answer (2 bytes), then the request's reply (10 bytes), then the tunnel's data.
+    const reply = `socks reply ${raw.length >= 4 ? raw[3] : raw[1]}`;
+    const after = raw.subarray(2 + 10).toString('latin1');
+    return after ? `${reply} | ${after.split('\r\n\r\n').pop()}` : reply;
+  }
+  const status = [...text.matchAll(/HTTP\/1\.1 \d{3} [^\r]*/g)].map((m) => m[0]).join(' then ');
+  const refused = new RegExp(`${REFUSAL_HEADER}: refused`, 'i').test(text) ? ' (refused by the proxy)' : '';
+  const last = text.split('\r\n\r\n').pop()!.trim();
+  return `${status}${refused} | ${last.startsWith("Threshold's sandbox") ? 'sandbox sentence' : last}`;
+}
+
+describe('the egress proxy', () => {
+  const cases: { name: string; patterns: () => string[]; steps: () => (Buffer | string)[]; expected: () => string; refused: () => EgressRefusal[]; lookups: string[] }[] = [
+    {
+      name: 'CONNECT to an allowed address:port opens a tunnel to it',
+      patterns: () => [`127.0.0.1:${webPort}`],
+      steps: () => [`CONNECT 127.0.0.1:${webPort} HTTP/1.1\r\nHost: 127.0.0.1:${webPort}\r\n\r\n`, http11('inner')],
+      expected: () => 'HTTP/1.1 200 Connection Established then HTTP/1.1 200 OK | web:GET /x host=inner',
+      refused: () => [],
+      lookups: [],
+    },
+    {
+      name: 'CONNECT to another port of the same address is refused',
+      patterns: () => [`127.0.0.1:${webPort}`],
+      steps: () => [`CONNECT 127.0.0.1:${otherPort} HTTP/1.1\r\n\r\n`],
+      expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      refused: () => [{ host: '127.0.0.1', port: otherPort, protocol: 'connect', kind: 'not_allowed', reason: `127.0.0.1:${otherPort} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` }],
+      lookups: [],
+    },
+    {
+      name: 'CONNECT to a host not allowed is refused before its name is looked up',
+      patterns: () => ['registry.npmjs.org'],
+      steps: () => ['CONNECT example.com:443 HTTP/1.1\r\n\r\n'],
+      expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      refused: () => [{ host: 'example.com', port: 443, protocol: 'connect', kind: 'not_allowed', reason: 'example.com:443 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      lookups: [],
+    },
+    {
+      name: 'a plain HTTP request to an allowed address is forwarded in origin form',
+      patterns: () => [`127.0.0.1:${webPort}`],
+      steps: () => [`GET http://127.0.0.1:${webPort}/x?y=1 HTTP/1.1\r\nHost: 127.0.0.1:${webPort}\r\nProxy-Connection: keep-alive\r\nConnection: close\r\n\r\n`],
+      expected: () => `HTTP/1.1 200 OK | web:GET /x?y=1 host=127.0.0.1:${webPort}`,
+      refused: () => [],
+      lookups: [],
+    },
+    {
+      name: 'a plain HTTP request to a name not allowed is refused without a lookup',
+      patterns: () => [`127.0.0.1:${webPort}`],
+      steps: () => ['GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n'],
+      expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      refused: () => [{ host: 'example.com', port: 80, protocol: 'http', kind: 'not_allowed', reason: 'example.com:80 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      lookups: [],
+    },
+    {
+      name: 'a second request on a kept-alive connection is checked again',
+      patterns: () => [`127.0.0.1:${webPort}`],
+      steps: () => [`GET http://127.0.0.1:${webPort}/x HTTP/1.1\r\nHost: a\r\n\r\n`, `GET http://127.0.0.1:${otherPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`],
+      expected: () => 'HTTP/1.1 200 OK then HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      refused: () => [{ host: '127.0.0.1', port: otherPort, protocol: 'http', kind: 'not_allowed', reason: `127.0.0.1:${otherPort} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` }],
+      lookups: [],
+    },
+    {
+      name: 'a request in origin form (not a proxy request) is refused',
+      patterns: () => [`127.0.0.1:${webPort}`],
+      steps: () => ['GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
+      expected: () => 'HTTP/1.1 400 Bad Request (refused by the proxy) | only http:// URLs may be proxied as plain requests (https goes through CONNECT)',
+      refused: () => [{ host: '', port: 0, protocol: 'http', kind: 'unsupported', reason: 'only http:// URLs may be proxied as plain requests (https goes through CONNECT)' }],
+      lookups: [],
+    },
+    {
+      name: 'SOCKS5 CONNECT to an allowed IPv4 address succeeds',
+      patterns: () => [`127.0.0.1:${otherPort}`],
+      steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect([127, 0, 0, 1], otherPort)],
+      expected: () => 'socks reply 0 | other service',
+      refused: () => [],
+      lookups: [],
+    },
+    {
+      name: 'SOCKS5 with a host name is resolved at the proxy (localhost, named with its port)',
+      patterns: () => [`localhost:${otherPort}`],
+      steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('localhost', otherPort)],
+      expected: () => 'socks reply 0 | other service',
+      refused: () => [],
+      lookups: ['localhost'],
+    },
+    {
+      name: 'SOCKS5 to a name not allowed is refused by ruleset, and the name never reaches DNS',
+      patterns: () => ['registry.npmjs.org'],
+      steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('exfil.example', 443)],
+      expected: () => 'socks reply 2',
+      refused: () => [{ host: 'exfil.example', port: 443, protocol: 'socks5', kind: 'not_allowed', reason: 'exfil.example:443 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      lookups: [],
+    },
+    {
+      name: 'SOCKS5 UDP ASSOCIATE is refused (no UDP through the proxy)',
+      patterns: () => ['*.example'],
+      steps: () => [Buffer.from([0x05, 0x01, 0x00]), Buffer.from([0x05, 0x03, 0x00, 0x01, 0, 0, 0, 0, 0, 53])],
+      expected: () => 'socks reply 7',
+      refused: () => [{ host: '0.0.0.0', port: 53, protocol: 'socks5-udp', kind: 'unsupported', reason: 'UDP through the proxy is not supported' }],
+      lookups: [],
+    },
+    {
+      name: 'SOCKS5 without the no-authentication method is turned away',
+      patterns: () => ['*.example'],
+      steps: () => [Buffer.from([0x05, 0x01, 0x02])],
+      expected: () => 'socks reply 255',
+      refused: () => [],
+      lookups: [],
+    },
+    {
+      name: 'an allowed name that resolves to loopback is refused (DNS rebinding onto host services)',
+      patterns: () => [`rebind.test:${webPort}`],
+      steps: () => [`CONNECT rebind.test:${webPort} HTTP/1.1\r\n\r\n`],
+      expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', kind: 'local_address', reason: 'rebind.test resolves to 127.0.0.1, an address of this computer or its link, which a host name may not reach' }],
+      lookups: ['rebind.test'],
+    },
+    {
+      name: 'an allowed name that resolves to the link-local metadata address is refused',
+      patterns: () => ['metadata.test'],
+      steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('metadata.test', 80)],
+      expected: () => 'socks reply 2',
+      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', kind: 'local_address', reason: 'metadata.test resolves to 169.254.169.254, an address of this computer or its link, which a host name may not reach' }],
+      lookups: ['metadata.test'],
+    },
+    {
+      name: 'an allowed name that does not resolve is answered as the network would, not as a refusal',
+      patterns: () => ['nowhere.test'],
+      steps: () => ['CONNECT nowhere.test:443 HTTP/1.1\r\n\r\n'],
+      expected: () => 'HTTP/1.1 502 Bad Gateway | nowhere.test could not be resolved',
+      refused: () => [],
+      lookups: ['nowhere.test'],
+    },
+    {
+      name: 'an allowed name on a port other than 80 and 443 is refused (a pattern without a port)',
+      patterns: () => ['registry.npmjs.org'],
+      steps: () => ['CONNECT registry.npmjs.org:22 HTTP/1.1\r\n\r\n'],
+      expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      refused: () => [{ host: 'registry.npmjs.org', port: 22, protocol: 'connect', kind: 'not_allowed', reason: 'registry.npmjs.org:22 is not on the allowed hosts ([network] allow_hosts) and no grant covers it' }],
+      lookups: [],
+    },
+  ];
+
+  it.each(cases)('$name', async (c) => {
+    const { result, refused, lookups } = await withProxy(c.patterns(), (path) => exchange(path, c.steps()));
+    expect({ seen: summarize(result), refused, lookups }).toEqual({ seen: c.expected(), refused: c.refused(), lookups: c.lookups });
+  });
+
+  it('streams a large plain HTTP body through unchanged', async () => {
+    const big = Buffer.alloc(8 * 1024 * 1024, 7);
+    const server = createHttpServer((_q, r) => r.end(big));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const { result } = await withProxy([`127.0.0.1:${port}`], (socketPath) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ socketPath, path: `http://127.0.0.1:${port}/big`, headers: { host: `127.0.0.1:${port}` } }, (res) => {
+          let n = 0;
+          res.on('data', (c: Buffer) => (n += c.length));
+          res.on('end', () => resolve(n));
+        });
+        req.on('error', reject);
+        req.end();
+      }),
+    );
+    server.close();
+    expect(result).toEqual(big.length);
+  });
+});
+
+describe('address helpers', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['0.0.0.0', true],
+    ['169.254.169.254', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['fe80::1', true],
+    ['10.0.0.1', false],
+    ['104.16.0.1', false],
+    ['2606:4700::1', false],
+  ])('%s is an address of this computer or its link: %s', (ip, local) => {
+    expect(isLocalAddress(ip)).toEqual(local);
+  });
+
+  it.each([
+    ['example.com:443', 443, { host: 'example.com', port: 443 }],
+    ['example.com', 443, { host: 'example.com', port: 443 }],
+    ['[::1]:8080', 443, { host: '::1', port: 8080 }],
+    ['a b:1', 443, null],
+    ['host:port', 443, null],
+  ])('the CONNECT target %s reads as %j', (s, d, expected) => {
+    expect(splitHostPort(s, d)).toEqual(expected);
+  });
+});

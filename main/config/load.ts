@@ -7,6 +7,7 @@ import type { PolicyRules } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
+import { AUTO_APPROVAL_OFF, resolveAutoApproval, type AutoApprovalConfig } from './auto-approval';
 import { ConfigFileProblem, readConfigText } from './read-file';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
 
@@ -37,6 +38,10 @@ export interface ThresholdConfig {
   controlEnabled: boolean;
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
+  /** The reviewer ([security.auto_approval], [reviewers.*]); off unless enabled. */
+  autoApproval: AutoApprovalConfig;
+  /** Start-up warnings (printed by serve and the app): settings that work but are unwise. */
+  warnings: string[];
 }
 
 export interface ProviderConfig {
@@ -86,6 +91,8 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   mcpServers: {},
   controlEnabled: true,
   auditRetention: {},
+  autoApproval: AUTO_APPROVAL_OFF,
+  warnings: [],
 };
 
 /** Reads a config file. `required` false: a missing file means the defaults (a dangling link is an error). */
@@ -121,6 +128,14 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
   }
   const cfg = parsed.data;
   await checkControlsDoSomething(cfg, file);
+  const provider: ProviderConfig = {
+    kind: cfg.provider.kind,
+    baseUrl: cfg.provider.base_url ?? PROVIDER_DEFAULTS[cfg.provider.kind].baseUrl,
+    model: cfg.provider.model ?? PROVIDER_DEFAULTS[cfg.provider.kind].model,
+    apiKeyEnv: cfg.provider.api_key_env ?? PROVIDER_DEFAULTS[cfg.provider.kind].apiKeyEnv,
+    timeoutMs: cfg.provider.timeout_seconds * 1000,
+  };
+  const { autoApproval, warnings } = resolveAutoApproval(cfg, provider, PROVIDER_DEFAULTS, (key, problem) => new ConfigError(file, key, problem));
   return {
     file,
     level: cfg.autonomy.level,
@@ -141,13 +156,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       },
       checkpointMaxFileBytes: Math.round(cfg.executor.checkpoint_max_file_mb * 1024 * 1024),
     },
-    provider: {
-      kind: cfg.provider.kind,
-      baseUrl: cfg.provider.base_url ?? PROVIDER_DEFAULTS[cfg.provider.kind].baseUrl,
-      model: cfg.provider.model ?? PROVIDER_DEFAULTS[cfg.provider.kind].model,
-      apiKeyEnv: cfg.provider.api_key_env ?? PROVIDER_DEFAULTS[cfg.provider.kind].apiKeyEnv,
-      timeoutMs: cfg.provider.timeout_seconds * 1000,
-    },
+    provider,
     agent: { maxSteps: cfg.agent.max_steps, questionTimeoutMs: cfg.agent.question_timeout_seconds * 1000 },
     mcpServers: Object.fromEntries(
       Object.entries(cfg.mcp.servers).map(([name, m]) => [name, { command: m.command, args: m.args, env: m.env, envFrom: m.env_from, cwd: m.cwd ?? null, tier: m.tier }]),
@@ -157,6 +166,8 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
       ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),
     },
+    autoApproval,
+    warnings,
   };
 }
 

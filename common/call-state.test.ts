@@ -8,7 +8,7 @@ const LEGAL: Record<CallState, CallState[]> = {
   received: ['validating', 'cancelled'],
   validating: ['classifying', 'denied', 'cancelled'],
   classifying: ['reviewing', 'awaiting_approval', 'scheduled', 'denied', 'not_run'],
-  reviewing: ['awaiting_approval', 'scheduled', 'denied', 'not_run'],
+  reviewing: ['awaiting_approval', 'scheduled', 'denied', 'cancelled', 'not_run'],
   awaiting_approval: ['scheduled', 'refused', 'cancelled', 'not_run'],
   scheduled: ['executing', 'cancelled', 'not_run', 'succeeded', 'failed', 'timed_out', 'interrupted'],
   executing: ['cancelled', 'succeeded', 'failed', 'timed_out', 'interrupted'],

@@ -15,6 +15,8 @@ export interface ReviewRequest {
   command: CommandAnalysis | null;
   /** The turn's signal: Stop cancels a review in flight. */
   signal?: AbortSignal;
+  /** Applied to the user's request before it leaves for the reviewer (the rest arrives redacted). */
+  redact?: (text: string) => string;
 }
 
 export type ReviewerResult = { name: string; model: string; latencyMs: number; usage: ReviewUsage | null } & ({ ok: true; answer: ReviewAnswer } | { ok: false; path: ReviewFailPath; detail: string });
@@ -65,7 +67,7 @@ export class Reviewer {
     const number = turn.peek();
     const budget = { number: number ?? turn.max, max: turn.max };
     if (number === null) return escalate('budget_spent', `This turn has used all ${turn.max} of its reviews ([security.auto_approval] max_per_turn).`, { budget });
-    const packet = buildPacket({ tool: req.tool, toolset: req.toolset, budget, request: turn.userRequest, args: req.args, command: req.command });
+    const packet = buildPacket({ tool: req.tool, toolset: req.toolset, budget, request: turn.userRequest.map((t) => req.redact?.(t) ?? t), args: req.args, command: req.command });
     if (!packet.ok) return escalate(packet.path, `${capitalise(packet.detail)}.`, { budget });
     turn.take();
     const results = await Promise.all(this.o.config.reviewers.map((r) => this.ask(r, packet.text, req.signal)));

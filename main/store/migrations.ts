@@ -209,6 +209,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX audit_subject ON audit(subject, kind);
     `,
   },
+  {
+    version: 8,
+    name: 'the reviewer: an approval carries the review that escalated or approved it',
+    sql: `
+      ALTER TABLE approvals ADD COLUMN review TEXT;
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

@@ -1,6 +1,7 @@
 // The approval lifecycle's vocabulary, shared by the gate, the store, the control API, the CLI and the UI.
 // JSON shapes use snake_case: they cross process boundaries and scripts read them.
 import type { Class, Effect, GrantPattern, GrantScope } from './domain';
+import type { ReviewReport } from './review';
 
 /** Every way an approval ends. The same identifiers are used everywhere: RPC, CLI, database. */
 export const OUTCOMES = [
@@ -61,6 +62,8 @@ export interface PendingApproval {
   orphan: boolean;
   /** What the call would change (a unified diff for file edits), redacted; null when there is none. */
   preview: string | null;
+  /** Present only when a reviewer was asked and escalated: its reason (or failure) shown on the card. */
+  review?: ReviewReport;
 }
 
 /** `interrupted` also covers a call Threshold stopped while it ran; `not_run`: Threshold stopped before it ran. */

@@ -8,7 +8,7 @@ const LEGAL: Record<CallState, CallState[]> = {
   received: ['validating', 'cancelled'],
   validating: ['classifying', 'denied', 'cancelled'],
   classifying: ['reviewing', 'awaiting_approval', 'scheduled', 'denied', 'not_run'],
-  reviewing: ['awaiting_approval', 'scheduled', 'denied', 'not_run'],
+  reviewing: ['awaiting_approval', 'scheduled', 'denied', 'cancelled', 'not_run'],
   awaiting_approval: ['scheduled', 'refused', 'cancelled', 'not_run'],
   scheduled: ['executing', 'cancelled', 'not_run', 'succeeded', 'failed', 'timed_out', 'interrupted'],
   executing: ['cancelled', 'succeeded', 'failed', 'timed_out', 'interrupted'],
@@ -59,6 +59,9 @@ describe('decidedBy: one formatter, the stored strings unchanged', () => {
     { by: { kind: 'no_approver', why: 'unattended_turn' }, stored: 'unattended_turn' },
     { by: { kind: 'no_approver', why: 'no_approver_surface' }, stored: 'no_approver_surface' },
     { by: { kind: 'restart' }, stored: 'restart' },
+    { by: { kind: 'rule', on: 'tool', tool: 'write_file', value: 'review' }, stored: 'rule:tool:write_file=review' },
+    { by: { kind: 'reviewer', reviewers: [{ name: 'approval', model: 'claude-haiku-4-5' }] }, stored: 'reviewer:approval(model claude-haiku-4-5)' },
+    { by: { kind: 'reviewer', reviewers: [{ name: 'approval', model: 'claude-haiku-4-5' }, { name: 'second', model: 'gpt-4o-mini' }] }, stored: 'reviewer:approval(model claude-haiku-4-5)+second(model gpt-4o-mini)' },
   ];
   it.each(cases)('$by.kind is stored as "$stored"', ({ by, stored }) => {
     expect(formatDecidedBy(by)).toBe(stored);

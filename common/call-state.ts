@@ -36,7 +36,8 @@ export const CALL_TRANSITIONS: Readonly<Record<CallState, readonly CallState[]>>
   // The policy allows or denies, or the call asks; a call the store could not park is denied; a call
   // cut short by a crash before its decision is not run.
   classifying: ['scheduled', 'denied', 'reviewing', 'awaiting_approval', 'not_run'],
-  reviewing: ['scheduled', 'awaiting_approval', 'denied', 'not_run'],
+  // The reviewer approves (scheduled) or escalates (awaiting_approval); Stop during a review cancels it.
+  reviewing: ['scheduled', 'awaiting_approval', 'denied', 'cancelled', 'not_run'],
   // A person approves (scheduled), skips or denies, the TTL expires (refused), the turn stops
   // (cancelled), or an orphan is approved: its follow-up call carries it out, so it never runs itself.
   awaiting_approval: ['scheduled', 'refused', 'cancelled', 'not_run'],

@@ -33,7 +33,9 @@ export type DecidedBy =
   | { kind: 'turn_stopped' }
   | { kind: 'no_approver'; why: 'unattended_turn' | 'no_approver_surface' }
   /** Threshold stopped (a crash, kill -9, a restart) before the call ended. */
-  | { kind: 'restart' };
+  | { kind: 'restart' }
+  /** Every reviewer of the quorum approved (main/reviewer): a one-time approval, never a grant. */
+  | { kind: 'reviewer'; reviewers: readonly { name: string; model: string }[] };
 
 /** The one formatter: the stored and displayed form. */
 export function formatDecidedBy(d: DecidedBy): string {
@@ -66,5 +68,7 @@ export function formatDecidedBy(d: DecidedBy): string {
       return d.why;
     case 'restart':
       return 'restart';
+    case 'reviewer':
+      return `reviewer:${d.reviewers.map((r) => `${r.name}(model ${r.model})`).join('+')}`;
   }
 }

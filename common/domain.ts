@@ -55,10 +55,11 @@ export function strictest(a: Decision, b: Decision): Decision {
   return decisionRank(a) >= decisionRank(b) ? a : b;
 }
 
-export const EFFECT_RULES = ['auto', 'ask', 'deny'] as const;
+/** `review`: it asks, and a declared reviewer model may approve it in the user's place (never deny). */
+export const EFFECT_RULES = ['auto', 'ask', 'deny', 'review'] as const;
 export type EffectRule = (typeof EFFECT_RULES)[number];
 
-export const TOOL_RULES = ['allow', 'ask', 'deny'] as const;
+export const TOOL_RULES = ['allow', 'ask', 'deny', 'review'] as const;
 export type ToolRule = (typeof TOOL_RULES)[number];
 
 /** Classifier flags. Extended compatibly: consumers must ignore flags they do not know. */

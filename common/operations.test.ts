@@ -90,7 +90,7 @@ describe('the operations table', () => {
 
   it('lists the events the UI listens to', () => {
     expect(EVENT_NAMES.sort()).toEqual(
-      ['approval.decided', 'approval.requested', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
+      ['approval.decided', 'approval.requested', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
     );
   });
 

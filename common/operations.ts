@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
 import { CLASSES, EFFECTS, GRANT_SCOPES, LEVELS, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
+import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
 
 // ── shared value schemas ────────────────────────────────────────────────────────────────────────────
 
@@ -31,6 +32,33 @@ export const grantPatternSchema = z.discriminatedUnion('kind', [
 
 export const proposedGrantSchema = z.object({ tool: z.string(), patterns: z.array(grantPatternSchema) });
 
+const reviewUsageSchema = z.object({ input_tokens: z.number().nullable(), output_tokens: z.number().nullable() });
+export const reviewReportSchema = z.object({
+  session_id: z.string(),
+  turn_id: z.string().nullable(),
+  call_id: z.string(),
+  approval_id: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  outcome: z.enum(['approved', 'escalated']),
+  path: z.enum([...REVIEW_FAIL_PATHS, 'withheld']).nullable(),
+  reason: z.string(),
+  reviewers: z.array(
+    z.object({
+      name: z.string(),
+      model: z.string(),
+      answer: z.object({ in_scope: z.boolean(), reversible: z.boolean(), injection_suspected: z.boolean(), reason: z.string() }).nullable(),
+      error: z.object({ path: z.enum(REVIEW_FAIL_PATHS), message: z.string() }).nullable(),
+      latency_ms: z.number().nullable(),
+      usage: reviewUsageSchema.nullable(),
+    }),
+  ),
+  budget: z.object({ number: z.number().int(), max: z.number().int() }).nullable(),
+  latency_ms: z.number(),
+  usage: reviewUsageSchema.nullable(),
+  at: z.number(),
+});
+
 export const pendingApprovalSchema = z.object({
   id: z.string(),
   session_id: z.string(),
@@ -50,6 +78,8 @@ export const pendingApprovalSchema = z.object({
   expires_at: z.number().nullable(),
   orphan: z.boolean(),
   preview: z.string().nullable(),
+  /** Present only when a reviewer escalated the call (its reason or failure). */
+  review: reviewReportSchema.optional(),
 });
 
 export const executionOutcomeSchema = z.object({
@@ -452,6 +482,10 @@ export function parseParams<K extends OperationName>(name: K, params: unknown): 
 export const EVENTS = {
   'approval.requested': pendingApprovalSchema,
   'approval.decided': decisionRecordSchema,
+  /** A reviewer approved a call in the user's place (a one-time approval, recorded as decided by the reviewer). */
+  'review.approved': reviewReportSchema,
+  /** A reviewer did not approve, or could not be asked: the ordinary approval card follows. */
+  'review.escalated': reviewReportSchema,
   'grant.created': grantRecordSchema,
   'grant.updated': grantRecordSchema,
   'grant.revoked': grantRecordSchema,
@@ -509,4 +543,5 @@ export const SCHEMAS_MATCH_DOMAIN: [
   Same<z.output<typeof executionOutcomeSchema>, ExecutionOutcome>,
   Same<z.output<typeof proposedGrantSchema>, ProposedGrant>,
   Same<z.output<typeof grantPatternSchema>, GrantPattern>,
-] = [true, true, true, true, true, true];
+  Same<z.output<typeof reviewReportSchema>, ReviewReport>,
+] = [true, true, true, true, true, true, true];

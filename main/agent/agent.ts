@@ -11,6 +11,7 @@ import { crashPoint } from '../gate/crash-hook';
 import type { CallState, TurnEndReason } from '../gate/events';
 import { clip } from '../redact/redactor';
 import { newId } from '../store/ids';
+import { ReviewTurn, withReviewTurn } from '../reviewer/turn';
 import { McpManager } from './mcp';
 import { setupAdvice } from './providers';
 import { Questions, questionResult, type Notifier } from './questions';
@@ -55,6 +56,8 @@ interface RunningTurn {
   controller: AbortController;
   /** Messages the user typed while the turn runs: added before the next model step. */
   pendingUser: string[];
+  /** The reviewer's budget and the user's request: opened by a reactive turn only (main/reviewer/turn.ts). */
+  review: ReviewTurn | null;
   done: Promise<TurnSummary>;
 }
 
@@ -134,8 +137,10 @@ export class Agent {
     // Redacted before it is cut, so a secret cut in half is still found.
     core.store.sessions.ensure(id, this.now(), { title: clip(core.redactor.redactTextSync(text), 80), workspace: core.redactor.redactTextSync(core.paths.workspace) });
     core.store.sessions.startTurn({ id: turnId, session_id: id, kind, started_at: this.now() });
-    const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], done: Promise.resolve(null as never) };
-    turn.done = this.runTurn(id, turn, text).finally(() => this.running.delete(id));
+    // Only a turn someone started has a review budget; an unattended one has none, so nothing in it is reviewed.
+    const review = kind === 'reactive' && !opts.fromThreshold ? new ReviewTurn(core.config.autoApproval.maxPerTurn, text) : null;
+    const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], review, done: Promise.resolve(null as never) };
+    turn.done = (review ? withReviewTurn(review, () => this.runTurn(id, turn, text)) : this.runTurn(id, turn, text)).finally(() => this.running.delete(id));
     this.running.set(id, turn);
     return { sessionId: id, turnId, done: turn.done, appended: false };
   }
@@ -256,6 +261,8 @@ export class Agent {
         }
         // What the user typed meanwhile joins this turn's request before the next step.
         if (turn.pendingUser.length) {
+          // The user's own words grow what the reviewer judges against; nothing else does.
+          for (const t of turn.pendingUser) turn.review?.addUserFollowUp(t);
           const extra: ModelMessage = { role: 'user', content: turn.pendingUser.splice(0).join('\n\n') };
           messages.push(extra);
           await this.persist(sessionId, turnId, 'user', extra);

@@ -6,6 +6,8 @@ import { createDemoModel, DEMO_LABEL } from './demo-model';
 import { McpManager } from './mcp';
 import { createModel, resolveApiKey } from './providers';
 import type { Notifier } from './questions';
+import { reviewerModels } from '../reviewer/model';
+import { Reviewer } from '../reviewer/review';
 
 export interface AgentSetup {
   demo?: boolean;
@@ -13,6 +15,8 @@ export interface AgentSetup {
   /** The app's OS-keychain lookup for the provider key. */
   keychain?: () => string | null;
   notifier?: Notifier;
+  /** Where the reviewer logs a failure that is a bug (stderr by default). */
+  log?: (line: string) => void;
 }
 
 export function createAgent(core: ThresholdCore, setup: AgentSetup = {}): Agent {
@@ -30,6 +34,13 @@ export function createAgent(core: ThresholdCore, setup: AgentSetup = {}): Agent 
     const handle = createModel(cfg.provider, key);
     model = handle.model;
     label = handle.label;
+  }
+  // Auto-approval needs a turn to review against, which only the agent opens: it lives with the agent.
+  if (cfg.autoApproval.enabled) {
+    const log = setup.log ?? ((line: string) => process.stderr.write(`threshold: ${line}\n`));
+    const models = reviewerModels(cfg.autoApproval.reviewers, cfg.autoApproval.timeoutMs, env, (k) => core.redactor.addKnownSecret(k));
+    const reviewer = new Reviewer({ config: cfg.autoApproval, model: models, log: (line) => log(core.redactor.redactTextSync(line)) });
+    core.gate.setReviewer(reviewer, cfg.autoApproval.neverAutoApprove, cfg.autoApproval.reviewers.map((r) => ({ name: r.name, model: r.model })));
   }
   // Problems are noted in the session whose turn meets them (see Agent.noteMcpProblems).
   const mcp = new McpManager(cfg.mcpServers, env);

@@ -47,6 +47,12 @@ function logEvents(core: ThresholdCore, log: (line: string) => void): () => void
         return log(`approval.decided ${String(p['id'])} ${String(p['tool'])} → ${String(p['outcome'])} (by ${String(p['decided_by'])})`);
       case 'session.note':
         return log(`note: ${String(p['text'])}`);
+      case 'review.approved':
+      case 'review.escalated': {
+        // The half of the record that outlives the page: which tool, which model, why.
+        const models = (p['reviewers'] as { name: string; model: string }[]).map((r) => `${r.name} (model ${r.model})`).join(' + ');
+        return log(`${name} ${String(p['tool'])}${p['path'] ? ` [${String(p['path'])}]` : ''} by ${models || 'no reviewer'} in ${String(p['latency_ms'])} ms: ${String(p['reason'])}`);
+      }
       case 'question.asked':
         return log(`question.asked ${String(p['id'])}: ${String(p['question'])}`);
       default: {
@@ -91,12 +97,13 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   // Lines are redacted once the core exists; before that only fixed text is logged.
   let redact = (line: string) => line;
   const log = (line: string) => io.stderr.write(`threshold: ${redact(line)}\n`);
+  for (const warning of config.warnings) log(`warning: ${warning}`);
   const runtime = await startRuntime({
     dataDir,
     config,
     paths,
     version: VERSION,
-    agent: values['no-agent'] ? null : { demo: values.demo, env: io.env },
+    agent: values['no-agent'] ? null : { demo: values.demo, env: io.env, log },
     control: true,
     // With --unattended nobody can answer: every ask is denied at once as no_approver, and an open page watches only.
     controlApprover: !values.unattended,

@@ -8,6 +8,7 @@ import { DEFAULT_ALLOW_HOSTS } from '../policy/hosts';
 import type { PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
+import { AUTO_APPROVAL_OFF, resolveAutoApproval, type AutoApprovalConfig } from './auto-approval';
 import { ConfigFileProblem, readConfigText } from './read-file';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
 
@@ -40,6 +41,10 @@ export interface ThresholdConfig {
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
   /** [network]: the hosts a network-class jail and web_fetch reach without a host grant. */
   network: { allowHosts: string[] };
+  /** The reviewer ([security.auto_approval], [reviewers.*]); off unless enabled. */
+  autoApproval: AutoApprovalConfig;
+  /** Start-up warnings (printed by serve and the app): settings that work but are unwise. */
+  warnings: string[];
 }
 
 export interface ProviderConfig {
@@ -90,6 +95,8 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   controlEnabled: true,
   auditRetention: {},
   network: { allowHosts: [...DEFAULT_ALLOW_HOSTS] },
+  autoApproval: AUTO_APPROVAL_OFF,
+  warnings: [],
 };
 
 /** Reads a config file. `required` false: a missing file means the defaults (a dangling link is an error). */
@@ -125,6 +132,14 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
   }
   const cfg = parsed.data;
   await checkControlsDoSomething(cfg, file);
+  const provider: ProviderConfig = {
+    kind: cfg.provider.kind,
+    baseUrl: cfg.provider.base_url ?? PROVIDER_DEFAULTS[cfg.provider.kind].baseUrl,
+    model: cfg.provider.model ?? PROVIDER_DEFAULTS[cfg.provider.kind].model,
+    apiKeyEnv: cfg.provider.api_key_env ?? PROVIDER_DEFAULTS[cfg.provider.kind].apiKeyEnv,
+    timeoutMs: cfg.provider.timeout_seconds * 1000,
+  };
+  const { autoApproval, warnings } = resolveAutoApproval(cfg, provider, PROVIDER_DEFAULTS, (key, problem) => new ConfigError(file, key, problem));
   return {
     file,
     level: cfg.autonomy.level,
@@ -146,13 +161,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       },
       checkpointMaxFileBytes: Math.round(cfg.executor.checkpoint_max_file_mb * 1024 * 1024),
     },
-    provider: {
-      kind: cfg.provider.kind,
-      baseUrl: cfg.provider.base_url ?? PROVIDER_DEFAULTS[cfg.provider.kind].baseUrl,
-      model: cfg.provider.model ?? PROVIDER_DEFAULTS[cfg.provider.kind].model,
-      apiKeyEnv: cfg.provider.api_key_env ?? PROVIDER_DEFAULTS[cfg.provider.kind].apiKeyEnv,
-      timeoutMs: cfg.provider.timeout_seconds * 1000,
-    },
+    provider,
     agent: { maxSteps: cfg.agent.max_steps, questionTimeoutMs: cfg.agent.question_timeout_seconds * 1000 },
     mcpServers: Object.fromEntries(
       Object.entries(cfg.mcp.servers).map(([name, m]) => [name, { command: m.command, args: m.args, env: m.env, envFrom: m.env_from, cwd: m.cwd ?? null, tier: m.tier }]),
@@ -163,6 +172,8 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),
     },
     network: { allowHosts: [...cfg.network.allow_hosts] },
+    autoApproval,
+    warnings,
   };
 }
 

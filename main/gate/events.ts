@@ -3,12 +3,15 @@
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { CallState } from '../../common/call-state';
 import type { Level } from '../../common/domain';
+import type { ReviewReport } from '../../common/review';
 import type { ConsentChoice, ConsentOffer } from './sandbox-consent';
 import type { Notification, Question, QuestionOutcome } from '../agent/questions';
 
 export interface CoreEvents {
   'approval.requested': PendingApproval;
   'approval.decided': DecisionRecord;
+  'review.approved': ReviewReport;
+  'review.escalated': ReviewReport;
   'grant.created': GrantRecord;
   'grant.updated': GrantRecord;
   'grant.revoked': GrantRecord;

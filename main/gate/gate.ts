@@ -8,6 +8,10 @@ import type { DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingAppro
 import { HUMAN_OUTCOMES, isApproval } from '../../common/approvals';
 import type { DecidedBy } from '../../common/decided-by';
 import type { Grant, GrantPattern, Level } from '../../common/domain';
+import type { ReviewerView, ReviewReport, ReviewUsage } from '../../common/review';
+import { approves } from '../reviewer/decision';
+import { reviewRequested } from '../reviewer/eligibility';
+import type { Reviewer, ReviewOutcome } from '../reviewer/review';
 import { decide as decidePolicy, invalidCallEvaluation, type Evaluation, type PolicyRules } from '../policy/evaluate';
 import { coverCall } from '../policy/grants';
 import type { PathContext } from '../policy/paths';
@@ -117,6 +121,7 @@ export class ApprovalGate {
   private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
   private disposed = false;
   private readonly lifecycle: CallLifecycle;
+  private reviewer: { reviewer: Reviewer; neverAutoApprove: readonly string[]; names: readonly { name: string; model: string }[] } | null = null;
 
   constructor(private readonly o: GateOptions) {
     this.now = o.now ?? Date.now;
@@ -126,6 +131,11 @@ export class ApprovalGate {
 
   get runtimeId(): string {
     return this.o.runtimeId;
+  }
+
+  /** Turns auto-approval on: the reviewer answers asks the user's `review` rules send it (main/reviewer). */
+  setReviewer(reviewer: Reviewer, neverAutoApprove: readonly string[], names: readonly { name: string; model: string }[]): void {
+    this.reviewer = reviewer.enabled ? { reviewer, neverAutoApprove, names } : null;
   }
 
   private policyContext(sessionId: string | null) {
@@ -265,6 +275,14 @@ export class ApprovalGate {
       return verdictOf(j, false, { approvalId, outcome: 'no_approver', message: `Refused without asking: ${words}. ${explanation}` });
     }
 
+    // The reviewer is asked exactly where a person would be: after every policy answer, approve-all and
+    // both auto-denials above. It can only approve; anything else parks the card with its reason.
+    if (this.reviewer && reviewRequested(evaluation, this.reviewer.neverAutoApprove)) {
+      const reviewed = await this.consultReviewer(j, row, signal);
+      if ('verdict' in reviewed) return reviewed.verdict;
+      row.review = reviewed.review;
+    }
+
     // The waiter exists before the row, so a decision can never arrive before its waiter.
     let resolveWaiter!: Waiter['resolve'];
     const decided = new Promise<{ outcome: Outcome; note: string | null }>((resolve) => (resolveWaiter = resolve));
@@ -287,6 +305,32 @@ export class ApprovalGate {
     const { outcome, note } = await decided;
     signal?.removeEventListener('abort', onAbort);
     return verdictOf(j, isApproval(outcome), { approvalId, outcome, note, stopTurn: outcome === 'deny' || outcome === 'expired' || outcome === 'cancelled', message: isApproval(outcome) ? '' : refusalMessage(outcome, note) });
+  }
+
+  /** The review state: the call waits in `reviewing`, then is approved once, cancelled (Stop), or escalated. */
+  private async consultReviewer(j: Judged, row: NewApproval, signal?: AbortSignal): Promise<{ verdict: GateVerdict } | { review: Redacted<ReviewReport> | null }> {
+    const r = this.reviewer!;
+    const { call, callId, evaluation, facts } = j;
+    this.commit({ kind: 'review_started', callId, reviewers: r.names.map((n) => n.name) });
+    const redact = (s: string) => this.o.redactor.redactTextSync(s);
+    const command = call.tool === 'run_command' && facts
+      ? { class: evaluation.class, effects: evaluation.effects, cwd: redact(call.cwd), envKeys: call.envKeys ?? [], segments: facts.segments.map((s) => ({ argv: s.argv.map(redact), class: s.class, effects: s.effects })) }
+      : null;
+    // What the reviewer reads is redacted like everything else that leaves the gate: a second provider never sees a secret.
+    const outcome = await r.reviewer.review({ tool: call.tool, toolset: call.tool.startsWith('mcp.') ? `mcp.${call.tool.split('.')[1]}` : 'built-in', args: j.argsRedacted, command, redact, signal });
+    if (outcome.kind === 'stopped') {
+      this.commit({ kind: 'approval_decided', approvalId: row.id, outcome: 'cancelled', by: { kind: 'turn_stopped' }, insert: row });
+      return { verdict: verdictOf(j, false, { approvalId: row.id, outcome: 'cancelled', stopTurn: true, message: refusalMessage('cancelled', null) }) };
+    }
+    const report = this.o.redactor.redactValueSync(reportOf(j, row, outcome, r.names, this.now()));
+    if (outcome.kind === 'approved') {
+      const by: DecidedBy = { kind: 'reviewer', reviewers: outcome.results.map((x) => ({ name: x.name, model: x.model })) };
+      const decided = this.commit({ kind: 'approval_decided', approvalId: row.id, outcome: 'approve_once', by, insert: { ...row, review: report } });
+      if (decided.ok && decided.value.decided) return { verdict: verdictOf(j, true, { approvalId: row.id, outcome: 'approve_once' }) };
+      // Not recorded, so not approved: the person decides.
+      return { review: null };
+    }
+    return { review: report };
   }
 
   /** Records a call that never reached the policy because its turn stopped first; never throws. */
@@ -349,6 +393,9 @@ export class ApprovalGate {
     } catch (err) {
       return { ok: false, error: { message: sanitiseErrorText(this.o.redactor, (err as Error).message) } };
     }
+    // The review's card goes out ahead of the approval it led to (the prompt, or the decision).
+    const review = step.kind === 'parked' ? step.approval.review : step.kind === 'approval_decided' ? step.insert?.review : null;
+    if (review) this.o.events.emit(review.outcome === 'approved' ? 'review.approved' : 'review.escalated', review);
     if (step.kind === 'parked') {
       const pending = this.o.store.approvals.pendingView(step.approval.id, this.o.runtimeId);
       if (pending) this.o.events.emit('approval.requested', pending);
@@ -623,4 +670,39 @@ function stepTime(step: Step): number | null {
 
 function verdictOf(j: Judged, run: boolean, extra: Partial<GateVerdict> = {}): GateVerdict {
   return { run, stopTurn: false, callId: j.callId, hash: j.hash, evaluation: j.evaluation, approvalId: null, outcome: null, message: run ? '' : j.explanation, note: null, ...extra };
+}
+
+/** The review as its card shows it: who answered (or, when one is the reason, that one), what, how fast, at what cost. */
+function reportOf(j: Judged, row: NewApproval, o: Exclude<ReviewOutcome, { kind: 'stopped' }>, names: readonly { name: string; model: string }[], at: number): ReviewReport {
+  const views: ReviewerView[] = o.results.map((x) => ({
+    name: x.name,
+    model: x.model,
+    answer: x.ok ? x.answer : null,
+    error: x.ok ? null : { path: x.path, message: x.detail },
+    latency_ms: x.latencyMs,
+    usage: x.usage,
+  }));
+  let reviewers = views;
+  if (o.kind === 'escalated') {
+    const culprit = views.find((v) => v.error) ?? views.find((v) => v.answer && !approves([v.answer]));
+    reviewers = culprit ? [culprit] : names.map((n) => ({ ...n, answer: null, error: o.path === 'withheld' ? null : { path: o.path, message: o.detail }, latency_ms: null, usage: null }));
+  }
+  const usages = o.results.map((x) => x.usage).filter((u): u is ReviewUsage => u !== null);
+  const sum = (k: keyof ReviewUsage) => (usages.some((u) => u[k] !== null) ? usages.reduce((n, u) => n + (u[k] ?? 0), 0) : null);
+  return {
+    session_id: j.call.sessionId,
+    turn_id: j.call.turnId,
+    call_id: j.callId,
+    approval_id: row.id,
+    tool: j.call.tool,
+    args: j.argsRedacted,
+    outcome: o.kind,
+    path: o.kind === 'escalated' ? o.path : null,
+    reason: o.kind === 'approved' ? o.results.map((x) => (x.ok ? (o.results.length > 1 ? `${x.name}: ${x.answer.reason}` : x.answer.reason) : '')).join(' ') : o.detail,
+    reviewers,
+    budget: o.budget,
+    latency_ms: o.latencyMs,
+    usage: usages.length ? { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') } : null,
+    at,
+  };
 }

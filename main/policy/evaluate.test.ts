@@ -98,3 +98,22 @@ describe('evaluate: reviewability', () => {
     expect(evaluate(call, policyContext()).reviewable).toBe(want);
   });
 });
+
+describe('evaluate: review rules ask, and name the reviewer only where nothing else asks', () => {
+  const w = { tool: 'write_file', args: { path: 'notes.txt', content: 'hi' } };
+  it.each([
+    { name: 'a tool review rule asks, reviewable, decided by the rule', call: w, ctx: policyContext({ rules: { tools: { write_file: 'review' } } }), want: { decision: 'ask', decidedBy: 'rule:tool:write_file=review', reviewable: true } },
+    { name: 'a tool review rule still asks at full (review is never looser than ask)', call: w, ctx: policyContext({ level: 'full', rules: { tools: { write_file: 'review' } } }), want: { decision: 'ask', decidedBy: 'rule:tool:write_file=review', reviewable: true } },
+    { name: 'an effect ask rule beats a tool review rule: strictest wins', call: w, ctx: policyContext({ rules: { tools: { write_file: 'review' }, effects: { file_write: 'ask' } } }), want: { decision: 'ask', decidedBy: 'rule:effect:file_write=ask', reviewable: true } },
+    { name: 'an effect deny rule beats a review rule', call: w, ctx: policyContext({ rules: { tools: { write_file: 'review' }, effects: { file_write: 'deny' } } }), want: { decision: 'deny', decidedBy: 'rule:effect:file_write=deny', reviewable: false } },
+    { name: 'an effect review rule covering every effect is reviewable', call: w, ctx: policyContext({ rules: { effects: { file_write: 'review' } } }), want: { decision: 'ask', decidedBy: 'rule:effect:file_write=review', reviewable: true } },
+    { name: 'an effect review rule that leaves a reachable effect unnamed is not reviewable', call: cmd('touch a'), ctx: policyContext({ rules: { effects: { file_write: 'review' } } }), want: { decision: 'ask', decidedBy: 'rule:effect:file_write=review', reviewable: false } },
+    { name: 'a grant that covers the call answers before a review rule', call: cmd('touch a'), ctx: policyContext({ rules: { tools: { run_command: 'review' } }, grants: [grant('run_command', { kind: 'argv', argv: ['touch'] }, { id: 'g-touch' })] }), want: { decision: 'allow', decidedBy: 'grant:g-touch', reviewable: false } },
+    { name: 'a floor answers before a review rule (a destructive command is never reviewable)', call: cmd('git push --force'), ctx: policyContext({ rules: { tools: { run_command: 'review' } } }), want: { decision: 'ask', decidedBy: 'floor:destructive', reviewable: false } },
+    { name: 'a safety ask answers before a review rule', call: cmd('echo "x'), ctx: policyContext({ rules: { tools: { run_command: 'review' } } }), want: { decision: 'ask', decidedBy: 'safety:parse_error', reviewable: false } },
+    { name: 'read-only denies before a review rule', call: w, ctx: policyContext({ level: 'read-only', rules: { tools: { write_file: 'review' } } }), want: { decision: 'deny', decidedBy: 'level:read-only', reviewable: false } },
+  ])('$name', ({ call, ctx, want }) => {
+    const e = evaluate(call, ctx);
+    expect({ decision: e.decision, decidedBy: e.decidedBy, reviewable: e.reviewable }).toEqual(want);
+  });
+});

@@ -133,7 +133,7 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
     explanation,
     floor: extra.floor ?? null,
     grants: extra.grants ?? [],
-    reviewable: decision === 'ask' && !extra.floor && decider.kind !== 'safety',
+    reviewable: decision === 'ask' && !extra.floor && decider.kind !== 'safety' && extra.reviewable !== false,
   });
   const what = describeTarget(f);
   const why = (seg: { index: number; text: string } | null) => mainReason(f, seg);
@@ -184,6 +184,19 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
   if (asked) {
     const seg = segmentWhere(f, (s) => s.effects.includes(asked));
     return out('ask', { kind: 'rule', on: 'effect', effect: asked, value: 'ask' }, `Asks: your rule ${asked} = "ask" covers this call, which can reach ${asked.replace('_', ' ')}.`, { segment: seg });
+  }
+
+  // 8b. Review rules ask too; the reviewer may answer only when nothing but review rules makes the call
+  // ask (a review is never looser than an ask, and never answers for an effect the user did not name).
+  if (toolRule === 'review') return out('ask', { kind: 'rule', on: 'tool', tool: f.tool, value: 'review' }, `Asks: your rule ${f.tool} = "review" (a reviewer may approve it in your place; otherwise you decide).`);
+  const reviewed = f.effects.find((e) => ctx.rules.effects[e] === 'review');
+  if (reviewed) {
+    const seg = segmentWhere(f, (s) => s.effects.includes(reviewed));
+    const unnamed = f.effects.filter((e) => ctx.rules.effects[e] !== 'review' && ctx.rules.effects[e] !== 'auto');
+    if (unnamed.length) {
+      return out('ask', { kind: 'rule', on: 'effect', effect: reviewed, value: 'review' }, `Asks: your rule ${reviewed} = "review" covers this call, but it can also reach ${unnamed.join(', ')}, which no review rule names, so you decide.`, { segment: seg, reviewable: false });
+    }
+    return out('ask', { kind: 'rule', on: 'effect', effect: reviewed, value: 'review' }, `Asks: your rule ${reviewed} = "review" covers this call (a reviewer may approve it in your place; otherwise you decide).`, { segment: seg });
   }
 
   // 9. Explicit allow rules (never past the floors above).

@@ -2,6 +2,7 @@
 // on status = 'pending', so the first decision wins and every later one sees it was already decided.
 import type { DecisionRecord, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import type { Class, Effect } from '../../common/domain';
+import type { ReviewReport } from '../../common/review';
 import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
@@ -33,10 +34,12 @@ interface ApprovalRow {
   /** The later call that carried out an orphan approved after a restart. */
   follow_up_call_id: string | null;
   preview: string | null;
+  /** The review that escalated this call (JSON, redacted), or approved it. */
+  review: string | null;
 }
 
 /** What parking a call stores: the pending approval as shown, under the store's own column names. */
-export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview' | 'reason' | 'segment' | 'proposed_grant'> & {
+export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview' | 'reason' | 'segment' | 'proposed_grant' | 'review'> & {
   args_redacted: Redacted<unknown>;
   reason: Redacted<string>;
   segment: { index: number; text: Redacted<string> } | null;
@@ -46,6 +49,8 @@ export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'pr
   owner: string;
   /** What the call would change (a diff for file edits), redacted. */
   preview?: Redacted<string> | null;
+  /** The review that escalated it or approved it (main/reviewer), redacted. */
+  review?: Redacted<ReviewReport> | null;
 };
 
 export interface DecisionFields {
@@ -71,10 +76,10 @@ export class ApprovalsRepo {
   insertPending(a: NewApproval): void {
     this.db
       .prepare(
-        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status, preview)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status, preview, review)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
-      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner, a.preview ?? null);
+      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner, a.preview ?? null, a.review ? JSON.stringify(a.review) : null);
   }
 
   /** Records an approval that was decided the moment it was asked (no_approver, session approve-all). */
@@ -213,6 +218,8 @@ function toPending(r: ApprovalRow, currentOwner: string): PendingApproval {
     expires_at: r.expires_at,
     orphan: r.owner !== currentOwner,
     preview: r.preview,
+    // Only a reviewed call carries the key, so an unreviewed card's shape is unchanged.
+    ...(r.review ? { review: JSON.parse(r.review) as ReviewReport } : {}),
   };
 }
 

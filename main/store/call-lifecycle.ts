@@ -12,6 +12,7 @@ import type { NewGrant } from './grants-repo';
 import { OutcomeAlreadyRecorded, type NewOutcome } from './outcomes-repo';
 import type { Redacted, Redactor } from '../redact/redactor';
 import type { Store } from './store';
+import type { ReviewReport } from '../../common/review';
 
 /** Test hook: see main/gate/crash-hook.ts. Inert unless THRESHOLD_CRASH_AT names the stage. */
 export type CrashHook = (stage: 'decision_write' | 'outcome_write') => void;
@@ -19,7 +20,9 @@ export type CrashHook = (stage: 'decision_write' | 'outcome_write') => void;
 export type Step =
   /** The policy allowed or denied at once (level, rule, grant, floor), or an earlier approval covers it. */
   | { kind: 'policy_decided'; callId: string; to: 'scheduled' | 'denied'; by: DecidedBy; grantIds?: readonly string[] }
-  /** The call asks: the pending approval is stored. */
+  /** The call asks and a reviewer is consulted first (main/reviewer): it waits in `reviewing`. */
+  | { kind: 'review_started'; callId: string; reviewers: readonly string[] }
+  /** The call asks: the pending approval is stored (with the review that escalated it, if any). */
   | { kind: 'parked'; callId: string; approval: NewApproval }
   /** The store could not park it: refused. */
   | { kind: 'park_failed'; callId: string }
@@ -100,10 +103,16 @@ export class CallLifecycle {
         s.audit.append({ at, kind: 'call.decided', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decision: call.decision, decided_by: by, class: call.class }) });
         return { call, decision: null, decided: true };
       }
+      case 'review_started': {
+        const call = s.calls.transition(step.callId, 'reviewing', at);
+        s.audit.append({ at, kind: 'review.started', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, reviewers: [...step.reviewers] }) });
+        return { call, decision: null, decided: true };
+      }
       case 'parked': {
         const a = step.approval;
         s.approvals.insertPending(a);
         const call = s.calls.transition(step.callId, 'awaiting_approval', at);
+        if (a.review) s.audit.append({ at, kind: 'review.escalated', session_id: a.session_id, subject: a.id, data: this.redactor.redactRecord(reviewAudit(a.review)) });
         s.audit.append({ at, kind: 'approval.requested', session_id: a.session_id, subject: a.id, data: this.redactor.redactRecord({ call_id: call.id, tool: a.tool, args: a.args_redacted, hash: a.content_hash, class: a.class, reason: a.reason, expires_at: a.expires_at }, ['hash']) });
         return { call, decision: null, decided: true };
       }
@@ -164,6 +173,7 @@ export class CallLifecycle {
       s.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: this.redactor.redactRecord({ tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expires_at, approval_id: row.id }) });
     }
     if (step.outcome === 'approve_all_session') s.sessions.setApproveAll(row.session_id, at, row.id);
+    if (step.insert?.review) s.audit.append({ at, kind: step.insert.review.outcome === 'approved' ? 'review.approved' : 'review.escalated', session_id: row.session_id, subject: row.id, data: this.redactor.redactRecord(reviewAudit(step.insert.review)) });
     const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, by);
     this.crash('decision_write');
     s.audit.append({
@@ -201,4 +211,9 @@ export class CallLifecycle {
     }
     return ended;
   }
+}
+
+/** What the audit keeps of a review: who answered, what, how fast, at what cost (the arguments are on the approval). */
+function reviewAudit(r: ReviewReport): Record<string, unknown> {
+  return { call_id: r.call_id, tool: r.tool, outcome: r.outcome, path: r.path, reason: r.reason, reviewers: r.reviewers, budget: r.budget, latency_ms: r.latency_ms, usage: r.usage };
 }

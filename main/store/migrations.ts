@@ -210,6 +210,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     `,
   },
   {
+    version: 8,
+    name: 'the reviewer: an approval carries the review that escalated or approved it',
+    sql: `
+      ALTER TABLE approvals ADD COLUMN review TEXT;
+    `,
+  },
+  {
     version: 10,
     name: 'host grants: hosts the user allowed the egress proxy to reach after a refusal',
     sql: `

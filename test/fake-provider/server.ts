@@ -30,6 +30,27 @@ export interface Step {
   dropAfterChunks?: number;
   /** Never answer. */
   hang?: boolean;
+  /**
+   * Answer a structured-output request (the reviewer's generateObject) with this value: as the `json`
+   * tool's input where the request offers one (Anthropic's tool mode), else as the message's JSON text. A
+   * string is sent as the text itself (prose, malformed JSON).
+   */
+  object?: unknown;
+}
+
+/** Whether a request asks for structured output (the reviewer's call), in either protocol. */
+export function isStructuredRequest(req: RecordedRequest): boolean {
+  const b = req.body;
+  return b['response_format'] !== undefined || b['output_format'] !== undefined || (Array.isArray(b['tools']) && (b['tools'] as { name?: string }[]).some((t) => t.name === 'json'));
+}
+
+/** The text of a request's last user message (the reviewer's packet), in either protocol. */
+export function lastUserText(req: RecordedRequest): string {
+  const messages = (req.body['messages'] as { role: string; content: unknown }[]) ?? [];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return (last.content as { type: string; text?: string }[]).filter((p) => p.type === 'text').map((p) => p.text ?? '').join('');
 }
 
 export interface RecordedRequest {
@@ -109,9 +130,14 @@ export class FakeProvider {
         ? json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: pairing } })
         : json(res, 400, { error: { message: pairing, type: 'invalid_request_error', param: 'messages', code: null } });
     }
-    const step = this.responder?.(recorded) ?? this.script.shift() ?? this.fallback;
+    let step = this.responder?.(recorded) ?? this.script.shift() ?? this.fallback;
     if (step.hang) return;
     if (step.http) return json(res, step.http.status, step.http.body ?? defaultError(protocol, step.http.status));
+    if (step.object !== undefined) {
+      const raw = typeof step.object === 'string' ? step.object : JSON.stringify(step.object);
+      const jsonTool = protocol === 'anthropic' && Array.isArray(body['tools']) && (body['tools'] as { name?: string }[]).some((t) => t.name === 'json');
+      step = jsonTool && typeof step.object !== 'string' ? { ...step, toolCalls: [{ name: 'json', args: step.object }] } : { ...step, text: raw };
+    }
     const calls = (step.toolCalls ?? []).map((c) => ({ id: c.id ?? `${protocol === 'anthropic' ? 'toolu' : 'call'}_${++this.counter}`, name: c.name, raw: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) }));
     const stream = body['stream'] === true;
     if (protocol === 'anthropic') return stream ? this.anthropicStream(res, step, calls) : json(res, 200, anthropicMessage(step, calls));

@@ -10,6 +10,9 @@ export function wireEvents(api: AppApi, store: AppStore): () => void {
         return s.onRequested(e.payload);
       case 'approval.decided':
         return s.onDecided(e.payload);
+      case 'review.approved':
+      case 'review.escalated':
+        return s.onReview(e.payload);
       case 'grant.created':
       case 'grant.updated':
       case 'grant.revoked':

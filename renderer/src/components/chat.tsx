@@ -8,6 +8,7 @@ import { chatItems, type ChatItem } from '../model/transcript';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
 import { Dock } from './dock';
+import { ReviewCard } from './review-card';
 
 const STATE_WORDS: Record<CallState, string> = {
   received: 'received',
@@ -88,6 +89,8 @@ function Conversation() {
   const entries = useApp((s) => (id ? s.transcripts[id] : undefined));
   const streaming = useApp((s) => (id ? s.streaming[id] : undefined));
   const notes = useApp((s) => (id ? s.localNotes[id] : undefined));
+  const allReviews = useApp((s) => s.reviews);
+  const reviews = useMemo(() => allReviews.filter((r) => r.session_id === id), [allReviews, id]);
   const items = useMemo(() => chatItems(entries ?? []), [entries]);
   const end = useRef<HTMLLIElement>(null);
   useEffect(() => {
@@ -112,6 +115,11 @@ function Conversation() {
         <li key={`local${i}`} className="message note local">
           <span className="who">Decision</span>
           <div className="text">{n.text}</div>
+        </li>
+      ))}
+      {reviews.map((r) => (
+        <li key={`review-${r.approval_id}`} className="message review">
+          <ReviewCard r={r} />
         </li>
       ))}
       {streaming && (

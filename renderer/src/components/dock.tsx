@@ -8,6 +8,7 @@ import { summarizeCall } from '../model/describe';
 import { useApp } from '../store/store';
 import { ApprovalCard, ARMING_MS } from './approval-card';
 import { ConsentCard, QuestionCard } from './prompt-cards';
+import { ReviewCard } from './review-card';
 
 export function Dock() {
   const pending = useApp((s) => s.pending);
@@ -17,6 +18,12 @@ export function Dock() {
   const decide = useApp((s) => s.decide);
   const error = useApp((s) => s.decisionError ?? s.promptError);
   const head = pending[0];
+  // Auto-approvals of this session stay in the queue until put away: a gated call ran without you.
+  const session = useApp((s) => s.currentSessionId);
+  const reviews = useApp((s) => s.reviews);
+  const dismissed = useApp((s) => s.dismissedReviews);
+  const dismissReview = useApp((s) => s.dismissReview);
+  const approvedCards = reviews.filter((r) => r.outcome === 'approved' && r.session_id === session && !dismissed.includes(r.approval_id));
 
   useEffect(() => {
     if (!head) return;
@@ -33,7 +40,7 @@ export function Dock() {
     return () => window.removeEventListener('keydown', onKey);
   }, [head, shownAt, decide]);
 
-  if (!head && !questions.length && !offers.length) return null;
+  if (!head && !questions.length && !offers.length && !approvedCards.length) return null;
   return (
     <div className="dock">
       {offers.map((o) => (
@@ -42,8 +49,12 @@ export function Dock() {
       {questions.map((q) => (
         <QuestionCard key={q.id} q={q} />
       ))}
+      {approvedCards.map((r) => (
+        <ReviewCard key={r.approval_id} r={r} onDismiss={() => dismissReview(r.approval_id)} />
+      ))}
       {head && (
         <div className="queue">
+          {head.review && <ReviewCard r={head.review} />}
           {pending.length > 1 && <p className="queue-count">{`${pending.length} approvals waiting, in call order`}</p>}
           <ApprovalCard key={head.id} p={head} position={1} total={pending.length} />
           {pending.length > 1 && (

@@ -189,6 +189,7 @@ export function decidedByWords(by: string): string {
     case 'session_approve_all':
       return '"Approve all for this session"';
     default:
-      return by;
+      // reviewer:approval(model m) → "reviewer approval (model m)": told apart from you and from a grant.
+      return by.startsWith('reviewer:') ? `reviewer ${by.slice('reviewer:'.length).replace(/\(/g, ' (').replace(/\+/g, ' and ')}` : by;
   }
 }

@@ -15,6 +15,8 @@ export const createApprovalsSlice =
     classOf: {},
     decisionError: null,
     announcement: '',
+    reviews: [],
+    dismissedReviews: [],
     async loadPending() {
       const r = await api.listPending();
       if (!r.ok) return set({ decisionError: r.error.message });
@@ -45,6 +47,13 @@ export const createApprovalsSlice =
     },
     onRequested(p) {
       set((s) => ({ pending: inCallOrder([...s.pending.filter((x) => x.id !== p.id), p]), classOf: { ...s.classOf, [p.call_id]: p.class }, announcement: `Approval needed: ${p.tool}, class ${p.class}.` }));
+    },
+    onReview(r) {
+      const words = r.outcome === 'approved' ? `${r.tool} approved by the reviewer: ${r.reason}` : `${r.tool} needs you: the reviewer did not approve it.`;
+      set((s) => ({ reviews: [...s.reviews.filter((x) => x.approval_id !== r.approval_id), r].slice(-100), announcement: words }));
+    },
+    dismissReview(approvalId) {
+      set((s) => ({ dismissedReviews: [...s.dismissedReviews, approvalId] }));
     },
     onDecided(d) {
       if (!get().pending.some((p) => p.id === d.id)) return;

@@ -5,6 +5,7 @@ import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../
 import type { AppApi, Result, grantSampleSchema } from '../../../common/operations';
 import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
+import type { ReviewReport } from '../../../common/review';
 import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
 
 export type GrantSample = z.output<typeof grantSampleSchema>;
@@ -83,6 +84,12 @@ export interface ApprovalsSlice {
   reveal(id: string): Promise<Result<{ args: unknown }>>;
   onRequested(p: PendingApproval): void;
   onDecided(d: DecisionRecord): void;
+  /** What the reviewer did on this page's watch (auto-approvals and escalations), newest last. */
+  reviews: ReviewReport[];
+  /** Auto-approval cards the user has put away from the queue (approval ids); the chat keeps them. */
+  dismissedReviews: string[];
+  onReview(r: ReviewReport): void;
+  dismissReview(approvalId: string): void;
 }
 
 export interface PromptsSlice {

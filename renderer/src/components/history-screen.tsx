@@ -93,17 +93,19 @@ function CallList() {
   );
 }
 
-/** A text filter applied a moment after typing stops. */
+/** A text filter applied a moment after typing stops (only when the text changed). */
 function useDebounced(value: string, apply: (v: string) => void, ms = 300) {
+  const latest = useRef(apply);
+  latest.current = apply;
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    const t = setTimeout(() => apply(value.trim()), ms);
+    const t = setTimeout(() => latest.current(value.trim()), ms);
     return () => clearTimeout(t);
-  }, [value, apply, ms]);
+  }, [value, ms]);
 }
 
 function Filters() {
@@ -114,6 +116,8 @@ function Filters() {
   const reload = useApp((s) => s.reloadHistory);
   const [tool, setTool] = useState(filter.tool ?? '');
   const [text, setText] = useState(filter.text ?? '');
+  const [session, setSession] = useState(filter.session_id ?? '');
+  useDebounced(session, (v) => setFilter({ session_id: v }));
   useDebounced(tool, (v) => setFilter({ tool: v }));
   useDebounced(text, (v) => setFilter({ text: v }));
   const outcome = OUTCOME_GROUPS.find((g) => filter.state && g.states.length === filter.state.length && g.states.every((s) => filter.state!.includes(s)))?.key ?? '';
@@ -147,14 +151,14 @@ function Filters() {
       </label>
       <label>
         Session
-        <select value={filter.session_id ?? ''} onChange={(e) => setFilter({ session_id: e.target.value })}>
-          <option value="">All sessions</option>
+        <input type="text" list="history-sessions" value={session} placeholder="any session" onChange={(e) => setSession(e.target.value)} />
+        <datalist id="history-sessions">
           {sessions.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.title ? `${s.title.slice(0, 40)} (${s.id})` : s.id}
+              {s.title ? s.title.slice(0, 60) : s.id}
             </option>
           ))}
-        </select>
+        </datalist>
       </label>
       <label>
         Decided by

@@ -69,6 +69,8 @@ async function setFilter(label: string, value: string): Promise<void> {
 async function clearFilters(): Promise<void> {
   for (const l of ['Outcome', 'Class', 'Decided by']) await setFilter(l, '');
   for (const l of ['Tool', 'Session', 'Search']) await setFilter(l, '');
+  // Back to every call before the next case filters again.
+  await count().filter({ hasText: `${(SEEDED + 2).toLocaleString('en-US')} calls` }).waitFor();
 }
 
 describe('History', () => {

@@ -2,7 +2,7 @@
 // (only the rows in view are in the DOM; pages load as they scroll into view), filtered in the store's
 // query, and a row opens the call in full with its checkpoint (diff, Restore). The audit chain's
 // verification and the JSONL export sit above the list.
-import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CLASSES, type Class } from '../../../common/domain';
 import { DECIDER_GROUPS, OUTCOME_GROUPS, outcomeGroupOf, type CallRecord, type DeciderGroup } from '../../../common/history';
 import { CLASS_LABEL, OUTCOME_WORDS, formatTime } from '../model/describe';
@@ -117,15 +117,16 @@ function Filters() {
   const [tool, setTool] = useState(filter.tool ?? '');
   const [text, setText] = useState(filter.text ?? '');
   const [session, setSession] = useState(filter.session_id ?? '');
+  const ids = useId();
   useDebounced(session, (v) => setFilter({ session_id: v }));
   useDebounced(tool, (v) => setFilter({ tool: v }));
   useDebounced(text, (v) => setFilter({ text: v }));
   const outcome = OUTCOME_GROUPS.find((g) => filter.state && g.states.length === filter.state.length && g.states.every((s) => filter.state!.includes(s)))?.key ?? '';
   return (
     <form className="history-filters" aria-label="Filter calls" onSubmit={(e) => e.preventDefault()}>
-      <label>
-        Outcome
-        <select value={outcome} onChange={(e) => setFilter({ state: e.target.value ? [...OUTCOME_GROUPS.find((g) => g.key === e.target.value)!.states] : '' })}>
+      <div className="field">
+        <label htmlFor={`${ids}-outcome`}>Outcome</label>
+        <select id={`${ids}-outcome`} value={outcome} onChange={(e) => setFilter({ state: e.target.value ? [...OUTCOME_GROUPS.find((g) => g.key === e.target.value)!.states] : '' })}>
           <option value="">All outcomes</option>
           {OUTCOME_GROUPS.map((g) => (
             <option key={g.key} value={g.key}>
@@ -133,14 +134,14 @@ function Filters() {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Tool
-        <input type="text" value={tool} placeholder="e.g. run_command" onChange={(e) => setTool(e.target.value)} />
-      </label>
-      <label>
-        Class
-        <select value={filter.class ?? ''} onChange={(e) => setFilter({ class: e.target.value as Class | '' })}>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-tool`}>Tool</label>
+        <input id={`${ids}-tool`} type="text" value={tool} placeholder="e.g. run_command" onChange={(e) => setTool(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-class`}>Class</label>
+        <select id={`${ids}-class`} value={filter.class ?? ''} onChange={(e) => setFilter({ class: e.target.value as Class | '' })}>
           <option value="">All classes</option>
           {CLASSES.map((c) => (
             <option key={c} value={c}>
@@ -148,10 +149,10 @@ function Filters() {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Session
-        <input type="text" list="history-sessions" value={session} placeholder="any session" onChange={(e) => setSession(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-session`}>Session</label>
+        <input id={`${ids}-session`} type="text" list="history-sessions" value={session} placeholder="any session" onChange={(e) => setSession(e.target.value)} />
         <datalist id="history-sessions">
           {sessions.map((s) => (
             <option key={s.id} value={s.id}>
@@ -159,10 +160,10 @@ function Filters() {
             </option>
           ))}
         </datalist>
-      </label>
-      <label>
-        Decided by
-        <select value={filter.decided_by ?? ''} onChange={(e) => setFilter({ decided_by: e.target.value as DeciderGroup | '' })}>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-decidedby`}>Decided by</label>
+        <select id={`${ids}-decidedby`} value={filter.decided_by ?? ''} onChange={(e) => setFilter({ decided_by: e.target.value as DeciderGroup | '' })}>
           <option value="">Anyone or anything</option>
           {DECIDER_GROUPS.map((g) => (
             <option key={g.key} value={g.key}>
@@ -170,11 +171,11 @@ function Filters() {
             </option>
           ))}
         </select>
-      </label>
-      <label className="grow">
-        Search
-        <input type="text" value={text} placeholder="command, path, URL, explanation" onChange={(e) => setText(e.target.value)} />
-      </label>
+      </div>
+      <div className="field grow">
+        <label htmlFor={`${ids}-search`}>Search</label>
+        <input id={`${ids}-search`} type="text" value={text} placeholder="command, path, URL, explanation" onChange={(e) => setText(e.target.value)} />
+      </div>
       <button type="button" onClick={() => void reload()}>
         Refresh
       </button>

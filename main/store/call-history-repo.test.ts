@@ -1,11 +1,14 @@
 // The history of calls through the real gate: every way a call is decided lands in it, with its decider,
 // and the filters and both kinds of paging return what they say.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DECIDER_GROUPS, deciderGroupOf, type CallRecord } from '../../common/history';
 import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import type { ThresholdCore } from '../gate/core';
 import { CursorError } from './call-history-repo';
+
+// The classifier loads once per file; on a busy machine that outlasts the default hook timeout.
+vi.setConfig({ hookTimeout: 60_000 });
 
 let c: ThresholdCore;
 /** The calls made, oldest first, by name. */

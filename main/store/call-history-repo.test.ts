@@ -99,6 +99,14 @@ describe('the history of calls', () => {
     expect(() => c.store.history.list({ limit: 5, ...query })).toThrow(new CursorError(field));
   });
 
+  it('never finds a call by a secret it held: the search runs on the redacted arguments, which hold the secret no more', async () => {
+    const secret = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+    const v = await c.gate.review(shellCall(`echo ${secret}`, { sessionId: 's4', turnId: 't4' }));
+    const bySecret = c.store.history.list({ limit: 5, text: secret.slice(0, 20) });
+    const byRest = c.store.history.list({ limit: 5, session_id: 's4' });
+    expect({ bySecret: bySecret.calls.length, shown: byRest.calls[0]!.summary.includes(secret), found: byRest.calls[0]!.id, detail: JSON.stringify(c.store.history.get(v.callId)!.args).includes(secret) }).toEqual({ bySecret: 0, shown: false, found: v.callId, detail: false });
+  });
+
   it('gives one call in full: arguments, explanation, the approval as asked and decided', () => {
     const d = c.store.history.get(ids['person']!)!;
     expect({ args: d.args, effects: d.effects, explains: typeof d.explanation, asked: d.asked && { outcome: d.asked.outcome, decided_by: d.asked.decided_by, reason: d.asked.reason === d.explanation } }).toEqual({

@@ -136,6 +136,10 @@ describe('History', () => {
       before: 'rewritten by the agent\n',
     });
     expect(await axeProblems(page)).toEqual([]);
+    // The screenshot in the docs: every call in the list, this one open beside it.
+    await setFilter('Search', '');
+    await count().filter({ hasText: `${(SEEDED + 2).toLocaleString('en-US')} calls` }).waitFor();
+    await page.locator('li.call-row[data-call-id]').first().waitFor();
     await shot(page, 'history');
     await detail.getByRole('button', { name: 'Restore…' }).click();
     await detail.getByRole('button', { name: 'Restore the workspace' }).click();

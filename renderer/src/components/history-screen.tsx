@@ -2,11 +2,11 @@
 // (only the rows in view are in the DOM; pages load as they scroll into view), filtered in the store's
 // query, and a row opens the call in full with its checkpoint (diff, Restore). The audit chain's
 // verification and the JSONL export sit above the list.
-import { memo, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CLASSES, type Class } from '../../../common/domain';
 import { DECIDER_GROUPS, OUTCOME_GROUPS, outcomeGroupOf, type CallRecord, type DeciderGroup } from '../../../common/history';
 import { CLASS_LABEL, OUTCOME_WORDS, formatTime } from '../model/describe';
-import { decidedByText, durationText, outcomeText, pagesFor, visibleRange } from '../model/history';
+import { decidedByText, durationText, outcomeText, pagesFor, rowTime, visibleRange } from '../model/history';
 import { HISTORY_PAGE } from '../store/history-slice';
 import { useApp } from '../store/store';
 import type { CheckpointDiff } from '../store/types';
@@ -37,7 +37,7 @@ const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { 
   return (
     <li className={`call-row outcome-${outcomeGroupOf(r.state)}`} style={style} aria-setsize={total} aria-posinset={index + 1} data-call-id={r.id}>
       <button type="button" aria-pressed={open} onClick={() => onOpen(r.id)}>
-        <span className="c-when">{formatTime(r.created_at, now)}</span>
+        <span className="c-when">{rowTime(r.created_at, now)}</span>
         <span className="c-tool">{r.tool}</span>
         <span className="c-what">{r.summary}</span>
         <span className="c-class">
@@ -62,6 +62,8 @@ function CallList() {
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
   const [now] = useState(Date.now());
+  // Stable, so a row whose call did not change is not rendered again as the list scrolls.
+  const onOpen = useCallback((id: string) => void openCall(id), [openCall]);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -86,7 +88,7 @@ function CallList() {
     <div className="call-list" ref={ref} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} data-testid="call-list">
       <ul aria-label={`Calls, newest first: ${count} in all`} style={{ height: count * ROW_HEIGHT }}>
         {rows.map((i) => (
-          <CallRow key={i} r={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]} index={i} total={count} now={now} open={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]?.id === openId} onOpen={(id) => void openCall(id)} />
+          <CallRow key={i} r={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]} index={i} total={count} now={now} open={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]?.id === openId} onOpen={onOpen} />
         ))}
       </ul>
     </div>

@@ -75,3 +75,16 @@ export function durationText(ms: number | null | undefined): string {
 export function toJsonl(records: readonly unknown[]): string {
   return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
 }
+
+// Intl formatters are costly to build; a row's time is formatted with these two, made once.
+let timeFormat: Intl.DateTimeFormat | null = null;
+let dateFormat: Intl.DateTimeFormat | null = null;
+
+/** A row's time: "14:05" today, "Jan 1, 2026 14:05" before. */
+export function rowTime(ms: number, now: number): string {
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  const d = new Date(ms);
+  const time = timeFormat.format(d);
+  return new Date(now).toDateString() === d.toDateString() ? time : `${dateFormat.format(d)} ${time}`;
+}

@@ -14,6 +14,8 @@ describe('the operations table', () => {
       updateGrant: 'grant.update',
       revokeGrant: 'grant.revoke',
       previewGrant: 'grant.preview',
+      listCalls: 'call.list',
+      getCall: 'call.get',
       listAudit: 'audit.list',
       verifyAudit: 'audit.verify',
       listConsentOffers: 'sandbox.list_offers',
@@ -39,6 +41,8 @@ describe('the operations table', () => {
     expect(ALIASES).toEqual({
       'approval.list_recent_decisions': 'approval.list_decisions',
       'approval.follow_ups': 'approval.list_follow_ups',
+      'calls.list': 'call.list',
+      'calls.get': 'call.get',
       'grants.list': 'grant.list',
       'grants.create': 'grant.create',
       'grants.update': 'grant.update',

@@ -7,6 +7,7 @@ import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type Dec
 import { CLASSES, EFFECTS, GRANT_SCOPES, LEVELS, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
+import { CURSOR_PATTERN, DECIDER_GROUP_KEYS, type CallPage, type CallRecord } from './history';
 
 // ── shared value schemas ────────────────────────────────────────────────────────────────────────────
 
@@ -243,10 +244,81 @@ export const grantSampleSchema = z.object({
   reason: z.string(),
 });
 
-export const callStateSchema = z.enum(CALL_STATES);
 export const turnEndReasonSchema = z.enum(['completed', 'stopped', 'denied', 'step_limit', 'provider_error', 'crashed']);
 export const questionOutcomeKindSchema = z.enum(['answered', 'dismissed', 'timed_out', 'cancelled', 'no_one']);
 export const notificationSchema = z.object({ id: z.string(), session_id: z.string(), message: z.string(), urgency: z.enum(['info', 'attention', 'urgent']), created_at: z.number() });
+
+// ── the history of calls (common/history.ts) ────────────────────────────────────────────────────────
+
+export const callStateSchema = z.enum(CALL_STATES);
+const cursor = z.string().regex(CURSOR_PATTERN, 'a cursor is what next_cursor or upto returned');
+
+export const callRecordSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  turn_id: z.string().nullable(),
+  tool: z.string(),
+  summary: z.string(),
+  class: classSchema.nullable(),
+  decision: z.enum(['allow', 'ask', 'deny']).nullable(),
+  decided_by: z.string().nullable(),
+  decider: z.enum(DECIDER_GROUP_KEYS).nullable(),
+  state: callStateSchema,
+  created_at: z.number(),
+  updated_at: z.number(),
+  approval: z.object({ id: z.string(), outcome: outcomeSchema.nullable(), decided_at: z.number().nullable() }).nullable(),
+  execution: executionOutcomeSchema.nullable(),
+  checkpoint_id: z.string().nullable(),
+});
+
+export const callPageSchema = z.object({ calls: z.array(callRecordSchema), next_cursor: z.string().nullable(), upto: z.string().nullable(), total: z.number().int().nullable() });
+
+export const callDetailSchema = callRecordSchema.extend({
+  args: z.unknown(),
+  cwd: z.string().nullable(),
+  hash: z.string(),
+  effects: z.array(effectSchema),
+  explanation: z.string().nullable(),
+  model_call_id: z.string().nullable(),
+  /** When it asked: the approval as stored (the card's reason and preview, the decision and its note). */
+  asked: z
+    .object({
+      id: z.string(),
+      reason: z.string(),
+      outcome: outcomeSchema.nullable(),
+      decided_by: z.string().nullable(),
+      decided_at: z.number().nullable(),
+      created_at: z.number(),
+      expires_at: z.number().nullable(),
+      note: z.string().nullable(),
+      grant_ids: z.array(z.string()),
+      preview: z.string().nullable(),
+    })
+    .nullable(),
+  checkpoint: checkpointViewSchema.nullable(),
+  /** The audit entries about this call and its approval, oldest first. */
+  audit: z.array(auditEntrySchema),
+});
+
+export const callListParamsSchema = z
+  .strictObject({
+    limit: limit.optional(),
+    cursor: cursor.optional(),
+    offset: z.number().int().min(0).max(10_000_000).optional(),
+    upto: cursor.optional(),
+    with_total: z.boolean().optional(),
+    state: z.array(callStateSchema).min(1).max(CALL_STATES.length).optional(),
+    tool: z.string().min(1).max(200).optional(),
+    class: classSchema.optional(),
+    session_id: id.optional(),
+    decided_by: z.enum(DECIDER_GROUP_KEYS).optional(),
+    text: z.string().min(1).max(200).optional(),
+  })
+  .refine((p) => p.cursor === undefined || p.offset === undefined, { message: 'give cursor or offset, not both', path: ['offset'] })
+  .optional();
+
+/** The history's schemas describe its types exactly (a drift is a compile error). */
+export const CALL_SCHEMAS_MATCH_HISTORY: [Same<z.output<typeof callRecordSchema>, CallRecord>, Same<z.output<typeof callPageSchema>, CallPage>] = [true, true];
 
 // ── operations ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -376,6 +448,16 @@ export const OPERATIONS = {
     transports: both,
     verb: 'previewGrant',
   }),
+
+  'call.list': op({
+    summary: 'Every call the gate saw, newest first, whoever or whatever decided it, with its outcome and duration; filters combine, pages by cursor (or offset under upto).',
+    params: callListParamsSchema,
+    result: callPageSchema,
+    transports: both,
+    verb: 'listCalls',
+    aliases: ['calls.list'],
+  }),
+  'call.get': op({ summary: "One call in full: its redacted arguments, explanation, approval, outcome, checkpoint and audit entries.", params: z.strictObject({ id }), result: callDetailSchema, transports: both, verb: 'getCall', aliases: ['calls.get'] }),
 
   'audit.list': op({
     summary: 'Audit entries, newest first.',

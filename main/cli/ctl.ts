@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { TranscriptEntry } from '../../common/contract';
-import type { OperationName } from '../../common/operations';
+import type { CallPage, CallRecord } from '../../common/history';
+import type { OperationName, ResultOf } from '../../common/operations';
 import { ControlClient, ControlUnavailable, RemoteError } from '../control/client';
 import { socketPath } from '../control/socket-path';
 import { resolveDataDir, UsageError, type CliIo } from './context';
@@ -11,6 +12,10 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
   pending                              approvals waiting for a decision
   history [--limit N] [--session S] [--outcome O]
                                        recent decisions, with the outcome of execution
+  calls [--limit N] [--session S] [--state S,S…] [--tool T] [--class C] [--decided-by G] [--text T] [--cursor C] [--jsonl]
+                                       every call, newest first, whoever decided it (G: person grant level rule reviewer
+                                       timeout nobody …); --jsonl: every matching call, one JSON object a line
+  call ID                              one call in full: arguments, explanation, approval, outcome, checkpoint, audit
   decide ID OUTCOME [--hash H] [--note TEXT] [--duration 15m|1h|session|always] [--pattern JSON]
                                        OUTCOME: approve_once approve_session approve_always approve_all_session skip deny
   grants [--all]                       grants in force (--all: revoked and expired too)
@@ -50,6 +55,12 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
       unattended: { type: 'boolean' },
       'no-wait': { type: 'boolean' },
       execute: { type: 'boolean' },
+      state: { type: 'string' },
+      class: { type: 'string' },
+      'decided-by': { type: 'string' },
+      text: { type: 'string' },
+      cursor: { type: 'string' },
+      jsonl: { type: 'boolean' },
     },
     allowPositionals: true,
   });
@@ -77,6 +88,16 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
       // An id that is not pending gets the daemon's own answer (already decided, or not found).
       plan.params['hash'] = pending.find((x) => x.id === plan.params['id'])?.hash ?? '0'.repeat(64);
     }
+    if (command === 'calls' && values.jsonl) {
+      // Export: every page, by cursor, one call a line (what the History screen's export writes too).
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await client.call<CallPage>('call.list', { ...plan.params, limit: 500, ...(cursor ? { cursor } : {}) });
+        for (const c of page.calls) io.stdout.write(JSON.stringify(c) + '\n');
+        if (!page.next_cursor) return 0;
+        cursor = page.next_cursor;
+      }
+    }
     const result = await client.call(plan.method, plan.params);
     out(plan.render(result), result);
     if (command === 'verify' && !(result as { ok: boolean }).ok) return 1;
@@ -96,6 +117,8 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
     client.close();
   }
 }
+
+type CallDetail = ResultOf<'call.get'>;
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -119,6 +142,26 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
       if (v['outcome']) params['outcome'] = v['outcome'];
       return { method: 'approval.list_decisions', params, render: (r) => renderHistory(r as DecisionRecord[]) };
     }
+    case 'calls': {
+      noArgs(0);
+      const params: Record<string, unknown> = {};
+      if (v['limit'] !== undefined) {
+        const n = Number(v['limit']);
+        if (!Number.isInteger(n) || n < 1 || n > 500) throw new UsageError('--limit must be a whole number from 1 to 500.');
+        params['limit'] = n;
+      }
+      if (v['session']) params['session_id'] = v['session'];
+      if (v['state']) params['state'] = String(v['state']).split(',').map((x) => x.trim()).filter(Boolean);
+      if (v['tool']) params['tool'] = v['tool'];
+      if (v['class']) params['class'] = v['class'];
+      if (v['decided-by']) params['decided_by'] = v['decided-by'];
+      if (v['text']) params['text'] = v['text'];
+      if (v['cursor']) params['cursor'] = v['cursor'];
+      return { method: 'call.list', params, render: (r) => renderCalls(r as CallPage) };
+    }
+    case 'call':
+      noArgs(1);
+      return { method: 'call.get', params: { id: rest[0] }, render: (r) => renderCall(r as CallDetail) };
     case 'decide': {
       noArgs(2);
       const params: Record<string, unknown> = { id: rest[0], outcome: rest[1] };
@@ -271,6 +314,35 @@ function renderHistory(list: DecisionRecord[]): string {
       short(typeof (d.args as { command?: unknown })?.command === 'string' ? String((d.args as { command: string }).command) : JSON.stringify(d.args), 60),
     ]),
   ]);
+}
+
+function renderCalls(page: CallPage): string {
+  if (page.calls.length === 0) return 'No calls.';
+  const lines = table([
+    ['ID', 'WHEN', 'TOOL', 'CLASS', 'BY', 'OUTCOME', 'TOOK', 'WHAT'],
+    ...page.calls.map((c) => [c.id, when(c.created_at), c.tool, c.class ?? '-', c.decided_by ?? '-', outcomeText(c), c.execution?.duration_ms != null ? `${c.execution.duration_ms} ms` : '-', short(c.summary, 60)]),
+  ]);
+  return page.next_cursor ? `${lines}\nmore: --cursor ${page.next_cursor}` : lines;
+}
+
+function outcomeText(c: CallRecord): string {
+  const code = c.execution?.exit_code;
+  return code !== null && code !== undefined && c.state !== 'succeeded' ? `${c.state} (${code})` : c.state;
+}
+
+function renderCall(c: CallDetail): string {
+  const lines = [
+    `call ${c.id}  ${c.tool}  ${c.class ?? '-'}  ${outcomeText(c)}`,
+    `decided by: ${c.decided_by ?? '-'} (policy said ${c.decision ?? '-'})`,
+    `session: ${c.session_id}${c.turn_id ? `, turn ${c.turn_id}` : ''}; at ${new Date(c.created_at).toISOString()}${c.cwd ? ` in ${c.cwd}` : ''}`,
+    `arguments: ${JSON.stringify(c.args)}`,
+    `why: ${c.explanation ?? '-'}`,
+  ];
+  if (c.asked) lines.push(`asked: approval ${c.asked.id} → ${c.asked.outcome ?? 'pending'}${c.asked.decided_by ? ` by ${c.asked.decided_by}` : ''}${c.asked.note ? `; note: ${c.asked.note}` : ''}`);
+  if (c.execution) lines.push(`ran: ${c.execution.status}${c.execution.exit_code !== null ? `, exit ${c.execution.exit_code}` : ''}${c.execution.duration_ms !== null ? `, ${c.execution.duration_ms} ms` : ''}${c.execution.error ? `: ${short(c.execution.error, 200)}` : ''}`);
+  if (c.checkpoint) lines.push(`checkpoint: ${c.checkpoint.id}${c.checkpoint.restored_at ? ' (restored)' : ''}; undo with: threshold checkpoints restore ${c.checkpoint.id}`);
+  lines.push(`audit: ${c.audit.map((e) => `#${e.seq} ${e.kind}`).join(', ') || '-'}`);
+  return lines.join('\n');
 }
 
 interface RunResult {

@@ -8,6 +8,7 @@ import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
+import { CursorError } from '../store/call-history-repo';
 import { previewGrant } from './grant-preview';
 import { historyOf } from './history';
 
@@ -131,6 +132,21 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           callText = exampleText(pending.tool, pending.args);
         }
         return ok({ samples: previewGrant({ tool: p.tool, patterns: p.patterns, callText, samples: p.samples }, c.paths, { now: Date.now() }) });
+      }),
+
+    'call.list': (p) =>
+      withCore((c) => {
+        try {
+          return ok(historyOf(c).calls({ ...p, limit: p?.limit ?? 100 }));
+        } catch (err) {
+          if (err instanceof CursorError) return fail('invalid_params', `Invalid params for call.list: ${err.message}`);
+          throw err;
+        }
+      }),
+    'call.get': (p) =>
+      withCore((c) => {
+        const call = historyOf(c).call(p.id);
+        return call ? ok(call) : fail('not_found', `There is no call ${p.id}.`);
       }),
 
     'audit.list': (p) => withCore((c) => ok(historyOf(c).audit({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }))),

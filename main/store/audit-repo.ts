@@ -203,6 +203,14 @@ export class AuditRepo {
     return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as unknown }));
   }
 
+  /** Every entry about these subjects (a call, its approval, its checkpoint), oldest first. */
+  bySubjects(subjects: readonly string[], limit = 200): AuditEntry[] {
+    if (subjects.length === 0) return [];
+    const marks = subjects.map(() => '?').join(', ');
+    const rows = this.db.prepare(`SELECT * FROM audit WHERE subject IN (${marks}) ORDER BY seq LIMIT ?`).all(...subjects, limit) as (Omit<AuditEntry, 'data'> & { data: string })[];
+    return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as unknown }));
+  }
+
   count(): number {
     return (this.db.prepare('SELECT count(*) AS n FROM audit').get() as { n: number }).n;
   }

@@ -210,6 +210,16 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     `,
   },
   {
+    version: 7,
+    name: 'the history of every call: listed newest first, by tool and by session, with its approval found by call',
+    sql: `
+      CREATE INDEX tool_calls_history ON tool_calls(created_at, id);
+      CREATE INDEX tool_calls_history_tool ON tool_calls(tool, created_at, id);
+      CREATE INDEX tool_calls_history_session ON tool_calls(session_id, created_at, id);
+      CREATE INDEX approvals_by_call ON approvals(call_id);
+    `,
+  },
+  {
     version: 8,
     name: 'the reviewer: an approval carries the review that escalated or approved it',
     sql: `

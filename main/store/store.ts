@@ -9,6 +9,7 @@ import { ApprovalsRepo } from './approvals-repo';
 import { HeadAnchor } from './audit-anchor';
 import { AuditRepo, type VerifyResult } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
+import { CallHistoryRepo } from './call-history-repo';
 import { CallsRepo } from './calls-repo';
 import { openDatabaseFrom, type Db } from './db';
 import { GrantsRepo } from './grants-repo';
@@ -41,6 +42,8 @@ export class Store {
   readonly checkpoints: CheckpointsRepo;
   readonly transcripts: TranscriptRepo;
   readonly hostGrants: HostGrantsRepo;
+  /** Every call as history shows it (read only). */
+  readonly history: CallHistoryRepo;
 
   constructor(opts: StoreOptions) {
     const { db, fromVersion } = openDatabaseFrom(opts.file);
@@ -55,6 +58,7 @@ export class Store {
     this.checkpoints = new CheckpointsRepo(this.db);
     this.transcripts = new TranscriptRepo(this.db);
     this.hostGrants = new HostGrantsRepo(this.db);
+    this.history = new CallHistoryRepo(this.db);
     this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 

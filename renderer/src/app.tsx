@@ -3,6 +3,7 @@
 import { useApp } from './store/store';
 import { ChatScreen } from './components/chat';
 import { GrantsScreen } from './components/grants-page';
+import { HistoryScreen } from './components/history-screen';
 import { Toasts } from './components/prompt-cards';
 
 const CONNECTION_WORDS = {
@@ -29,6 +30,9 @@ export function App() {
           <button type="button" aria-current={view === 'chat' ? 'page' : undefined} onClick={() => setView('chat')}>
             {waiting ? `Chat (${waiting} waiting)` : 'Chat'}
           </button>
+          <button type="button" aria-current={view === 'history' ? 'page' : undefined} onClick={() => setView('history')}>
+            History
+          </button>
           <button type="button" aria-current={view === 'grants' ? 'page' : undefined} onClick={() => setView('grants')}>
             Settings → Grants
           </button>
@@ -53,6 +57,8 @@ export function App() {
         <main className="main" aria-label="Threshold">
           <ChatScreen />
         </main>
+      ) : view === 'history' ? (
+        <HistoryScreen />
       ) : (
         <GrantsScreen />
       )}

@@ -31,7 +31,7 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-export function CommandView({ p, command }: { p: PendingApproval; command: string }) {
+export function CommandView({ p, command }: { p: Pick<PendingApproval, 'id' | 'segment' | 'reason'>; command: string }) {
   const segments = splitSegments(command);
   const deciding = decidingSegment(segments, p.segment);
   return (

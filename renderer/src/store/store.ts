@@ -7,6 +7,7 @@ import type { AppApi } from '../../../common/operations';
 import { createApprovalsSlice } from './approvals-slice';
 import { createChatSlice } from './chat-slice';
 import { createGrantsSlice } from './grants-slice';
+import { createHistorySlice } from './history-slice';
 import { createPromptsSlice } from './prompts-slice';
 import type { AppState, ConnectionSlice, SliceDeps, UiSlice } from './types';
 
@@ -55,6 +56,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createApprovalsSlice(deps)(...a),
     ...createPromptsSlice(deps)(...a),
     ...createGrantsSlice(deps)(...a),
+    ...createHistorySlice(deps)(...a),
     ...createUiSlice(...a),
   }));
 }

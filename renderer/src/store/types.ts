@@ -2,7 +2,8 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, grantSampleSchema } from '../../../common/operations';
+import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema } from '../../../common/operations';
+import type { CallFilter, CallRecord } from '../../../common/history';
 import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
 import type { ReviewReport } from '../../../common/review';
@@ -125,7 +126,45 @@ export interface GrantsSlice {
   onGrantChanged(g: GrantRecord): void;
 }
 
-export type View = 'chat' | 'grants';
+export type CallDetail = z.output<typeof callDetailSchema>;
+export type CheckpointDiff = z.output<typeof checkpointDiffSchema>;
+export type CheckpointView = z.output<typeof checkpointViewSchema>;
+
+export type VerifyState =
+  | { state: 'idle' }
+  | { state: 'running' }
+  | { state: 'ok'; entries: number; at: number }
+  | { state: 'broken'; entries: number; brokenAt: number; reason: string; at: number }
+  | { state: 'error'; message: string; at: number };
+
+export interface HistorySlice {
+  historyFilter: CallFilter;
+  /** How many calls match (null while the first page loads). */
+  historyTotal: number | null;
+  historyUpto: string | null;
+  /** Loaded pages of HISTORY_PAGE calls, by page index. */
+  historyPages: Record<number, CallRecord[]>;
+  /** Bumped by every reload, so a late page of an older query is dropped. */
+  historyGeneration: number;
+  historyError: string | null;
+  openCall: CallDetail | null;
+  openCallError: string | null;
+  verify: VerifyState;
+  exportStatus: string | null;
+  /** Merges the change (an empty or undefined value clears that filter) and reloads. */
+  setHistoryFilter(change: { [K in keyof CallFilter]?: CallFilter[K] | '' }): void;
+  reloadHistory(): Promise<void>;
+  ensureHistoryPages(pages: number[]): Promise<void>;
+  openHistoryCall(id: string): Promise<void>;
+  closeHistoryCall(): void;
+  getCheckpointDiff(id: string): Promise<Result<CheckpointDiff>>;
+  restoreCheckpoint(id: string): Promise<Result<{ restored: CheckpointView; safety: CheckpointView }>>;
+  verifyNow(): Promise<void>;
+  /** Every matching call as JSONL, handed to `save` (the page downloads it). */
+  exportHistory(save: (jsonl: string, count: number) => void): Promise<void>;
+}
+
+export type View = 'chat' | 'grants' | 'history';
 
 export interface UiSlice {
   view: View;
@@ -135,7 +174,7 @@ export interface UiSlice {
   focusComposer(): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & UiSlice;
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

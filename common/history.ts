@@ -1,0 +1,111 @@
+// The history of calls: every call the gate saw, whoever or whatever decided it. Shared by the store's
+// query, the operations table, `ctl calls` and the History screen, so a filter means the same everywhere.
+import type { Outcome, ExecutionOutcome } from './approvals';
+import type { CallState } from './call-state';
+import type { Class } from './domain';
+
+/**
+ * Who or what decided, in the groups a person filters by. Each group names the stored forms of
+ * formatDecidedBy (common/decided-by.ts) it covers: exact strings, or prefixes (ending in ':'). The
+ * stored string stays the contract; this table only groups it, so a new kind of decider (the reviewer's
+ * `reviewer:` entries) needs one line here and nothing else.
+ */
+export const DECIDER_GROUPS = [
+  { key: 'person', label: 'A person', exact: ['desktop', 'web', 'control'], prefixes: [] },
+  { key: 'grant', label: 'A grant', exact: [], prefixes: ['grant:'] },
+  { key: 'earlier_approval', label: 'An earlier approval', exact: ['session_approve_all'], prefixes: ['approval:'] },
+  { key: 'level', label: 'The level', exact: [], prefixes: ['level:'] },
+  { key: 'rule', label: 'A rule', exact: [], prefixes: ['rule:'] },
+  { key: 'reviewer', label: 'The reviewer', exact: [], prefixes: ['reviewer:'] },
+  { key: 'floor', label: 'A floor or safety check', exact: [], prefixes: ['floor:', 'safety:'] },
+  { key: 'tool', label: 'The tool (invalid or refused call)', exact: [], prefixes: ['tool:'] },
+  { key: 'timeout', label: 'A timeout', exact: ['ttl'], prefixes: [] },
+  { key: 'nobody', label: 'Nobody there', exact: ['unattended_turn', 'no_approver_surface'], prefixes: [] },
+  { key: 'stopped', label: 'A stop or restart', exact: ['turn_stopped', 'restart'], prefixes: [] },
+] as const satisfies readonly { key: string; label: string; exact: readonly string[]; prefixes: readonly string[] }[];
+
+export type DeciderGroup = (typeof DECIDER_GROUPS)[number]['key'];
+export const DECIDER_GROUP_KEYS = DECIDER_GROUPS.map((g) => g.key) as [DeciderGroup, ...DeciderGroup[]];
+
+/** The group a stored decider string belongs to (null for none, e.g. a call still being classified). */
+export function deciderGroupOf(decidedBy: string | null): DeciderGroup | null {
+  if (decidedBy === null) return null;
+  for (const g of DECIDER_GROUPS) {
+    if ((g.exact as readonly string[]).includes(decidedBy) || (g.prefixes as readonly string[]).some((p) => decidedBy.startsWith(p))) return g.key;
+  }
+  return null;
+}
+
+/** What the Outcome filter offers: call states grouped the way a person asks ("what failed?"). */
+export const OUTCOME_GROUPS = [
+  { key: 'succeeded', label: 'Ran and succeeded', states: ['succeeded'] },
+  { key: 'failed', label: 'Ran and failed', states: ['failed', 'timed_out', 'interrupted'] },
+  { key: 'refused', label: 'Refused', states: ['denied', 'refused'] },
+  { key: 'not_run', label: 'Did not run (stopped)', states: ['cancelled', 'not_run'] },
+  { key: 'in_progress', label: 'Waiting or running', states: ['received', 'validating', 'classifying', 'reviewing', 'awaiting_approval', 'scheduled', 'executing'] },
+] as const satisfies readonly { key: string; label: string; states: readonly CallState[] }[];
+
+export type OutcomeGroup = (typeof OUTCOME_GROUPS)[number]['key'];
+
+export function outcomeGroupOf(state: CallState): OutcomeGroup {
+  return OUTCOME_GROUPS.find((g) => (g.states as readonly CallState[]).includes(state))!.key;
+}
+
+/** The filters of a history query; every one is optional and they combine with AND. */
+export interface CallFilter {
+  /** The call's state (its outcome once it ended); any of these. */
+  state?: CallState[];
+  tool?: string;
+  class?: Class;
+  session_id?: string;
+  decided_by?: DeciderGroup;
+  /** Found in the tool, the redacted arguments, the explanation or the decider (case-insensitive). */
+  text?: string;
+}
+
+/** One row of the history: enough for the list; the detail (calls.get) has the rest. */
+export interface CallRecord {
+  id: string;
+  session_id: string;
+  turn_id: string | null;
+  tool: string;
+  /** One line: the command, path or URL (redacted, clipped), else the arguments as JSON. */
+  summary: string;
+  class: Class | null;
+  /** The policy's own decision (allow, ask, deny). */
+  decision: 'allow' | 'ask' | 'deny' | null;
+  /** Who or what decided in the end (formatDecidedBy) and its group. */
+  decided_by: string | null;
+  decider: DeciderGroup | null;
+  state: CallState;
+  created_at: number;
+  updated_at: number;
+  /** When it asked: the approval and how it ended. */
+  approval: { id: string; outcome: Outcome | null; decided_at: number | null } | null;
+  execution: ExecutionOutcome | null;
+  /** The checkpoint taken before it ran, when it could change the workspace. */
+  checkpoint_id: string | null;
+}
+
+export interface CallPage {
+  calls: CallRecord[];
+  /** Pass as `cursor` for the next page (older calls); null at the end. */
+  next_cursor: string | null;
+  /** The newest call this listing covers: pass as `upto` (with `offset`) so later calls do not shift pages. */
+  upto: string | null;
+  /** How many calls match (only when asked for with `with_total`). */
+  total: number | null;
+}
+
+/** A position in the history: (created_at, id), opaque to clients. The time has no dot, so the first one splits. */
+export const CURSOR_PATTERN = /^(\d{1,16})\.([^\s]{1,64})$/;
+
+export function encodeCursor(at: number, id: string): string {
+  return `${at}.${id}`;
+}
+
+export function decodeCursor(cursor: string): { at: number; id: string } | null {
+  const m = CURSOR_PATTERN.exec(cursor);
+  return m ? { at: Number(m[1]), id: m[2]! } : null;
+}
+

@@ -1,0 +1,423 @@
+// History: every call the gate saw, whoever or whatever decided it, newest first. The list is windowed
+// (only the rows in view are in the DOM; pages load as they scroll into view), filtered in the store's
+// query, and a row opens the call in full with its checkpoint (diff, Restore). The audit chain's
+// verification and the JSONL export sit above the list.
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { CLASSES, type Class } from '../../../common/domain';
+import { DECIDER_GROUPS, OUTCOME_GROUPS, outcomeGroupOf, type CallRecord, type DeciderGroup } from '../../../common/history';
+import { CLASS_LABEL, OUTCOME_WORDS, formatTime } from '../model/describe';
+import { decidedByText, durationText, outcomeText, pagesFor, rowTime, visibleRange } from '../model/history';
+import { HISTORY_PAGE } from '../store/history-slice';
+import { useApp } from '../store/store';
+import type { CheckpointDiff } from '../store/types';
+import { ArgsView, CommandView, DiffView, Visible } from './call-body';
+
+/** Every row has the same height, so a scroll position maps to a row without measuring. */
+export const ROW_HEIGHT = 36;
+
+function ClassBadge({ c }: { c: Class | null }) {
+  if (!c) return <span className="muted">–</span>;
+  return (
+    <span className={`class-badge class-${c}`}>
+      <span className="class-icon" aria-hidden="true" />
+      {CLASS_LABEL[c]}
+    </span>
+  );
+}
+
+const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { r: CallRecord | undefined; index: number; total: number; now: number; open: boolean; onOpen: (id: string) => void }) {
+  const style = { transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT };
+  if (!r) {
+    return (
+      <li className="call-row loading" style={style} aria-setsize={total} aria-posinset={index + 1}>
+        <span className="muted">Loading…</span>
+      </li>
+    );
+  }
+  return (
+    <li className={`call-row outcome-${outcomeGroupOf(r.state)}`} style={style} aria-setsize={total} aria-posinset={index + 1} data-call-id={r.id}>
+      <button type="button" aria-pressed={open} onClick={() => onOpen(r.id)}>
+        <span className="c-when">{rowTime(r.created_at, now)}</span>
+        <span className="c-tool">{r.tool}</span>
+        <span className="c-what">{r.summary}</span>
+        <span className="c-class">
+          <ClassBadge c={r.class} />
+        </span>
+        <span className="c-by">{decidedByText(r)}</span>
+        <span className="c-outcome">{outcomeText(r)}</span>
+        <span className="c-took">{durationText(r.execution?.duration_ms)}</span>
+      </button>
+    </li>
+  );
+});
+
+function CallList() {
+  const total = useApp((s) => s.historyTotal);
+  const pages = useApp((s) => s.historyPages);
+  const upto = useApp((s) => s.historyUpto);
+  const ensure = useApp((s) => s.ensureHistoryPages);
+  const openId = useApp((s) => s.openCall?.id ?? null);
+  const openCall = useApp((s) => s.openHistoryCall);
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(600);
+  const [now] = useState(Date.now());
+  // Stable, so a row whose call did not change is not rendered again as the list scrolls.
+  const onOpen = useCallback((id: string) => void openCall(id), [openCall]);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeight(el.clientHeight);
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  // A new query starts at the top.
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = 0;
+    setScrollTop(0);
+  }, [upto]);
+  const count = total ?? 0;
+  const { first, last } = visibleRange(scrollTop, height, ROW_HEIGHT, count);
+  useEffect(() => {
+    void ensure(pagesFor(first, last, HISTORY_PAGE));
+  }, [first, last, upto, ensure]);
+  const rows: number[] = [];
+  for (let i = first; i <= last; i++) rows.push(i);
+  return (
+    <div className="call-list" ref={ref} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} data-testid="call-list">
+      <ul aria-label={`Calls, newest first: ${count} in all`} style={{ height: count * ROW_HEIGHT }}>
+        {rows.map((i) => (
+          <CallRow key={i} r={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]} index={i} total={count} now={now} open={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]?.id === openId} onOpen={onOpen} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A text filter applied a moment after typing stops (only when the text changed). */
+function useDebounced(value: string, apply: (v: string) => void, ms = 300) {
+  const latest = useRef(apply);
+  latest.current = apply;
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const t = setTimeout(() => latest.current(value.trim()), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+}
+
+function Filters() {
+  const filter = useApp((s) => s.historyFilter);
+  const setFilter = useApp((s) => s.setHistoryFilter);
+  const sessions = useApp((s) => s.sessions);
+  const total = useApp((s) => s.historyTotal);
+  const reload = useApp((s) => s.reloadHistory);
+  const [tool, setTool] = useState(filter.tool ?? '');
+  const [text, setText] = useState(filter.text ?? '');
+  const [session, setSession] = useState(filter.session_id ?? '');
+  const ids = useId();
+  useDebounced(session, (v) => setFilter({ session_id: v }));
+  useDebounced(tool, (v) => setFilter({ tool: v }));
+  useDebounced(text, (v) => setFilter({ text: v }));
+  const outcome = OUTCOME_GROUPS.find((g) => filter.state && g.states.length === filter.state.length && g.states.every((s) => filter.state!.includes(s)))?.key ?? '';
+  return (
+    <form className="history-filters" aria-label="Filter calls" onSubmit={(e) => e.preventDefault()}>
+      <div className="field">
+        <label htmlFor={`${ids}-outcome`}>Outcome</label>
+        <select id={`${ids}-outcome`} value={outcome} onChange={(e) => setFilter({ state: e.target.value ? [...OUTCOME_GROUPS.find((g) => g.key === e.target.value)!.states] : '' })}>
+          <option value="">All outcomes</option>
+          {OUTCOME_GROUPS.map((g) => (
+            <option key={g.key} value={g.key}>
+              {g.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-tool`}>Tool</label>
+        <input id={`${ids}-tool`} type="text" value={tool} placeholder="e.g. run_command" onChange={(e) => setTool(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-class`}>Class</label>
+        <select id={`${ids}-class`} value={filter.class ?? ''} onChange={(e) => setFilter({ class: e.target.value as Class | '' })}>
+          <option value="">All classes</option>
+          {CLASSES.map((c) => (
+            <option key={c} value={c}>
+              {CLASS_LABEL[c]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-session`}>Session</label>
+        <input id={`${ids}-session`} type="text" list="history-sessions" value={session} placeholder="any session" onChange={(e) => setSession(e.target.value)} />
+        <datalist id="history-sessions">
+          {sessions.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title ? s.title.slice(0, 60) : s.id}
+            </option>
+          ))}
+        </datalist>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-decidedby`}>Decided by</label>
+        <select id={`${ids}-decidedby`} value={filter.decided_by ?? ''} onChange={(e) => setFilter({ decided_by: e.target.value as DeciderGroup | '' })}>
+          <option value="">Anyone or anything</option>
+          {DECIDER_GROUPS.map((g) => (
+            <option key={g.key} value={g.key}>
+              {g.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field grow">
+        <label htmlFor={`${ids}-search`}>Search</label>
+        <input id={`${ids}-search`} type="text" value={text} placeholder="command, path, URL, explanation" onChange={(e) => setText(e.target.value)} />
+      </div>
+      <button type="button" onClick={() => void reload()}>
+        Refresh
+      </button>
+      <span className="history-count" role="status">
+        {total === null ? 'Loading…' : `${total.toLocaleString('en-US')} call${total === 1 ? '' : 's'}`}
+      </span>
+    </form>
+  );
+}
+
+function VerifyBar() {
+  const verify = useApp((s) => s.verify);
+  const verifyNow = useApp((s) => s.verifyNow);
+  const exportHistory = useApp((s) => s.exportHistory);
+  const exportStatus = useApp((s) => s.exportStatus);
+  const words =
+    verify.state === 'idle'
+      ? 'Audit chain: not verified in this window yet.'
+      : verify.state === 'running'
+        ? 'Verifying the audit chain…'
+        : verify.state === 'ok'
+          ? `Audit chain verified: ${verify.entries.toLocaleString('en-US')} entries, nothing changed, removed or inserted (${formatTime(verify.at)}).`
+          : verify.state === 'broken'
+            ? `AUDIT CHAIN BROKEN at entry ${verify.brokenAt}: ${verify.reason}`
+            : `Could not verify the audit chain: ${verify.message}`;
+  const save = (jsonl: string) => {
+    const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `threshold-history-${new Date().toISOString().slice(0, 10)}.jsonl`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  return (
+    <div className="history-bar">
+      <p className={`verify verify-${verify.state}`} role="status" data-testid="verify-state">
+        {words}
+      </p>
+      <button type="button" disabled={verify.state === 'running'} onClick={() => void verifyNow()}>
+        Verify now
+      </button>
+      <button type="button" onClick={() => void exportHistory(save)}>
+        Export JSONL
+      </button>
+      {exportStatus && (
+        <span className="export-status" role="status">
+          {exportStatus}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function CheckpointPart() {
+  const cp = useApp((s) => s.openCall?.checkpoint ?? null);
+  const getDiff = useApp((s) => s.getCheckpointDiff);
+  const restore = useApp((s) => s.restoreCheckpoint);
+  const [diff, setDiff] = useState<CheckpointDiff | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const id = cp?.id;
+  useEffect(() => {
+    setDiff(null);
+    setConfirming(false);
+    setMessage(null);
+    setError(null);
+  }, [id]);
+  if (!cp) return <p className="muted">No checkpoint: this call could not change the workspace, or did not run.</p>;
+  return (
+    <div className="checkpoint">
+      <p>{`Checkpoint ${cp.id}, taken ${formatTime(cp.created_at)} before the call (${cp.files} files${cp.excluded.length ? `, ${cp.excluded.length} left out by the size cap` : ''}).${cp.restored_at ? ` Restored ${formatTime(cp.restored_at)}.` : ''}`}</p>
+      <div className="row-actions">
+        <button
+          type="button"
+          onClick={async () => {
+            const r = await getDiff(cp.id);
+            if (r.ok) setDiff(r.value);
+            else setError(r.error.message);
+          }}
+        >
+          Show what it changed
+        </button>
+        {!confirming ? (
+          <button type="button" onClick={() => setConfirming(true)}>
+            Restore…
+          </button>
+        ) : (
+          <>
+            <span>Put the workspace back as it was before this call? A checkpoint of what is there now is taken first, so this can be undone.</span>
+            <button
+              type="button"
+              className="danger"
+              onClick={async () => {
+                const r = await restore(cp.id);
+                setConfirming(false);
+                if (r.ok) setMessage(`Restored the workspace to before this call. What was there is kept in checkpoint ${r.value.safety.id}.`);
+                else setError(r.error.message);
+              }}
+            >
+              Restore the workspace
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </>
+        )}
+      </div>
+      {message && <p role="status">{message}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {diff && (diff.stat.trim() ? <DiffView preview={diff.patch} path="the workspace" /> : <p>No changes: the workspace after the call is the same as before it.</p>)}
+      {diff?.truncated && <p className="muted">The diff is cut short; `threshold checkpoints diff {cp.id}` shows all of it.</p>}
+    </div>
+  );
+}
+
+function DetailPanel() {
+  const c = useApp((s) => s.openCall);
+  const close = useApp((s) => s.closeHistoryCall);
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    title.current?.focus();
+  }, [c?.id]);
+  if (!c) return null;
+  const args = (c.args ?? {}) as Record<string, unknown>;
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') close();
+  };
+  return (
+    <section className="call-detail" aria-labelledby="call-detail-title" onKeyDown={onKey}>
+      <div className="detail-head">
+        <h2 id="call-detail-title" tabIndex={-1} ref={title}>
+          {`${c.tool}: ${outcomeText(c)}`}
+        </h2>
+        <button type="button" aria-label="Close the call's details" onClick={close}>
+          Close
+        </button>
+      </div>
+      <dl className="facts">
+        <dt>When</dt>
+        <dd>{new Date(c.created_at).toLocaleString()}</dd>
+        <dt>Decided by</dt>
+        <dd>{decidedByText(c)}</dd>
+        <dt>Policy said</dt>
+        <dd>{c.decision ?? '–'}</dd>
+        <dt>Class</dt>
+        <dd>
+          <ClassBadge c={c.class} />
+          {c.effects.length ? ` (${c.effects.join(', ')})` : ''}
+        </dd>
+        <dt>Outcome</dt>
+        <dd>{`${outcomeText(c)}${c.execution ? `, took ${durationText(c.execution.duration_ms)}` : ''}${c.execution?.signal ? `, signal ${c.execution.signal}` : ''}`}</dd>
+        <dt>Session</dt>
+        <dd>{c.session_id}</dd>
+        {c.cwd && (
+          <>
+            <dt>Folder</dt>
+            <dd>
+              <Visible text={c.cwd} />
+            </dd>
+          </>
+        )}
+        <dt>Call id</dt>
+        <dd>
+          <code>{c.id}</code>
+        </dd>
+      </dl>
+      {c.tool === 'run_command' && typeof args['command'] === 'string' ? (
+        <CommandView p={{ id: c.id, segment: null, reason: c.explanation ?? '' }} command={args['command']} />
+      ) : (
+        <ArgsView args={c.args} />
+      )}
+      <h3>Why</h3>
+      <p className="explanation">{c.explanation ?? '–'}</p>
+      {c.execution?.error && (
+        <>
+          <h3>Error</h3>
+          <pre className="command">
+            <Visible text={c.execution.error} />
+          </pre>
+        </>
+      )}
+      {c.asked && (
+        <>
+          <h3>The approval</h3>
+          <p>{`Asked ${formatTime(c.asked.created_at)}: ${c.asked.outcome ? `${OUTCOME_WORDS[c.asked.outcome]}${c.asked.decided_by ? ` (${c.asked.decided_by})` : ''}` : 'still waiting'}.${c.asked.note ? ` Note: ${c.asked.note}` : ''}${c.asked.grant_ids.length ? ` Grant made: ${c.asked.grant_ids.join(', ')}.` : ''}`}</p>
+          {c.asked.preview && <DiffView preview={c.asked.preview} path={typeof args['path'] === 'string' ? args['path'] : null} />}
+        </>
+      )}
+      <h3>Checkpoint</h3>
+      <CheckpointPart />
+      <h3>Audit entries</h3>
+      <ol className="audit-entries">
+        {c.audit.map((e) => (
+          <li key={e.seq}>{`#${e.seq} ${e.kind} · ${formatTime(e.at)}`}</li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function HistoryScreen() {
+  const reload = useApp((s) => s.reloadHistory);
+  const error = useApp((s) => s.historyError);
+  const openError = useApp((s) => s.openCallError);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return (
+    <main className="history-screen" aria-labelledby="history-title">
+      <h1 id="history-title">History</h1>
+      <p className="intro">Every call the agent made: the ones the level, a rule or a grant let through without asking, the ones you answered, and the ones that were refused.</p>
+      <VerifyBar />
+      <Filters />
+      {(error || openError) && (
+        <p className="error" role="alert">
+          {error ?? openError}
+        </p>
+      )}
+      <div className="history-body">
+        <div className="history-list">
+          <div className="call-head" aria-hidden="true">
+            <span className="c-when">When</span>
+            <span className="c-tool">Tool</span>
+            <span className="c-what">What</span>
+            <span className="c-class">Class</span>
+            <span className="c-by">Decided by</span>
+            <span className="c-outcome">Outcome</span>
+            <span className="c-took">Took</span>
+          </div>
+          <CallList />
+        </div>
+        <DetailPanel />
+      </div>
+    </main>
+  );
+}

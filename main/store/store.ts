@@ -14,6 +14,7 @@ import { openDatabaseFrom, type Db } from './db';
 import { GrantsRepo } from './grants-repo';
 import { verifyHistory } from './history-verify';
 import { OutcomesRepo } from './outcomes-repo';
+import { RepeatsRepo } from './repeats-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
 import { TranscriptRepo } from './transcript-repo';
@@ -39,6 +40,7 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly checkpoints: CheckpointsRepo;
   readonly transcripts: TranscriptRepo;
+  readonly repeats: RepeatsRepo;
 
   constructor(opts: StoreOptions) {
     const { db, fromVersion } = openDatabaseFrom(opts.file);
@@ -52,6 +54,7 @@ export class Store {
     this.settings = new SettingsRepo(this.db);
     this.checkpoints = new CheckpointsRepo(this.db);
     this.transcripts = new TranscriptRepo(this.db);
+    this.repeats = new RepeatsRepo(this.db);
     this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 

@@ -21,7 +21,7 @@ async function settings(opts: { env?: Record<string, string>; keychain?: string 
 
 describe('the model view', () => {
   it.each([
-    { name: 'no key anywhere', env: {}, keychain: undefined, source: 'none' },
+    { name: 'no key anywhere', env: {} as Record<string, string>, keychain: undefined, source: 'none' },
     { name: 'a key in the environment variable', env: { OPENAI_API_KEY: 'sk-env-123456' }, keychain: undefined, source: 'environment' },
     { name: 'a key in the keychain (it wins over the variable)', env: { OPENAI_API_KEY: 'sk-env-123456' }, keychain: 'sk-chain-123456', source: 'keychain' },
   ])('says where the key comes from with $name, and never shows the key', async ({ env, keychain, source }) => {

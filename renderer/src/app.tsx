@@ -2,7 +2,9 @@
 // one polite live region announcing cards and decisions, and the toasts.
 import { useApp } from './store/store';
 import { ChatScreen } from './components/chat';
+import { Attention, NotificationsSwitch } from './components/attention';
 import { GrantsScreen } from './components/grants-page';
+import { ModelPage } from './components/model-page';
 import { Toasts } from './components/prompt-cards';
 
 const CONNECTION_WORDS = {
@@ -20,6 +22,7 @@ export function App() {
   const connection = useApp((s) => s.connection);
   const problem = useApp((s) => s.problem);
   const announcement = useApp((s) => s.announcement);
+  const announcementSeq = useApp((s) => s.announcementSeq);
   const waiting = useApp((s) => s.pending.length);
   return (
     <div className="app">
@@ -32,7 +35,11 @@ export function App() {
           <button type="button" aria-current={view === 'grants' ? 'page' : undefined} onClick={() => setView('grants')}>
             Settings → Grants
           </button>
+          <button type="button" aria-current={view === 'model' ? 'page' : undefined} onClick={() => setView('model')}>
+            Settings → Model
+          </button>
         </nav>
+        <NotificationsSwitch />
         <span className="model" data-testid="model-label">
           {model ? `Model: ${model}` : 'No model'}
         </span>
@@ -46,13 +53,18 @@ export function App() {
           {problem}
         </p>
       )}
-      <div className="sr-only" role="status" aria-live="polite">
-        {announcement}
+      {/* In the page from the start (a region added late is often not read); the same words said twice
+          differ by a trailing no-break space, so they are read twice. */}
+      <div className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
+        {announcement + (announcementSeq % 2 ? '\u00a0' : '')}
       </div>
+      <Attention />
       {view === 'chat' ? (
         <main className="main" aria-label="Threshold">
           <ChatScreen />
         </main>
+      ) : view === 'model' ? (
+        <ModelPage />
       ) : (
         <GrantsScreen />
       )}

@@ -10,8 +10,6 @@ import { DisposableStore, type Disposable } from '../../common/disposable';
 import { resolveOperation, type CoreEvent, type Result } from '../../common/operations';
 import { AUTH_PATH, MAX_MESSAGE_BYTES, WS_PATH, clientMessageSchema, type ServerMessage } from '../../common/web-protocol';
 import { invokeOperation, type Handlers } from '../runtime/handlers';
-
-
 import { bearerToken, cookieName, hostAllowed, originAllowed, readCookie, sameSecret, securityHeaders, sessionCookie } from './security';
 import { resolveStatic } from './static';
 

@@ -1,5 +1,6 @@
-// The window: a header (the model's name, the connection, Chat and Settings → Grants), the screen,
-// one polite live region announcing cards and decisions, and the toasts.
+// The window: a header (the model's name, the connection, Chat, Settings → Grants and → Model, and in a
+// browser the notifications switch), the screen, one polite live region announcing cards and decisions,
+// attention (title, favicon, notifications) and the toasts.
 import { useApp } from './store/store';
 import { ChatScreen } from './components/chat';
 import { Attention, NotificationsSwitch } from './components/attention';

@@ -94,7 +94,9 @@ export function ModelPage() {
 
   const change = (patch: Partial<ProviderInput>) => {
     setForm((f) => (f ? { ...f, ...patch } : f));
+    // A result is about the settings it tested; another value makes it stale.
     setSaved(false);
+    setResult(null);
   };
   const run = async (what: 'test' | 'save') => {
     if (!form) return;
@@ -106,6 +108,7 @@ export function ModelPage() {
       if (r.ok) setResult(r.value);
       else setProblem(r.error.message);
     } else {
+      setResult(null);
       const r = await save(form);
       if (r.ok) setSaved(true);
       else setProblem(r.error.message);

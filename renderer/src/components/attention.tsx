@@ -2,7 +2,7 @@
 // and, in web mode, the favicon's count and a Web Notification once the person allows it. The desktop
 // app's badge and OS notifications come from its main process (main/app/attention.ts); its window denies
 // the page's own notification permission. A notification names the tool, class and session only.
-import { useContext, useEffect, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { approvalNotice, attentionTitle, badgeCount } from '../../../common/attention';
 import { StoreContext, useApp } from '../store/store';
 
@@ -42,6 +42,8 @@ export function Attention() {
   const runtime = useApp((s) => s.info?.runtime);
   const arrival = useApp((s) => s.lastArrival);
   const store = useContext(StoreContext);
+  // Each arrival notifies at most once, whatever else re-runs the effect.
+  const notified = useRef(0);
 
   useEffect(() => {
     document.title = attentionTitle(waiting);
@@ -49,7 +51,8 @@ export function Attention() {
   }, [waiting, runtime]);
 
   useEffect(() => {
-    if (!arrival || runtime !== 'web' || permissionNow() !== 'granted' || !unattended()) return;
+    if (!arrival || arrival.n <= notified.current || runtime !== 'web' || permissionNow() !== 'granted' || !unattended()) return;
+    notified.current = arrival.n;
     // The list as it is when the card arrived (not a dependency: later changes notify nothing).
     const s = store!.getState();
     const card = s.pending.find((p) => p.id === arrival.id);

@@ -244,6 +244,53 @@ export const grantSampleSchema = z.object({
   reason: z.string(),
 });
 
+/** The model provider as the Model page shows it (never the key itself). */
+export const providerKindSchema = z.enum(['openai-compatible', 'anthropic', 'openai']);
+export const modelViewSchema = z.object({
+  kind: providerKindSchema,
+  base_url: z.string(),
+  model: z.string(),
+  /** The environment variable the key is read from (null: the provider needs none). */
+  api_key_env: z.string().nullable(),
+  /** Where the key in use comes from; `none` when neither the keychain nor the variable holds one. */
+  key_source: z.enum(['keychain', 'environment', 'none']),
+  /** Whether this surface can store a key in the OS keychain (the desktop window only). */
+  key_storable: z.boolean(),
+  /** config: the config file (or the defaults); page: saved on the Model page, over the file. */
+  origin: z.enum(['config', 'page']),
+  /** The agent's label for it ("Anthropic claude-sonnet-4-5"). */
+  label: z.string(),
+});
+export const providerInputSchema = z.strictObject({
+  kind: providerKindSchema,
+  base_url: z.url({ protocol: /^https?$/, error: 'the base URL must be an http:// or https:// address' }).max(2000),
+  model: z.string().trim().min(1).max(200),
+});
+export const modelTestSchema = z.object({
+  /** Whether the provider answered with text. */
+  reached: z.boolean(),
+  /** The model's answer (redacted, trimmed), when it answered. */
+  answer: z.string().nullable(),
+  latency_ms: z.number(),
+  /** The provider's error, in its own words where it gave some. */
+  error: z.string().nullable(),
+  label: z.string(),
+});
+
+/** A repeated approval that a grant could replace, mined from the history. */
+export const grantSuggestionSchema = z.object({
+  tool: z.string(),
+  /** The call as approved (redacted): its command, path or URL. */
+  text: z.string(),
+  class: classSchema,
+  /** How many times a person approved exactly this call, once at a time, in this workspace. */
+  count: z.number().int(),
+  last_approved_at: z.number(),
+  /** The grant that would cover it (the one its card offered). */
+  patterns: z.array(grantPatternSchema).min(1),
+  /** The content hash the approvals share (a card with this hash is the same call). */
+  hash: z.string(),
+});
 export const turnEndReasonSchema = z.enum(['completed', 'stopped', 'denied', 'step_limit', 'provider_error', 'crashed']);
 export const questionOutcomeKindSchema = z.enum(['answered', 'dismissed', 'timed_out', 'cancelled', 'no_one']);
 export const notificationSchema = z.object({ id: z.string(), session_id: z.string(), message: z.string(), urgency: z.enum(['info', 'attention', 'urgent']), created_at: z.number() });
@@ -458,6 +505,17 @@ export const OPERATIONS = {
     aliases: ['calls.list'],
   }),
   'call.get': op({ summary: "One call in full: its redacted arguments, explanation, approval, outcome, checkpoint and audit entries.", params: z.strictObject({ id }), result: callDetailSchema, transports: both, verb: 'getCall', aliases: ['calls.get'] }),
+  'grant.list_suggestions': op({
+    summary: 'Calls a person approved once at a time again and again in this workspace, each with the grant that would cover it (never floors or destructive calls).',
+    params: z.strictObject({
+      /** Only the suggestion for this pending approval's call (a card shows it after the third identical approval). */
+      approval_id: id.optional(),
+      limit: z.number().int().min(1).max(50).optional(),
+    }).optional(),
+    result: z.array(grantSuggestionSchema),
+    transports: both,
+    verb: 'listGrantSuggestions',
+  }),
 
   'audit.list': op({
     summary: 'Audit entries, newest first.',
@@ -497,6 +555,22 @@ export const OPERATIONS = {
     result: z.object({ stored: z.literal(true) }),
     transports: ['ui'],
     verb: 'setApiKey',
+  }),
+
+  'model.get': op({ summary: 'The model provider in use: kind, base URL, model and where its key comes from (never the key).', params: none, result: modelViewSchema, transports: both, verb: 'getModel' }),
+  'model.set': op({
+    summary: 'Switches the model provider from the next model step on, saved over the config file (which is never rewritten).',
+    params: providerInputSchema,
+    result: modelViewSchema,
+    transports: both,
+    verb: 'setModel',
+  }),
+  'model.test': op({
+    summary: "Sends the provider one short real request (the saved settings, or the ones given) and reports its answer, the latency or the provider's error.",
+    params: providerInputSchema.optional(),
+    result: modelTestSchema,
+    transports: both,
+    verb: 'testModel',
   }),
 
   'agent.get_info': op({ summary: "The model's label and the sessions with a turn running.", params: none, result: agentInfoSchema, transports: both, verb: 'getAgentInfo', aliases: ['agent.info'] }),

@@ -76,13 +76,13 @@ export class Agent {
   private readonly now: () => number;
   private readonly offDecided: () => void;
   private closing = false;
-  private model: { model: LanguageModel; label: string };
+  private model: { model: LanguageModel; label: string; provider: ProviderConfig };
   /** Tool-call arguments nested too deep for the SDK, held for the gate (see tool-arguments.ts). */
   private readonly deepArguments = new DeepArguments();
 
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
-    this.model = { model: guardToolArguments(o.model, this.deepArguments), label: o.modelLabel };
+    this.model = { model: guardToolArguments(o.model, this.deepArguments), label: o.modelLabel, provider: o.provider };
     const core = o.core;
     this.questions = new Questions(
       (q) => {
@@ -111,8 +111,8 @@ export class Agent {
   }
 
   /** Switches the model (a new key, another provider) from the next model step on. */
-  useModel(model: LanguageModel, label: string): void {
-    this.model = { model: guardToolArguments(model, this.deepArguments), label };
+  useModel(model: LanguageModel, label: string, provider: ProviderConfig = this.model.provider): void {
+    this.model = { model: guardToolArguments(model, this.deepArguments), label, provider };
   }
 
   /** Starts a turn, or adds the message to the turn already running in that session. */
@@ -293,7 +293,7 @@ export class Agent {
         maxRetries: this.o.maxRetries ?? 2,
         // Errors arrive as stream parts and are reported by the loop; the SDK's own logging is off.
         onError: () => undefined,
-        timeout: { totalMs: this.o.provider.timeoutMs, chunkMs: Math.min(this.o.provider.timeoutMs, 120_000) },
+        timeout: { totalMs: this.model.provider.timeoutMs, chunkMs: Math.min(this.model.provider.timeoutMs, 120_000) },
       });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
@@ -312,7 +312,7 @@ export class Agent {
       return { kind: 'ok', assistant, calls, text };
     } catch (err) {
       if (signal.aborted) return { kind: 'error', message: 'Stopped.' };
-      return { kind: 'error', message: describeProviderError(err, this.o.provider) };
+      return { kind: 'error', message: describeProviderError(err, this.model.provider) };
     }
   }
 

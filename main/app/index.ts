@@ -5,13 +5,14 @@
 import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_CHANNEL } from '../../common/contract';
+import { EVENT_CHANNEL, SHOW_APPROVAL_SIGNAL, type ShowApprovalSignal } from '../../common/contract';
 import { DEMO_PROMPT, demoWorkspaceFor } from '../agent/demo-model';
 import type { Notifier } from '../agent/questions';
 import { realDir } from '../config/dirs';
 import { loadConfigFor, pathContextFor } from '../config/runtime';
 import { createHandlers } from '../runtime/handlers';
 import { startRuntime, type Runtime } from '../runtime/runtime';
+import { watchAttention, type AttentionShell } from './attention';
 import { registerHandlers } from './ipc';
 import { ProviderKeychain } from './keychain';
 import { APP_SCHEME_PRIVILEGES, createWindow, hardenSession, isAppUrl, registerAppProtocol, type BrowserWindowLike } from './window';
@@ -27,6 +28,36 @@ const desktopNotifier: Notifier = {
     if (Notification.isSupported()) new Notification({ title, body, urgency: urgency === 'urgent' ? 'critical' : 'normal' }).show();
   },
 };
+
+/** Electron's badge, notifications and windows for attention.ts; `open` makes a window when none is left. */
+function electronAttention(open: () => BrowserWindowLike): AttentionShell {
+  // A notification that is garbage-collected loses its click handler: keep each until it closes.
+  const shown = new Set<Notification>();
+  return {
+    setBadgeCount: (n) => void app.setBadgeCount(n),
+    attended: () => BrowserWindow.getAllWindows().some((w) => w.isVisible() && w.isFocused()),
+    notify: (notice, onClick) => {
+      if (!Notification.isSupported()) return;
+      const n = new Notification({ title: notice.title, body: notice.body });
+      shown.add(n);
+      n.on('click', () => onClick());
+      n.on('close', () => shown.delete(n));
+      n.show();
+    },
+    flashFrame: (on) => {
+      for (const w of BrowserWindow.getAllWindows()) w.flashFrame(on);
+    },
+    showApproval: (id) => {
+      if (BrowserWindow.getAllWindows().length === 0) open();
+      const w = BrowserWindow.getAllWindows()[0]!;
+      if (w.isMinimized()) w.restore();
+      w.show();
+      w.focus();
+      const signal: ShowApprovalSignal = { name: SHOW_APPROVAL_SIGNAL, payload: { id } };
+      w.webContents.send(EVENT_CHANNEL, signal);
+    },
+  };
+}
 
 // app:// must be known before the app is ready.
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
@@ -84,9 +115,13 @@ void app.whenReady().then(async () => {
     // An open window is someone who can answer; closing it removes that surface.
     const removeSurface = runtime?.core.approvers.add('desktop');
     window.on('closed', () => removeSurface?.());
+    // The taskbar stops flashing once someone looks (attention.ts flashes it for a card nobody saw).
+    const real = window as unknown as BrowserWindow;
+    real.on('focus', () => real.flashFrame(false));
     return window;
   };
   open();
+  if (runtime) runtime.own({ dispose: watchAttention({ shell: electronAttention(open), pending: () => runtime.core.gate.listPending(), subscribe: (l) => runtime.subscribe(l) }) });
   // The demo's tour starts once per data directory, after the window (an approver) is open.
   if (runtime?.startDemoTour()) console.log(`threshold: demo started: "${DEMO_PROMPT}"`);
   app.on('activate', () => {

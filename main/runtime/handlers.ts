@@ -10,6 +10,8 @@ import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
 import { CursorError } from '../store/call-history-repo';
 import { previewGrant } from './grant-preview';
+import { grantSuggestions } from './grant-suggestions';
+import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
 
 export interface HandlerDeps {
@@ -21,6 +23,8 @@ export interface HandlerDeps {
   agent?: Agent | null;
   /** Stores the provider key in the OS keychain and switches the agent to it (absent: no keychain). */
   setApiKey?: (key: string) => Result<{ stored: true }>;
+  /** Settings → Model (absent: no agent, so no provider to show). */
+  model?: ModelSettings;
   /** Who decides through this surface. */
   surface: SurfaceKind;
   /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
@@ -64,6 +68,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     if (!deps.core) return unavailable();
     if (!deps.agent) return fail('agent_unavailable', 'This Threshold runs without an agent (it hosts the gate only).');
     return fn(deps.agent, deps.core);
+  };
+  const withModel = <T>(fn: (m: ModelSettings) => Result<T> | Promise<Result<T>>): Result<T> | Promise<Result<T>> => {
+    if (!deps.core) return unavailable();
+    if (!deps.model) return fail('agent_unavailable', 'This Threshold runs without an agent, so there is no model to set.');
+    return fn(deps.model);
   };
   const noQuestion = (id: string) => fail('not_found', `No open question ${id} (already answered, dismissed or timed out).`);
 
@@ -148,6 +157,18 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const call = historyOf(c).call(p.id);
         return call ? ok(call) : fail('not_found', `There is no call ${p.id}.`);
       }),
+    'grant.list_suggestions': (p) =>
+      withCore((c) => {
+        let hash: string | undefined;
+        if (p?.approval_id) {
+          const pending = c.gate.listPending().find((a) => a.id === p.approval_id);
+          if (!pending) return fail('not_found', `No pending approval ${p.approval_id}.`);
+          // A floor or a call no grant could cover never gets a suggestion, however often it was approved.
+          if (!pending.outcomes.includes('approve_always')) return ok([]);
+          hash = pending.hash;
+        }
+        return ok(grantSuggestions(c, { now: Date.now(), limit: p?.limit, hash }));
+      }),
 
     'audit.list': (p) => withCore((c) => ok(historyOf(c).audit({ limit: p?.limit ?? 100, before: p?.before, kind: p?.kind }))),
     'audit.verify': () => withCore((c) => ok(c.verifyAudit())),
@@ -167,7 +188,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'settings.get': () => withCore((c) => ok(c.settings())),
     'settings.set_level': (p) => withCore((c) => c.setLevel(p.level, surface)),
-    'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', 'This Threshold has no OS keychain; set the key in the environment variable named by [provider] api_key_env.'))),
+    'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', `This Threshold has no OS keychain; set the key in the environment variable ${keyVariable(deps.model)} before starting it.`))),
+
+    'model.get': () => withModel((m) => ok(m.view(!!deps.setApiKey))),
+    'model.set': (p) => withModel((m) => m.set(p, surface, !!deps.setApiKey)),
+    'model.test': (p) => withModel(async (m) => ok(await (deps.lifetime ? deps.lifetime.track(m.test(p, deps.lifetime.signal)) : m.test(p)))),
 
     'agent.get_info': () => withAgent((a) => ok({ model: a.modelLabel, running: a.runningSessions() })),
     'agent.send': (p) =>
@@ -195,6 +220,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'question.answer': (p) => withAgent((a) => (a.questions.answer(p.id, p.answer) ? ok({ id: p.id, outcome: 'answered' as const }) : noQuestion(p.id))),
     'question.dismiss': (p) => withAgent((a) => (a.questions.dismiss(p.id) ? ok({ id: p.id, outcome: 'dismissed' as const }) : noQuestion(p.id))),
   };
+}
+
+/** The environment variable that holds the key, as a sentence fragment. */
+function keyVariable(model: ModelSettings | undefined): string {
+  const name = model?.provider().cfg.apiKeyEnv;
+  return name ? name : 'named by [provider] api_key_env';
 }
 
 /** The call's own example for a grant preview: its command, path or URL. */

@@ -7,7 +7,6 @@ import type { CoreEvent, Result } from '../../common/operations';
 import { createAgent, type AgentSetup } from '../agent';
 import type { Agent } from '../agent/agent';
 import { DEMO_PROMPT } from '../agent/demo-model';
-import { createModel } from '../agent/providers';
 import type { ThresholdConfig } from '../config/load';
 import { startControlServer, type ControlServer } from '../control/server';
 import type { SurfaceKind } from '../gate/approvers';
@@ -20,6 +19,7 @@ import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
+import { ModelSettings } from './model-settings';
 
 /** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
 export interface Keychain {
@@ -75,13 +75,15 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     const agent = o.agent ? createAgent(core, { ...o.agent, keychain: o.keychain ? () => o.keychain!.read() : undefined }) : null;
     if (agent) owned.defer(() => agent.dispose());
 
+    const model = agent ? new ModelSettings({ core, agent, env: o.agent?.env ?? process.env, keychainKey: o.keychain ? () => o.keychain!.read() : undefined, demo: o.agent?.demo }) : undefined;
+    // A provider saved on the Model page outlives restarts (the config file is never rewritten).
+    if (model?.provider().origin === 'page') model.apply();
     const setApiKey = o.keychain
       ? (key: string): Result<{ stored: true }> => {
           const stored = o.keychain!.write(key);
-          if (stored.ok && agent && !o.agent?.demo) {
+          if (stored.ok) {
             core.redactor.addKnownSecret(key);
-            const handle = createModel(o.config.provider, key);
-            agent.useModel(handle.model, handle.label);
+            model?.apply();
           }
           return stored;
         }
@@ -89,7 +91,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     // Commands the handlers start themselves (approval.request with execute) are killed and awaited
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
+    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;

@@ -16,6 +16,7 @@ import { GrantsRepo } from './grants-repo';
 import { HostGrantsRepo } from './host-grants-repo';
 import { verifyHistory } from './history-verify';
 import { OutcomesRepo } from './outcomes-repo';
+import { RepeatsRepo } from './repeats-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
 import { TranscriptRepo } from './transcript-repo';
@@ -44,6 +45,7 @@ export class Store {
   readonly hostGrants: HostGrantsRepo;
   /** Every call as history shows it (read only). */
   readonly history: CallHistoryRepo;
+  readonly repeats: RepeatsRepo;
 
   constructor(opts: StoreOptions) {
     const { db, fromVersion } = openDatabaseFrom(opts.file);
@@ -59,6 +61,7 @@ export class Store {
     this.transcripts = new TranscriptRepo(this.db);
     this.hostGrants = new HostGrantsRepo(this.db);
     this.history = new CallHistoryRepo(this.db);
+    this.repeats = new RepeatsRepo(this.db);
     this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 

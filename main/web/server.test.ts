@@ -205,6 +205,7 @@ describe('web mode: the WebSocket', () => {
     { name: 'a message with an extra field', send: '{"id":5,"op":"settings.get","token":"x"}', reply: { id: 5, result: { ok: false, error: { code: 'invalid_message', message: expect.stringContaining('Unrecognized key') } } } },
     { name: 'an unknown operation', send: '{"id":6,"op":"approval.approve_everything"}', reply: { id: 6, result: { ok: false, error: { code: 'unknown_operation', message: expect.any(String) } } } },
     { name: 'an operation only the control API offers', send: '{"id":7,"op":"approval.request","params":{"tool":"run_command","args":{"command":"id"}}}', reply: { id: 7, result: { ok: false, error: { code: 'unknown_operation', message: expect.any(String) } } } },
+    { name: "the desktop window's key store (a key is never taken from a browser)", send: '{"id":9,"op":"settings.set_api_key","params":{"key":"sk-typed-in-a-browser"}}', reply: { id: 9, result: { ok: false, error: { code: 'unknown_operation', message: expect.stringContaining('for a browser page') } } } },
     { name: 'params of the wrong shape', send: '{"id":8,"op":"settings.set_level","params":{"level":"yolo"}}', reply: { id: 8, result: { ok: false, error: { code: 'invalid_params', message: expect.stringContaining('level') } } } },
     { name: 'JSON null', send: 'null', reply: { id: null, result: { ok: false, error: { code: 'invalid_message', message: expect.any(String) } } } },
   ])('answers $name with an error value and keeps the connection', async ({ send, reply }) => {

@@ -7,11 +7,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { DisposableStore, type Disposable } from '../../common/disposable';
-import type { CoreEvent, Result } from '../../common/operations';
+import { resolveOperation, type CoreEvent, type Result } from '../../common/operations';
 import { AUTH_PATH, MAX_MESSAGE_BYTES, WS_PATH, clientMessageSchema, type ServerMessage } from '../../common/web-protocol';
 import { invokeOperation, type Handlers } from '../runtime/handlers';
 import { bearerToken, cookieName, hostAllowed, originAllowed, readCookie, sameSecret, securityHeaders, sessionCookie } from './security';
 import { resolveStatic } from './static';
+
+/** UI operations only the desktop window may call (the page's socket answers unknown_operation). */
+const WINDOW_ONLY: ReadonlySet<string> = new Set(['settings.set_api_key']);
 
 export interface WebServerOptions {
   /** 0: a random free port. */
@@ -156,6 +159,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
         return error(id, 'invalid_message', `A message is {"id": <positive integer>, "op": "<operation>", "params": …}: ${issue.path.join('.') || 'message'}: ${issue.message}.`);
       }
       const { id, op, params } = message.data;
+      // The desktop window's own operations: a key typed in a browser is never taken (docs/web-mode.md).
+      if (WINDOW_ONLY.has(resolveOperation(op, 'ui') ?? '')) return error(id, 'unknown_operation', `There is no operation "${op}" for a browser page: the API key is stored from the desktop window, or set in the environment variable the Model page names.`);
       if (inFlight >= MAX_IN_FLIGHT) return error(id, 'too_many_requests', `At most ${MAX_IN_FLIGHT} calls may run at once on one connection.`);
       inFlight++;
       void invokeOperation(o.handlers, 'ui', op, params)

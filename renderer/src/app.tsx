@@ -1,9 +1,12 @@
-// The window: a header (the model's name, the connection, Chat and Settings → Grants), the screen,
-// one polite live region announcing cards and decisions, and the toasts.
+// The window: a header (the model's name, the connection, Chat, Settings → Grants and → Model, and in a
+// browser the notifications switch), the screen, one polite live region announcing cards and decisions,
+// attention (title, favicon, notifications) and the toasts.
 import { useApp } from './store/store';
 import { ChatScreen } from './components/chat';
+import { Attention, NotificationsSwitch } from './components/attention';
 import { GrantsScreen } from './components/grants-page';
 import { HistoryScreen } from './components/history-screen';
+import { ModelPage } from './components/model-page';
 import { Toasts } from './components/prompt-cards';
 
 const CONNECTION_WORDS = {
@@ -21,6 +24,7 @@ export function App() {
   const connection = useApp((s) => s.connection);
   const problem = useApp((s) => s.problem);
   const announcement = useApp((s) => s.announcement);
+  const announcementSeq = useApp((s) => s.announcementSeq);
   const waiting = useApp((s) => s.pending.length);
   return (
     <div className="app">
@@ -36,7 +40,11 @@ export function App() {
           <button type="button" aria-current={view === 'grants' ? 'page' : undefined} onClick={() => setView('grants')}>
             Settings → Grants
           </button>
+          <button type="button" aria-current={view === 'model' ? 'page' : undefined} onClick={() => setView('model')}>
+            Settings → Model
+          </button>
         </nav>
+        <NotificationsSwitch />
         <span className="model" data-testid="model-label">
           {model ? `Model: ${model}` : 'No model'}
         </span>
@@ -50,15 +58,20 @@ export function App() {
           {problem}
         </p>
       )}
-      <div className="sr-only" role="status" aria-live="polite">
-        {announcement}
+      {/* In the page from the start (a region added late is often not read); the same words said twice
+          differ by a trailing no-break space, so they are read twice. */}
+      <div className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
+        {announcement + (announcementSeq % 2 ? '\u00a0' : '')}
       </div>
+      <Attention />
       {view === 'chat' ? (
         <main className="main" aria-label="Threshold">
           <ChatScreen />
         </main>
       ) : view === 'history' ? (
         <HistoryScreen />
+      ) : view === 'model' ? (
+        <ModelPage />
       ) : (
         <GrantsScreen />
       )}

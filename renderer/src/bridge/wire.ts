@@ -1,10 +1,14 @@
 // The bridge wiring: core events into slice actions (the union narrows each payload).
+import { isShowApprovalSignal } from '../../../common/contract';
 import type { AppApi, CoreEvent } from '../../../common/operations';
 import type { AppStore } from '../store/store';
 
 export function wireEvents(api: AppApi, store: AppStore): () => void {
   return api.onEvent((e: CoreEvent) => {
     const s = store.getState();
+    // The desktop's main process: its OS notification for a card was clicked.
+    const signal: unknown = e;
+    if (isShowApprovalSignal(signal)) return s.showApproval(signal.payload.id);
     switch (e.name) {
       case 'approval.requested':
         return s.onRequested(e.payload);

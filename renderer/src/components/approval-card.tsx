@@ -12,6 +12,7 @@ import { cardShortcut, keyMayDecide } from '../model/type-ahead';
 import { useApp } from '../store/store';
 import { CallBody, Visible } from './call-body';
 import { GrantEditor } from './grant-editor';
+import { CardSuggestion } from './grant-suggestions';
 
 /** A pointer click this soon after the card appeared is not taken as a decision. */
 export const ARMING_MS = 400;
@@ -41,6 +42,8 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   const decide = useApp((s) => s.decide);
   const [armed, setArmed] = useState(false);
   const [editing, setEditing] = useState(false);
+  // A suggestion's "Always allow" opens the editor on "until revoked"; the card's own button on the session.
+  const [editDuration, setEditDuration] = useState<'session' | 'always'>('session');
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -76,7 +79,10 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
     // detail 0: the button was pressed with Enter or Space, so the key rules apply.
     if (e.detail === 0 && !keyAllowed()) return;
     setNotice(null);
-    if (outcome === 'approve_always') return setEditing(true);
+    if (outcome === 'approve_always') {
+      setEditDuration('session');
+      return setEditing(true);
+    }
     void act(outcome, outcome === 'deny' || outcome === 'skip' ? { note: note.trim() || undefined } : {});
   };
 
@@ -142,6 +148,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
         <GrantEditor
           tool={p.tool}
           initial={p.proposed_grant.patterns}
+          initialDuration={editDuration}
           busy={busy}
           approval={p}
           saveLabel={(v) => `Allow ${v.patterns.map(patternText).join(' and ') || '…'} (${DURATION_WORDS[v.duration].toLowerCase()})`}
@@ -150,6 +157,13 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
         />
       ) : (
         <>
+          <CardSuggestion
+            p={p}
+            onAccept={() => {
+              setEditDuration('always');
+              setEditing(true);
+            }}
+          />
           <div className="field note">
             <label htmlFor={`${titleId}-note`}>Note for the agent (optional, sent with Skip or Deny)</label>
             <input id={`${titleId}-note`} type="text" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />

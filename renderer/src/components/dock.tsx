@@ -10,6 +10,9 @@ import { ApprovalCard, ARMING_MS } from './approval-card';
 import { ConsentCard, QuestionCard } from './prompt-cards';
 import { ReviewCard } from './review-card';
 
+/** The last "show this card" request handled (a remounted dock must not take focus again for an old one). */
+let shownRequest = 0;
+
 export function Dock() {
   const pending = useApp((s) => s.pending);
   const questions = useApp((s) => s.questions);
@@ -24,6 +27,17 @@ export function Dock() {
   const dismissed = useApp((s) => s.dismissedReviews);
   const dismissReview = useApp((s) => s.dismissReview);
   const approvedCards = reviews.filter((r) => r.outcome === 'approved' && r.session_id === session && !dismissed.includes(r.approval_id));
+  const show = useApp((s) => s.showRequest);
+
+  // A clicked notification: the person asked to see this card, so it (or, queued behind others, the
+  // oldest card) comes into view and takes focus. Arrivals themselves never move focus.
+  useEffect(() => {
+    if (!show || show.n <= shownRequest || !head) return;
+    shownRequest = show.n;
+    const el = document.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(show.id)}"]`) ?? document.querySelector<HTMLElement>('[data-approval-id]');
+    el?.scrollIntoView({ block: 'center' });
+    el?.focus();
+  }, [show, head]);
 
   useEffect(() => {
     if (!head) return;

@@ -81,7 +81,7 @@ export function GrantEditor(props: {
 const SAMPLE_MARK = { covered: '✓', never: '✗', asks: '–' } as const;
 
 /** The gate's own verdict on examples (the call itself, generated edges); the local rules if it cannot answer. */
-function ServerPreview({ tool, patterns, approvalId }: { tool: string; patterns: GrantPattern[]; approvalId?: string }) {
+export function ServerPreview({ tool, patterns, approvalId, samples: given }: { tool: string; patterns: GrantPattern[]; approvalId?: string; samples?: string[] }) {
   const preview = useApp((s) => s.previewGrant);
   const [samples, setSamples] = useState<GrantSample[] | null>(null);
   const key = JSON.stringify(patterns);
@@ -89,7 +89,7 @@ function ServerPreview({ tool, patterns, approvalId }: { tool: string; patterns:
     if (!patterns.length) return;
     let live = true;
     const t = setTimeout(() => {
-      void preview({ tool, patterns, ...(approvalId ? { approval_id: approvalId } : {}) }).then((r) => {
+      void preview({ tool, patterns, ...(approvalId ? { approval_id: approvalId } : {}), ...(given?.length ? { samples: given } : {}) }).then((r) => {
         if (live) setSamples(r.ok ? r.value.samples : null);
       });
     }, 200);
@@ -98,7 +98,7 @@ function ServerPreview({ tool, patterns, approvalId }: { tool: string; patterns:
       clearTimeout(t);
     };
     // key stands for patterns (a new array each render)
-  }, [key, tool, approvalId, preview]);
+  }, [key, tool, approvalId, preview, given?.join('\n')]);
   if (samples) {
     const groups = [
       { title: 'Covers', className: 'covers', mark: SAMPLE_MARK.covered, items: samples.filter((x) => x.covered) },

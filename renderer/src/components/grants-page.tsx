@@ -6,6 +6,7 @@ import { formatTime, grantExpiryText, grantProvenanceText, grantScopeText, grant
 import type { GrantFilter } from '../store/types';
 import { useApp } from '../store/store';
 import { GrantEditor } from './grant-editor';
+import { SuggestionsSection } from './grant-suggestions';
 
 const FILTERS: GrantFilter[] = ['active', 'expired', 'revoked'];
 const FILTER_WORDS: Record<GrantFilter, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
@@ -144,6 +145,7 @@ export function GrantsScreen() {
           </tbody>
         </table>
       )}
+      <SuggestionsSection />
     </main>
   );
 }

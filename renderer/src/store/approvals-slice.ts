@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import { arrivalAnnouncement } from '../../../common/attention';
 import { OUTCOME_WORDS, decidedByWords } from '../model/describe';
 import type { ApprovalsSlice, AppState, SliceDeps } from './types';
 
@@ -17,6 +18,8 @@ export const createApprovalsSlice =
     announcement: '',
     reviews: [],
     dismissedReviews: [],
+    announcementSeq: 0,
+    lastArrival: null,
     async loadPending() {
       const r = await api.listPending();
       if (!r.ok) return set({ decisionError: r.error.message });
@@ -46,7 +49,13 @@ export const createApprovalsSlice =
       return api.revealArgs({ id });
     },
     onRequested(p) {
-      set((s) => ({ pending: inCallOrder([...s.pending.filter((x) => x.id !== p.id), p]), classOf: { ...s.classOf, [p.call_id]: p.class }, announcement: `Approval needed: ${p.tool}, class ${p.class}.` }));
+      // A card already shown (a reconnect's reload, a repeated event) is not announced again.
+      const known = get().pending.some((x) => x.id === p.id);
+      set((s) => {
+        const pending = inCallOrder([...s.pending.filter((x) => x.id !== p.id), p]);
+        const said = known ? {} : { announcement: arrivalAnnouncement(p, pending.length), announcementSeq: s.announcementSeq + 1, lastArrival: { id: p.id, n: (s.lastArrival?.n ?? 0) + 1 } };
+        return { pending, classOf: { ...s.classOf, [p.call_id]: p.class }, ...said };
+      });
     },
     onReview(r) {
       const words = r.outcome === 'approved' ? `${r.tool} approved by the reviewer: ${r.reason}` : `${r.tool} needs you: the reviewer did not approve it.`;
@@ -57,6 +66,6 @@ export const createApprovalsSlice =
     },
     onDecided(d) {
       if (!get().pending.some((p) => p.id === d.id)) return;
-      set((s) => ({ pending: s.pending.filter((p) => p.id !== d.id), decisionError: null, announcement: `${d.tool} ${OUTCOME_WORDS[d.outcome]} by ${decidedByWords(d.decided_by)}.` }));
+      set((s) => ({ pending: s.pending.filter((p) => p.id !== d.id), decisionError: null, announcement: `${d.tool} ${OUTCOME_WORDS[d.outcome]} by ${decidedByWords(d.decided_by)}.`, announcementSeq: s.announcementSeq + 1 }));
     },
   });

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { GrantRecord } from '../../../common/approvals';
 import type { AppState, GrantsSlice, SliceDeps } from './types';
 
 export const createGrantsSlice =
@@ -28,6 +29,35 @@ export const createGrantsSlice =
     },
     previewGrant(req) {
       return api.previewGrant(req);
+    },
+    suggestions: [],
+    async loadSuggestions() {
+      const r = await api.listGrantSuggestions();
+      if (!r.ok) return set({ grantsError: r.error.message });
+      const dismissed = get().dismissedSuggestions;
+      set({ suggestions: r.value.filter((x) => !dismissed.includes(x.hash)) });
+    },
+    async suggestionFor(approvalId) {
+      const r = await api.listGrantSuggestions({ approval_id: approvalId });
+      return r.ok ? (r.value.find((x) => !get().dismissedSuggestions.includes(x.hash)) ?? null) : null;
+    },
+    async acceptSuggestion(sg) {
+      const made: GrantRecord[] = [];
+      for (const pattern of sg.patterns) {
+        const r = await api.createGrant({ tool: sg.tool, pattern, duration: 'always', note: `Suggested: approved ${sg.count} times` });
+        if (!r.ok) {
+          set({ grantsError: r.error.message });
+          return r;
+        }
+        made.push(r.value);
+        get().onGrantChanged(r.value);
+      }
+      await get().loadSuggestions();
+      return { ok: true, value: made };
+    },
+    dismissedSuggestions: [],
+    dismissSuggestion(hash) {
+      set((s) => ({ dismissedSuggestions: [...s.dismissedSuggestions, hash], suggestions: s.suggestions.filter((x) => x.hash !== hash) }));
     },
     onGrantChanged(g) {
       set((s) => ({ grants: s.grants.some((x) => x.id === g.id) ? s.grants.map((x) => (x.id === g.id ? g : x)) : [g, ...s.grants], grantsError: null }));

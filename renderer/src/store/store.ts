@@ -8,6 +8,7 @@ import { createApprovalsSlice } from './approvals-slice';
 import { createChatSlice } from './chat-slice';
 import { createGrantsSlice } from './grants-slice';
 import { createHistorySlice } from './history-slice';
+import { createModelSlice } from './model-slice';
 import { createPromptsSlice } from './prompts-slice';
 import type { AppState, ConnectionSlice, SliceDeps, UiSlice } from './types';
 
@@ -35,11 +36,17 @@ const createConnectionSlice =
     },
   });
 
-const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
+const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   view: 'chat',
   composerFocus: 0,
+  showRequest: null,
   setView(v) {
     set({ view: v });
+  },
+  showApproval(id) {
+    const card = get().pending.find((p) => p.id === id);
+    if (card && card.session_id !== get().currentSessionId) void get().selectSession(card.session_id);
+    set((s) => ({ view: 'chat', showRequest: { id, n: (s.showRequest?.n ?? 0) + 1 } }));
   },
   focusComposer() {
     set((s) => ({ composerFocus: s.composerFocus + 1, view: 'chat' }));
@@ -57,6 +64,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createPromptsSlice(deps)(...a),
     ...createGrantsSlice(deps)(...a),
     ...createHistorySlice(deps)(...a),
+    ...createModelSlice(deps)(...a),
     ...createUiSlice(...a),
   }));
 }

@@ -2,7 +2,7 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema } from '../../../common/operations';
+import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
@@ -10,6 +10,10 @@ import type { ReviewReport } from '../../../common/review';
 import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
 
 export type GrantSample = z.output<typeof grantSampleSchema>;
+export type GrantSuggestion = z.output<typeof grantSuggestionSchema>;
+export type ModelView = z.output<typeof modelViewSchema>;
+export type ModelTest = z.output<typeof modelTestSchema>;
+export type ProviderInput = z.output<typeof providerInputSchema>;
 
 export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
@@ -76,8 +80,12 @@ export interface ApprovalsSlice {
   /** The class of each call that asked (gate call id → class), for the chat's tool-call rows. */
   classOf: Record<string, Class>;
   decisionError: string | null;
-  /** The last decision made on this page, said out loud (role=status). */
+  /** The last card that arrived or decision made, said out loud by the polite live region. */
   announcement: string;
+  /** Bumped with every announcement, so the same words said twice are announced twice. */
+  announcementSeq: number;
+  /** The last card that arrived while this page was open (not those loaded with it), bumped each time. */
+  lastArrival: { id: string; n: number } | null;
   loadPending(): Promise<void>;
   markShown(id: string, at: number): void;
   decide(id: string, outcome: HumanOutcome, extras?: DecideExtras): Promise<Result<DecisionRecord>>;
@@ -122,8 +130,18 @@ export interface GrantsSlice {
   revokeGrant(id: string): Promise<void>;
   updateGrant(id: string, change: { pattern: GrantPattern; duration: GrantDuration; note: string | null }): Promise<Result<GrantRecord>>;
   /** What a grant would cover, judged by the gate's own matching. */
-  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string }): Promise<Result<{ samples: GrantSample[] }>>;
+  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string; samples?: string[] }): Promise<Result<{ samples: GrantSample[] }>>;
   onGrantChanged(g: GrantRecord): void;
+  /** Repeated approvals a grant could replace (Settings → Grants). */
+  suggestions: GrantSuggestion[];
+  loadSuggestions(): Promise<void>;
+  /** The suggestion for one pending card (after the third identical approval), or null. */
+  suggestionFor(approvalId: string): Promise<GrantSuggestion | null>;
+  /** Makes the suggested grant (until revoked) through grant.create. */
+  acceptSuggestion(s: GrantSuggestion): Promise<Result<GrantRecord[]>>;
+  /** Suggestions set aside on this page (by hash), until it reloads. */
+  dismissedSuggestions: string[];
+  dismissSuggestion(hash: string): void;
 }
 
 export type CallDetail = z.output<typeof callDetailSchema>;
@@ -164,17 +182,30 @@ export interface HistorySlice {
   exportHistory(save: (jsonl: string, count: number) => void): Promise<void>;
 }
 
-export type View = 'chat' | 'grants' | 'history';
+export interface ModelSlice {
+  modelView: ModelView | null;
+  modelError: string | null;
+  loadModel(): Promise<void>;
+  saveModel(input: ProviderInput): Promise<Result<ModelView>>;
+  testModel(input: ProviderInput): Promise<Result<ModelTest>>;
+  storeApiKey(key: string): Promise<Result<{ stored: true }>>;
+}
+
+export type View = 'chat' | 'grants' | 'history' | 'model';
 
 export interface UiSlice {
   view: View;
   /** Bumped to ask the message box to take focus (after a decision). */
   composerFocus: number;
+  /** A request to bring a card into view (a notification was clicked), bumped each time. */
+  showRequest: { id: string; n: number } | null;
   setView(v: View): void;
   focusComposer(): void;
+  /** Shows the chat of a card's session and brings the card into view. */
+  showApproval(id: string): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & UiSlice;
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

@@ -50,7 +50,8 @@ export function detectViolations(output: string, ctx: DenialContext): JailViolat
         seen.add(`r:${path}`);
         out.push({ kind: 'read_denied', target: path, evidence: line.trim().slice(0, 300) });
       }
-    } else if (ctx.class !== 'network' && NETWORK.test(line)) {
+    } else if (NETWORK.test(line)) {
+      // In a network-class jail too: there is no DNS and no route there, only the egress proxy.
       const host = HOST.exec(line)?.[1] ?? 'the network';
       const key = `n:${host}`;
       if (!seen.has(key)) {

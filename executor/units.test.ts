@@ -58,7 +58,7 @@ describe('detectViolations', () => {
   ])('$line', ({ line, kind, target }) => {
     expect(detectViolations(line, { class: 'write', cwd: '/w' })).toEqual([{ kind, target, evidence: line }]);
   });
-  it('does not call a network failure a jail denial when the network was allowed', () => {
-    expect(detectViolations('curl: (6) Could not resolve host: x.dev', { class: 'network', cwd: '/w' })).toEqual([]);
+  it('calls a name lookup in a network-class jail a jail denial too: there is no DNS there, only the egress proxy', () => {
+    expect(detectViolations('curl: (6) Could not resolve host: x.dev', { class: 'network', cwd: '/w' })).toEqual([{ kind: 'network_denied', target: 'x.dev', evidence: 'curl: (6) Could not resolve host: x.dev' }]);
   });
 });

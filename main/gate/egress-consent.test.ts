@@ -105,6 +105,11 @@ describe('host consent', () => {
     expect(core.consent.pending().map((o) => o.id)).toContain(offer!.id);
   });
 
+  it('a program that goes around the proxy is told the sandbox blocked it, and how to get through', async () => {
+    const r = await run("curl -sS --noproxy '*' https://pkg.test/", 'd1');
+    expect(r.text).toContain("[threshold] The sandbox, not the task, blocked network access (pkg.test): in the sandbox the network is reachable only through Threshold's egress proxy (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are set), and this program went around it.");
+  });
+
   it('an always grant is stored and in force for every session, after the allowlist', () => {
     const [offer] = core.consent.offersFor([{ kind: 'host_denied', target: 'files.example.org:443', evidence: 'not allowed', host: { name: 'files.example.org', port: 443, grantable: true } }], { sessionId: 'a1', callId: 'c2' });
     core.consent.decide(offer!.id, 'always', 'test');

@@ -195,6 +195,10 @@ export function modelText(r: RunResult, status: ExecutionStatus, cls: JailClass,
       parts.push(
         `[threshold] The sandbox, not the task, blocked the connection to ${v.target}: ${v.evidence}. ${offered ? `The user was asked whether to allow ${offered.path}; if they allow it, retry.` : 'Do not try to work around it.'}`,
       );
+    } else if (v.kind === 'network_denied' && cls === 'network') {
+      parts.push(
+        `[threshold] The sandbox, not the task, blocked network access (${v.target}): in the sandbox the network is reachable only through Threshold's egress proxy (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are set), and this program went around it. Use a tool or option that honours the proxy variables.`,
+      );
     } else if (v.kind === 'network_denied') {
       parts.push(`[threshold] The sandbox, not the task, blocked network access (${v.target}): this command was not approved with network access. Ask for it explicitly if the task needs the network.`);
     }

@@ -13,6 +13,9 @@ let ex: Executor;
 let program: string;
 let server: Server;
 let heard = 0;
+let loopback: Server;
+let loopbackPort = 0;
+let loopbackHeard = 0;
 const abstractName = `threshold-regression-${process.pid}`;
 
 beforeAll(async () => {
@@ -26,11 +29,18 @@ beforeAll(async () => {
     c.destroy();
   });
   await new Promise<void>((r) => server.listen(`\0${abstractName}`, r));
+  loopback = createServer((c) => {
+    loopbackHeard++;
+    c.destroy();
+  });
+  await new Promise<void>((r) => loopback.listen(0, '127.0.0.1', r));
+  loopbackPort = (loopback.address() as { port: number }).port;
 });
 
 afterAll(async () => {
   ex?.dispose();
   await new Promise<void>((r) => server.close(() => r()));
+  await new Promise<void>((r) => loopback.close(() => r()));
   await fx?.close();
 });
 
@@ -80,6 +90,12 @@ const regressions: { bypass: string; cls: JailClass; argv: () => string[]; held:
     cls: 'write',
     argv: () => [program, 'keyring'],
     held: (r) => text(r).trim() === 'FAIL keyctl EPERM',
+  },
+  {
+    bypass: "a network-class jail shared the host's network namespace: any host, and services on the host's loopback, were reachable",
+    cls: 'network',
+    argv: () => ['bash', '-c', `exec 3<>/dev/tcp/127.0.0.1/${loopbackPort} || curl -s --noproxy '' http://127.0.0.1:${loopbackPort}/`],
+    held: () => loopbackHeard === 0,
   },
 ];
 

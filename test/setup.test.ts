@@ -21,7 +21,12 @@ describe('what the set-up does', () => {
     ['as root with --check: never installs', { purpose: 'test', isRoot: true, install: false, has: without('bwrap') }, { kind: 'stop', line: 'threshold: npm test needs bubblewrap; install with: sudo apt-get install -y bubblewrap' }],
     ['Fedora names its own packages', { purpose: 'test', manager: 'dnf', has: without('Xvfb', '/usr/include/stdio.h') }, { kind: 'stop', line: 'threshold: npm test needs xvfb, libc6-dev; install with: sudo dnf install -y xorg-x11-server-Xvfb glibc-devel' }],
     ['Fedora as root installs with dnf', { purpose: 'start', manager: 'dnf', isRoot: true, has: without('rg') }, { kind: 'install', argv: [['dnf', 'install', '-y', 'ripgrep']], packages: ['ripgrep'] }],
-    ['npm start only needs what the app uses (no chromium, no compiler)', { purpose: 'start', has: without('/usr/bin/chromium', 'gcc', 'socat', 'Xvfb') }, { kind: 'ok' }],
+    ['npm start only needs what the app uses (no chromium, no compiler)', { purpose: 'start', has: without('/usr/bin/chromium', 'gcc', 'Xvfb') }, { kind: 'ok' }],
+    [
+      'npm start without socat, as a user: warns (network-class calls need the egress bridge)',
+      { purpose: 'start', has: without('socat') },
+      { kind: 'warn', line: 'threshold: Threshold needs socat (the bridge from a network-class jail to the egress proxy); install with: sudo apt-get install -y socat. Starting anyway: the app says what cannot work until then.' },
+    ],
     [
       'npm start without bubblewrap, as a user: warns with the command and starts',
       { purpose: 'start', has: without('bwrap') },

@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { PathContext } from '../policy/paths';
 import { defaultDirs } from './dirs';
-import { loadConfigFile, type ThresholdConfig } from './load';
+import { fileLayerOfConfig, looseningProblems } from './layers';
+import { ConfigError, loadConfigFile, type ThresholdConfig } from './load';
+import { loadManagedPolicy, type ManagedPolicy } from './managed';
 
 export function pathContextFor(workspace: string, env: NodeJS.ProcessEnv, dataDir?: string): PathContext {
   const dirs = defaultDirs(env);
@@ -14,12 +16,28 @@ export function pathContextFor(workspace: string, env: NodeJS.ProcessEnv, dataDi
   return ctx;
 }
 
-/** --config FILE, else THRESHOLD_CONFIG, else the default file (which may be absent). */
-export async function loadConfigFor(configFile: string | undefined, env: NodeJS.ProcessEnv, paths: PathContext): Promise<ThresholdConfig> {
+/**
+ * --config FILE, else THRESHOLD_CONFIG, else the default file (which may be absent); with the managed
+ * policy attached. A file that would loosen the managed policy is an error naming both files.
+ */
+export async function loadConfigFor(configFile: string | undefined, env: NodeJS.ProcessEnv, paths: PathContext, opts: { managedSystemPath?: string } = {}): Promise<ThresholdConfig> {
+  const managed = loadManagedPolicy(env, opts.managedSystemPath);
+  const config = await loadUserConfig(configFile, env, paths);
+  return withManaged(config, managed);
+}
+
+async function loadUserConfig(configFile: string | undefined, env: NodeJS.ProcessEnv, paths: PathContext): Promise<ThresholdConfig> {
   if (configFile) return loadConfigFile(resolve(configFile), { required: true, paths });
   const fromEnv = env['THRESHOLD_CONFIG'];
   if (fromEnv) return loadConfigFile(resolve(fromEnv), { required: true, paths });
   return loadConfigFile(join(defaultDirs(env).configDir, 'threshold.toml'), { required: false, paths });
+}
+
+/** Attaches the managed policy, refusing a user config that would loosen it. */
+export function withManaged(config: ThresholdConfig, managed: ManagedPolicy | null): ThresholdConfig {
+  const problem = looseningProblems(fileLayerOfConfig(config), managed)[0];
+  if (problem) throw new ConfigError(config.file ?? '(defaults)', problem[0], problem[1]);
+  return { ...config, managed };
 }
 
 /** --data-dir, else THRESHOLD_HOME, else the default data folder. */

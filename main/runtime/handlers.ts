@@ -10,6 +10,7 @@ import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
 import { previewGrant } from './grant-preview';
 import { historyOf } from './history';
+import { previewPolicy } from './policy-preview';
 
 export interface HandlerDeps {
   version: string;
@@ -151,6 +152,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'settings.get': () => withCore((c) => ok(c.settings())),
     'settings.set_level': (p) => withCore((c) => c.setLevel(p.level, surface)),
+    'settings.update': (p) =>
+      withCore(async (c) => {
+        const r = await c.updateAccessValidated(p.changes, surface);
+        return r.ok ? ok(c.settings()) : r;
+      }),
+    'policy.preview': (p) => withCore(async (c) => ok(await previewPolicy(c, p.changes, p.limit ?? 50))),
     'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', 'This Threshold has no OS keychain; set the key in the environment variable named by [provider] api_key_env.'))),
 
     'agent.get_info': () => withAgent((a) => ok({ model: a.modelLabel, running: a.runningSessions() })),

@@ -209,6 +209,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX audit_subject ON audit(subject, kind);
     `,
   },
+  {
+    version: 9,
+    name: "the Settings page's layer: the level set at run time becomes its first key",
+    sql: `
+      UPDATE settings SET key = 'ui:autonomy.level' WHERE key = 'level'
+        AND NOT EXISTS (SELECT 1 FROM settings WHERE key = 'ui:autonomy.level');
+      DELETE FROM settings WHERE key = 'level';
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

@@ -32,7 +32,7 @@ const managedRule = z.enum(MANAGED_RULES, { message: 'a managed rule can only ti
 
 const managedSchema = z
   .object({
-    autonomy: z.object({ max_level: z.enum(LEVELS) }).strict().optional(),
+    autonomy: z.object({ max_level: z.enum(LEVELS).optional() }).strict().optional(),
     rules: z
       .object({
         effects: z.object(Object.fromEntries(EFFECTS.map((e) => [e, managedRule.optional()]))).strict().optional(),
@@ -77,14 +77,13 @@ const STICKY = 0o1000;
 
 /**
  * Why a managed file is not trusted, or null. `chain` is the file first, then each folder above it up to
- * `/`. `me` is the running user (null where there are no uids). Root running Threshold is the
- * administrator, so nothing is refused for root beyond the file being a regular file.
+ * `/`. Only root may be able to write it, whoever runs Threshold: a policy another account can edit
+ * constrains nothing.
  */
-export function managedTrustProblem(chain: readonly PathFacts[], me: number | null): string | null {
+export function managedTrustProblem(chain: readonly PathFacts[]): string | null {
   const [file, ...dirs] = chain;
   if (!file) return 'the file does not exist';
   if (file.kind !== 'file') return 'it is not a regular file';
-  if (me === 0 || me === null) return null;
   const fix = `run: sudo chown root ${file.path} && sudo chmod go-w ${file.path}`;
   if (file.uid !== 0) return `it is owned by uid ${file.uid}, not root, so its owner could loosen it (${fix})`;
   if ((file.mode & WRITABLE_BY_OTHERS) !== 0) return `it is writable by group or others (mode ${octal(file.mode)}), so they could loosen it (${fix})`;
@@ -116,10 +115,8 @@ function chainOf(path: string): PathFacts[] {
   return chain;
 }
 
-const myUid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
-
 /** Reads and checks one managed file; null when it is absent and may be. */
-export function loadManagedFile(path: string, required: boolean, me: number | null = myUid()): ManagedPolicy | null {
+export function loadManagedFile(path: string, required: boolean): ManagedPolicy | null {
   let text: string | null;
   try {
     text = readConfigText(path, required);
@@ -128,7 +125,7 @@ export function loadManagedFile(path: string, required: boolean, me: number | nu
     throw err;
   }
   if (text === null) return null;
-  const problem = managedTrustProblem(chainOf(path), me);
+  const problem = managedTrustProblem(chainOf(path));
   if (problem) throw new ConfigError(path, '', `managed policy refused: ${problem}`);
   return parseManaged(text, path);
 }

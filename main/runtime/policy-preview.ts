@@ -26,7 +26,7 @@ export async function previewPolicy(core: ThresholdCore, change: AccessChange, l
 
   const calls = core.store.calls.listRecent(limit).map((row) => {
     const args = parseArgs(row.args_redacted);
-    const cwd = row.cwd ?? core.paths.workspace;
+    const cwd = storedCwd(row.cwd, core.paths.home) ?? core.paths.workspace;
     const input = { tool: row.tool, args, cwd, observed: observeCall(row.tool, args, cwd, core.paths) };
     const before = evaluate(input, context(current, row.session_id));
     const after = evaluate(input, context(proposed, row.session_id));
@@ -48,6 +48,12 @@ export async function previewPolicy(core: ThresholdCore, change: AccessChange, l
     calls,
     problem: problem?.message ?? null,
   };
+}
+
+/** The stored working folder has the home folder written as ~ (redaction): read it back. */
+function storedCwd(cwd: string | null, home: string): string | null {
+  if (cwd === null) return null;
+  return cwd === '~' || cwd.startsWith('~/') ? home + cwd.slice(1) : cwd;
 }
 
 function parseArgs(json: string): unknown {

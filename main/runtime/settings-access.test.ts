@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/load';
 import type { ManagedPolicy } from '../config/managed';
 import { shellCall, testCore } from '../../test/support/core';
+import type { AccessChange } from '../config/layers';
 import { createHandlers } from './handlers';
 
 const MANAGED: ManagedPolicy = { file: '/etc/threshold/managed.toml', maxLevel: 'auto-edit', effects: { network: 'deny' }, tools: {}, neverAutoApprove: [], reviewerForbidden: true };
@@ -53,7 +54,7 @@ describe('settings.update', () => {
     expect(expires).toEqual(null);
   });
 
-  it.each([
+  it.each<{ name: string; changes: AccessChange; error: unknown }>([
     { name: 'auto on a floor effect (the config file’s own check)', changes: { effects: { destructive: 'auto' as const } }, error: { code: 'invalid_setting', message: 'rules.effects.destructive: "auto" would do nothing: destructive is a floor that always needs a human decision.' } },
     { name: 'a rule for a tool that does not exist', changes: { tools: { rm_rf: 'allow' as const } }, error: { code: 'invalid_setting', message: 'rules.tools.rm_rf: there is no tool named "rm_rf".' } },
     { name: 'allow for questions', changes: { tools: { ask_user: 'allow' as const } }, error: { code: 'invalid_setting', message: 'rules.tools.ask_user: "allow" would do nothing: questions always go to you.' } },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_PATHS } from '../../test/support/policy';
-import { combineManaged, loadManagedPolicy, managedTrustProblem, parseManaged, type ManagedPolicy, type PathFacts } from './managed';
+import { combineManaged, managedTrustProblem, parseManaged, type ManagedPolicy, type PathFacts } from './managed';
 import { loadConfigFor } from './runtime';
 
 const file = (over: Partial<PathFacts> = {}): PathFacts => ({ path: '/etc/threshold/managed.toml', uid: 0, mode: 0o100644, kind: 'file', ...over });

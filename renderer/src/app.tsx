@@ -1,8 +1,8 @@
-// The window: a header (the model's name, the connection, Chat and Settings → Grants), the screen,
+// The window: a header (the model's name, the connection, Chat and Settings), the screen,
 // one polite live region announcing cards and decisions, and the toasts.
 import { useApp } from './store/store';
 import { ChatScreen } from './components/chat';
-import { GrantsScreen } from './components/grants-page';
+import { SettingsScreen } from './components/settings-screen';
 import { Toasts } from './components/prompt-cards';
 
 const CONNECTION_WORDS = {
@@ -29,8 +29,8 @@ export function App() {
           <button type="button" aria-current={view === 'chat' ? 'page' : undefined} onClick={() => setView('chat')}>
             {waiting ? `Chat (${waiting} waiting)` : 'Chat'}
           </button>
-          <button type="button" aria-current={view === 'grants' ? 'page' : undefined} onClick={() => setView('grants')}>
-            Settings → Grants
+          <button type="button" aria-current={view === 'settings' ? 'page' : undefined} onClick={() => setView('settings')}>
+            Settings
           </button>
         </nav>
         <span className="model" data-testid="model-label">
@@ -54,7 +54,7 @@ export function App() {
           <ChatScreen />
         </main>
       ) : (
-        <GrantsScreen />
+        <SettingsScreen />
       )}
       <Toasts />
     </div>

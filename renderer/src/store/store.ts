@@ -8,6 +8,7 @@ import { createApprovalsSlice } from './approvals-slice';
 import { createChatSlice } from './chat-slice';
 import { createGrantsSlice } from './grants-slice';
 import { createPromptsSlice } from './prompts-slice';
+import { createSettingsSlice } from './settings-slice';
 import type { AppState, ConnectionSlice, SliceDeps, UiSlice } from './types';
 
 const createConnectionSlice =
@@ -27,6 +28,7 @@ const createConnectionSlice =
         info: info.ok ? info.value : null,
         model: agent.ok ? agent.value.model : null,
         workspace: settings.ok ? settings.value.workspace : null,
+        settings: settings.ok ? settings.value : null,
         problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message,
       });
       const s = get();
@@ -36,9 +38,13 @@ const createConnectionSlice =
 
 const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   view: 'chat',
+  settingsTab: 'access',
   composerFocus: 0,
   setView(v) {
     set({ view: v });
+  },
+  setSettingsTab(t) {
+    set({ settingsTab: t });
   },
   focusComposer() {
     set((s) => ({ composerFocus: s.composerFocus + 1, view: 'chat' }));
@@ -55,6 +61,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createApprovalsSlice(deps)(...a),
     ...createPromptsSlice(deps)(...a),
     ...createGrantsSlice(deps)(...a),
+    ...createSettingsSlice(deps)(...a),
     ...createUiSlice(...a),
   }));
 }

@@ -2,7 +2,8 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, grantSampleSchema } from '../../../common/operations';
+import type { AppApi, Result, grantSampleSchema, policyPreviewSchema } from '../../../common/operations';
+import type { AccessDraft, SettingsView } from '../model/access';
 import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
 import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
@@ -118,17 +119,38 @@ export interface GrantsSlice {
   onGrantChanged(g: GrantRecord): void;
 }
 
-export type View = 'chat' | 'grants';
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  /** Changes made on Agent access and not saved yet. */
+  draft: AccessDraft;
+  policyPreview: PolicyPreview | null;
+  previewing: boolean;
+  settingsError: string | null;
+  /** A line saying the last save worked. */
+  settingsSaved: string | null;
+  loadSettings(): Promise<void>;
+  editDraft(edit: AccessDraft): void;
+  discardDraft(): void;
+  previewDraft(): Promise<void>;
+  saveDraft(): Promise<void>;
+}
+
+export type PolicyPreview = z.output<typeof policyPreviewSchema>;
+
+export type View = 'chat' | 'settings';
+export type SettingsTab = 'access' | 'model' | 'grants';
 
 export interface UiSlice {
   view: View;
+  settingsTab: SettingsTab;
   /** Bumped to ask the message box to take focus (after a decision). */
   composerFocus: number;
   setView(v: View): void;
+  setSettingsTab(t: SettingsTab): void;
   focusComposer(): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & UiSlice;
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & SettingsSlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

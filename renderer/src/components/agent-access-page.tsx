@@ -282,8 +282,10 @@ export function AgentAccessPage() {
       <LevelChoice a={a} files={files} />
       <Timeout a={a} files={files} />
       <Reviewer a={a} files={files} />
+      <div className="rule-tables">
       <RuleTable kind="effects" rows={a.effects} values={['auto', 'ask', 'deny']} rank={EFFECT_RANK} files={files} caption="Rules per effect: auto runs it without asking (above read-only), ask always asks, deny refuses" nameOf={(e) => EFFECT_WORDS[e] ?? e} />
       <RuleTable kind="tools" rows={a.tools} values={['allow', 'ask', 'deny']} rank={TOOL_RANK} files={files} caption="Rules per tool: allow, ask or deny at every level (floors still ask)" nameOf={(t) => t} />
+      </div>
       <div className="access-actions" role="group" aria-label="Unsaved changes">
         <span className="draft-state">{empty ? 'No unsaved changes.' : 'You have unsaved changes.'}</span>
         <button type="button" disabled={empty || previewing} onClick={() => void runPreview()}>

@@ -31,7 +31,11 @@ describe('the layers merge default < file < this page, with the managed policy a
   });
 
   it('gives the evaluator only the rules that are set, the strictest layer applied', () => {
-    expect(mergeLayers({ effects: { file_write: 'auto' } }, { tools: { run_command: 'ask' } }, MANAGED).rules).toEqual({ effects: { file_write: 'auto', network: 'deny', install: 'ask' }, tools: { run_command: 'ask', web_fetch: 'ask' } });
+    expect(mergeLayers({ effects: { file_write: 'auto' } }, { tools: { run_command: 'ask' } }, MANAGED).rules).toEqual({
+      effects: { file_write: 'auto', network: 'deny', install: 'ask' },
+      tools: { run_command: 'ask', web_fetch: 'ask' },
+      managed: { effects: ['network', 'install'], tools: ['web_fetch'] },
+    });
   });
 
   it('adds the managed never_auto_approve entries to the user’s, each with its source', () => {

@@ -143,6 +143,10 @@ function ceiling<T extends string>(p: Provenance<T>, rank: Record<string, number
   return p;
 }
 
+function fromManaged(ps: readonly Provenance<string>[], prefix: string): string[] {
+  return ps.filter((p) => p.source === 'managed').map((p) => p.key.slice(prefix.length));
+}
+
 /** The effective agent access: defaults < file < ui, then the managed ceiling. */
 export function mergeLayers(file: AccessLayer, ui: AccessLayer, managed: ManagedPolicy | null): EffectiveAccess {
   let level = pick<Level>('autonomy.level', { default: ACCESS_DEFAULTS.level, file: file.level ?? null, ui: ui.level ?? null, managed: managed?.maxLevel ?? null });
@@ -170,7 +174,11 @@ export function mergeLayers(file: AccessLayer, ui: AccessLayer, managed: Managed
   const set = <R>(ps: Provenance<R>[]) => Object.fromEntries(ps.filter((p) => p.value !== null).map((p) => [p.key.split('.').slice(2).join('.'), p.value as R]));
   return {
     level: level.value!,
-    rules: { effects: set(effects) as Partial<Record<Effect, EffectRule>>, tools: set(tools) as Record<string, ToolRule> },
+    rules: {
+      effects: set(effects) as Partial<Record<Effect, EffectRule>>,
+      tools: set(tools) as Record<string, ToolRule>,
+      ...(managed ? { managed: { effects: fromManaged(effects, 'rules.effects.'), tools: fromManaged(tools, 'rules.tools.') } } : {}),
+    },
     approvalTtlSeconds: ttl.value!,
     autoApprovalEnabled: review.value!,
     neverAutoApprove: never.map((n) => n.entry),

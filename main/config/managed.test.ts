@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +113,14 @@ describe('loading the managed policy and the user config together', () => {
     const loose = write('managed.toml', '[autonomy]\nmax_level = "read-only"\n');
     chownSync(loose, 1000, 1000);
     expect(await problemOf(load('', { THRESHOLD_MANAGED_POLICY: loose }))).toMatch(/managed\.toml: managed policy refused: it is owned by uid 1000, not root, so its owner could loosen it \(run: sudo chown root /);
+  });
+
+  it('judges the real file behind a symbolic link: a root-owned link to a user-owned file is refused', async () => {
+    const target = write('managed.toml', '[autonomy]\nmax_level = "read-only"\n');
+    chownSync(target, 1000, 1000);
+    const link = join(root, `link${++n}.toml`);
+    symlinkSync(target, link);
+    expect(await problemOf(load('', { THRESHOLD_MANAGED_POLICY: link }))).toMatch(/managed policy refused: it is owned by uid 1000, not root/);
   });
 
   it('refuses a group-writable managed file', async () => {

@@ -80,6 +80,15 @@ describe('settings.update', () => {
     expect(await h['settings.set_level']({ level: 'auto-edit' })).toEqual({ ok: true, value: { level: 'auto-edit' } });
   });
 
+  it.each([
+    { name: 'a managed rule', file: '', expected: 'Denied: the managed policy’s rule network = "deny" covers this call, which can reach network (curl -s https://example.com).' },
+    { name: 'the user’s own (stricter) rule', file: '[rules.effects]\nnetwork = "deny"\n', expected: 'Denied: your rule network = "deny" covers this call, which can reach network (curl -s https://example.com).' },
+  ])('a card names whose rule decided: $name', async ({ file, expected }) => {
+    const { core } = await setup(file, MANAGED);
+    const v = await core.gate.review(shellCall('curl -s https://example.com', { turnKind: 'unattended' }));
+    expect(v.evaluation.explanation).toEqual(expected);
+  });
+
   it('shows the managed policy on settings.get: where each rule came from', async () => {
     const { h } = await setup('[rules.effects]\nfile_write = "ask"\n', MANAGED);
     const r = await h['settings.get'](undefined);

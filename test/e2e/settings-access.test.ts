@@ -7,7 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
 import { ROOT } from '../support/cli';
-import { startDaemon, webUiOf } from '../support/daemon';
+import { startDaemon, webUiOf, type Daemon } from '../support/daemon';
 import { axeProblems, fixture, launch, shot, startWeb, type Fixture, type WebDaemon } from './support';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -15,15 +15,28 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let f: Fixture;
 let web: WebDaemon;
 let browser: Browser;
+/** A second daemon under a managed policy (started alongside, so its start-up costs no extra time). */
+let managedDaemon: Daemon;
+let managedFile: string;
+
+async function startManaged(): Promise<Daemon> {
+  const g = fixture(null);
+  const etc = join(g.root, 'etc');
+  mkdirSync(etc, { mode: 0o755 });
+  managedFile = join(etc, 'managed.toml');
+  writeFileSync(managedFile, '[autonomy]\nmax_level = "supervised"\n[rules.effects]\nnetwork = "deny"\n[security.auto_approval]\nenabled = false\n', { mode: 0o644 });
+  return startDaemon(g.dataDir, ['--config', g.config, '--workspace', g.workspace], { HOME: g.home, THRESHOLD_CONFIG_DIR: join(g.home, '.config', 'threshold'), THRESHOLD_MANAGED_POLICY: managedFile });
+}
 
 beforeAll(async () => {
   f = fixture(null);
-  [web, browser] = await Promise.all([startWeb(f), launch()]);
+  [web, browser, managedDaemon] = await Promise.all([startWeb(f), launch(), startManaged()]);
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   if (web?.daemon.child.exitCode === null) await web.daemon.kill('SIGTERM');
+  if (managedDaemon?.child.exitCode === null) await managedDaemon.kill('SIGTERM');
 });
 
 type Verdict = { decision: string; decided_by: string; run: boolean };
@@ -122,28 +135,18 @@ describe('Settings → Agent access', () => {
   });
 
   it('under a managed policy: levels above its maximum cannot be chosen, its rules show their source, the reviewer switch is off and locked', async () => {
-    const g = fixture(null);
-    const etc = join(g.root, 'etc');
-    mkdirSync(etc, { mode: 0o755 });
-    const managed = join(etc, 'managed.toml');
-    writeFileSync(managed, '[autonomy]\nmax_level = "supervised"\n[rules.effects]\nnetwork = "deny"\n[security.auto_approval]\nenabled = false\n', { mode: 0o644 });
-    const daemon = await startDaemon(g.dataDir, ['--config', g.config, '--workspace', g.workspace], { HOME: g.home, THRESHOLD_CONFIG_DIR: join(g.home, '.config', 'threshold'), THRESHOLD_MANAGED_POLICY: managed });
-    try {
-      const ui = await webUiOf(daemon);
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
-      await openAgentAccess(page, ui.url);
-      const network = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Network access/ }) });
-      expect({
-        full: await page.getByRole('radio', { name: /^Full/ }).isDisabled(),
-        autoEdit: await page.getByRole('radio', { name: /^Auto-edit/ }).isDisabled(),
-        supervised: await page.getByRole('radio', { name: /^Supervised/ }).isDisabled(),
-        network: (await network.getByRole('cell').allTextContents()).slice(1),
-        reviewer: await page.getByRole('switch', { name: 'Let the reviewer answer prompts' }).isDisabled(),
-        note: await page.getByText('An administrator’s managed policy applies').count(),
-      }).toEqual({ full: true, autoEdit: true, supervised: false, network: ['deny', `managed policy (${managed})`], reviewer: true, note: 1 });
-      expect(await axeProblems(page)).toEqual([]);
-    } finally {
-      await daemon.kill('SIGTERM');
-    }
+    const ui = await webUiOf(managedDaemon);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+    await openAgentAccess(page, ui.url);
+    const network = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Network access/ }) });
+    expect({
+      full: await page.getByRole('radio', { name: /^Full/ }).isDisabled(),
+      autoEdit: await page.getByRole('radio', { name: /^Auto-edit/ }).isDisabled(),
+      supervised: await page.getByRole('radio', { name: /^Supervised/ }).isDisabled(),
+      network: (await network.getByRole('cell').allTextContents()).slice(1),
+      reviewer: await page.getByRole('switch', { name: 'Let the reviewer answer prompts' }).isDisabled(),
+      note: await page.getByText('An administrator’s managed policy applies').count(),
+    }).toEqual({ full: true, autoEdit: true, supervised: false, network: ['deny', `managed policy (${managedFile})`], reviewer: true, note: 1 });
+    expect(await axeProblems(page)).toEqual([]);
   });
 });

@@ -26,6 +26,8 @@ describe('the operations table', () => {
       restoreCheckpoint: 'checkpoint.restore',
       getSettings: 'settings.get',
       setLevel: 'settings.set_level',
+      updateSettings: 'settings.update',
+      previewPolicy: 'policy.preview',
       setApiKey: 'settings.set_api_key',
       getModel: 'model.get',
       setModel: 'model.set',

@@ -4,7 +4,7 @@
 // bridge and AppApi are all derived from here; nothing restates a schema.
 import { z } from 'zod';
 import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
-import { CLASSES, EFFECTS, GRANT_SCOPES, LEVELS, type GrantPattern } from './domain';
+import { CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
 import { CURSOR_PATTERN, DECIDER_GROUP_KEYS, type CallPage, type CallRecord } from './history';
@@ -133,6 +133,74 @@ export const appInfoSchema = z.object({ name: z.string(), version: z.string(), r
 
 export const surfaceKindSchema = z.enum(['desktop', 'web', 'control']);
 
+// ── agent access: the configuration layers (main/config/layers.ts) ─────────────────────────────────
+
+/** Where a value comes from: the built-in default, the config file, the Settings page, a managed policy. */
+export const layerNameSchema = z.enum(['default', 'file', 'ui', 'managed']);
+const provenanceOf = <T extends z.ZodType>(v: T) =>
+  z.object({
+    key: z.string(),
+    /** The value that wins (null: unset, the level decides). */
+    value: v.nullable(),
+    source: layerNameSchema,
+    /** What each layer holds (managed: its ceiling). */
+    layers: z.object({ default: v.nullable(), file: v.nullable(), ui: v.nullable(), managed: v.nullable() }),
+    /** The managed policy lowered what a lower layer chose. */
+    capped: z.boolean(),
+  });
+export const effectRuleSchema = z.enum(EFFECT_RULES);
+export const toolRuleSchema = z.enum(TOOL_RULES);
+
+export const accessViewSchema = z.object({
+  level: provenanceOf(levelSchema),
+  effects: z.array(provenanceOf(effectRuleSchema)),
+  tools: z.array(provenanceOf(toolRuleSchema)),
+  /** 0 waits indefinitely. */
+  approval_ttl_seconds: provenanceOf(z.number()),
+  auto_approval: z.object({
+    enabled: provenanceOf(z.boolean()),
+    /** The reviewers `[security.auto_approval] reviewers` names, and those `[reviewers.*]` declares. */
+    reviewers: z.array(z.string()),
+    declared: z.array(z.string()),
+    /** The managed policy that turns the reviewer off, when one does. */
+    forbidden_by: z.string().nullable(),
+  }),
+  never_auto_approve: z.array(z.object({ entry: z.string(), source: z.enum(['file', 'ui', 'managed']) })),
+  managed: z.object({ file: z.string(), max_level: levelSchema.nullable() }).nullable(),
+});
+
+/** A change on the Settings page: a value sets the page's layer, null clears it (the file's value returns). */
+export const accessChangeSchema = z.strictObject({
+  level: levelSchema.nullable().optional(),
+  effects: z.partialRecord(effectSchema, effectRuleSchema.nullable()).optional(),
+  tools: z.record(z.string().min(1).max(200), toolRuleSchema.nullable()).optional(),
+  approval_ttl_seconds: z.number().int().min(0).max(7 * 24 * 3600).nullable().optional(),
+  auto_approval_enabled: z.boolean().nullable().optional(),
+});
+
+const previewDecisionSchema = z.object({ decision: z.enum(DECISIONS), decided_by: z.string(), explanation: z.string() });
+export const policyPreviewSchema = z.object({
+  /** How many recent calls were replayed. */
+  replayed: z.number().int(),
+  /** Under the proposed policy. */
+  counts: z.object({ allow: z.number().int(), ask: z.number().int(), deny: z.number().int(), changed: z.number().int() }),
+  calls: z.array(
+    z.object({
+      call_id: z.string(),
+      session_id: z.string(),
+      tool: z.string(),
+      /** The command, path or URL (redacted, as stored). */
+      text: z.string(),
+      created_at: z.number(),
+      current: previewDecisionSchema,
+      proposed: previewDecisionSchema,
+      change: z.enum(['now_allowed', 'now_asked', 'now_denied']).nullable(),
+    }),
+  ),
+  /** Why saving this change would be refused, when it would. */
+  problem: z.string().nullable(),
+});
+
 export const settingsViewSchema = z.object({
   level: levelSchema,
   config_level: levelSchema,
@@ -152,6 +220,8 @@ export const settingsViewSchema = z.object({
     /** Shown wherever the level is shown when commands run unjailed or cannot run. */
     warning: z.string().nullable(),
   }),
+  /** Every agent-access value with the layer it comes from. */
+  access: accessViewSchema,
 });
 
 export const agentInfoSchema = z.object({ model: z.string(), running: z.array(z.string()) });
@@ -549,6 +619,20 @@ export const OPERATIONS = {
 
   'settings.get': op({ summary: 'The level, TTL, retention, paths, approver surfaces and jail status.', params: none, result: settingsViewSchema, transports: both, verb: 'getSettings' }),
   'settings.set_level': op({ summary: 'Sets the level.', params: z.strictObject({ level: levelSchema }), result: z.object({ level: levelSchema }), transports: both, verb: 'setLevel' }),
+  'settings.update': op({
+    summary: "Changes the Settings page's layer (validated like the config file, never past a managed policy; the file is not rewritten); applies from the next call.",
+    params: z.strictObject({ changes: accessChangeSchema }),
+    result: settingsViewSchema,
+    transports: both,
+    verb: 'updateSettings',
+  }),
+  'policy.preview': op({
+    summary: 'Replays the last calls under a proposed change: which would now run unasked, be asked, or be refused.',
+    params: z.strictObject({ changes: accessChangeSchema, limit: limit.optional() }),
+    result: policyPreviewSchema,
+    transports: both,
+    verb: 'previewPolicy',
+  }),
   'settings.set_api_key': op({
     summary: "Stores the provider's API key in the OS keychain; it is never sent back.",
     params: z.strictObject({ key: z.string().min(8).max(4096).regex(/^\S+$/, 'an API key has no spaces') }),

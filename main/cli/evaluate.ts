@@ -1,6 +1,7 @@
 // `threshold evaluate --jsonl`: the gate's decision for tool calls, one JSON object a line.
 import { parseArgs } from 'node:util';
 import { LEVELS, type Level } from '../../common/domain';
+import { fileLayerOfConfig, mergeLayers } from '../config/layers';
 import { observeCall } from '../gate/observe';
 import { initClassifier } from '../policy/classifier';
 import { evaluate, type PolicyContext } from '../policy/evaluate';
@@ -22,9 +23,11 @@ export async function evaluateCli(argv: string[], io: CliIo): Promise<number> {
   const paths = pathContextFor(workspace, io.env);
   const config = await loadCliConfig(values.config, io.env, paths);
   await initClassifier();
+  // --level stands where the Settings page would: above the file, below a managed policy's ceiling.
+  const access = mergeLayers(fileLayerOfConfig(config), values.level ? { level: values.level as Level } : {}, config.managed ?? null);
   const ctx: PolicyContext = {
-    level: (values.level as Level | undefined) ?? config.level,
-    rules: config.rules,
+    level: access.level,
+    rules: access.rules,
     grants: config.grants,
     paths,
     now: Date.now(),

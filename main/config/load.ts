@@ -10,6 +10,7 @@ import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
 import { AUTO_APPROVAL_OFF, resolveAutoApproval, type AutoApprovalConfig } from './auto-approval';
 import { ConfigFileProblem, readConfigText } from './read-file';
+import type { ManagedPolicy } from './managed';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
 
 export class ConfigError extends Error {
@@ -45,6 +46,10 @@ export interface ThresholdConfig {
   autoApproval: AutoApprovalConfig;
   /** Start-up warnings (printed by serve and the app): settings that work but are unwise. */
   warnings: string[];
+  /** The file's parsed TOML before defaults: which keys the file itself sets (main/config/layers.ts). */
+  raw?: Readonly<Record<string, unknown>>;
+  /** The administrator's managed policy, applied as a ceiling (main/config/managed.ts); null: none. */
+  managed?: ManagedPolicy | null;
 }
 
 export interface ProviderConfig {
@@ -108,7 +113,7 @@ export async function loadConfigFile(file: string, opts: { required: boolean; pa
     if (err instanceof ConfigFileProblem) throw new ConfigError(file, '', err.message);
     throw err;
   }
-  if (text === null) return { ...DEFAULT_CONFIG };
+  if (text === null) return { ...DEFAULT_CONFIG, raw: {} };
   return parseConfig(text, file, opts.paths);
 }
 
@@ -120,6 +125,11 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
     const e = err as { line?: number; column?: number; message?: string };
     throw new ConfigError(file, '', `not valid TOML${e.line ? ` (line ${e.line}, column ${e.column})` : ''}: ${(e.message ?? String(err)).split('\n')[0]}`);
   }
+  return configFromObject(raw, file, paths);
+}
+
+/** Validates parsed TOML (a file's, or a file's merged with the Settings page's layer) into a config. */
+export async function configFromObject(raw: unknown, file: string, paths?: PathContext): Promise<ThresholdConfig> {
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -174,6 +184,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
     network: { allowHosts: [...cfg.network.allow_hosts] },
     autoApproval,
     warnings,
+    raw: raw as Record<string, unknown>,
   };
 }
 

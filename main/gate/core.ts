@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
 import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
-import type { ThresholdConfig } from '../config/load';
+import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
+import { accessView, validUiRow } from '../config/access-view';
+import { ConfigError, configFromObject, type ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
 import type { PathContext } from '../policy/paths';
 import type { McpToolDeclaration } from '../policy/tools';
@@ -68,6 +70,7 @@ export class ThresholdCore {
   private releaseLock: (() => void) | null = null;
   private mcpTools: () => Readonly<Record<string, McpToolDeclaration>> | undefined = () => undefined;
   private retentionTimer: NodeJS.Timeout | null = null;
+  private accessCache: EffectiveAccess | null = null;
 
   private constructor(readonly o: CoreOptions) {
     this.now = o.now ?? Date.now;
@@ -93,12 +96,12 @@ export class ThresholdCore {
       approvers: this.approvers,
       policy: {
         level: () => this.level(),
-        rules: () => o.config.rules,
+        rules: () => this.access().rules,
         configGrants: () => o.config.grants,
         paths: () => o.paths,
         mcpTools: () => this.mcpTools(),
       },
-      ttlMs: o.config.approvalTtlSeconds * 1000,
+      ttlMs: () => this.access().approvalTtlSeconds * 1000,
       runtimeId: this.runtimeId,
       now: this.now,
     });
@@ -153,35 +156,83 @@ export class ThresholdCore {
     return this.o.config;
   }
 
-  /** The live level: a level set at run time (stored) overrides the config file's. */
+  /** The effective agent access (defaults < file < this page, managed as the ceiling), read at every call. */
+  access(): EffectiveAccess {
+    this.accessCache ??= mergeLayers(fileLayerOfConfig(this.o.config), this.uiLayer(), this.o.config.managed ?? null);
+    return this.accessCache;
+  }
+
+  /** The live level: the effective access's. */
   level(): Level {
-    const stored = this.store.settings.get<string>('level');
-    return stored && (LEVELS as readonly string[]).includes(stored) ? (stored as Level) : this.o.config.level;
+    return this.access().level;
+  }
+
+  /** The Settings page's layer as stored; a row that is not a valid value is left out (the file's value holds). */
+  uiLayer(): AccessLayer {
+    const rows = this.store.settings.withPrefix(UI_KEY_PREFIX);
+    return layerFromRows(Object.fromEntries(Object.entries(rows).filter(([k, v]) => validUiRow(k, v))));
   }
 
   setLevel(level: string, by: string): CoreResult<{ level: Level }> {
     if (!(LEVELS as readonly string[]).includes(level)) return { ok: false, error: { code: 'invalid_level', message: `"${level}" is not a level (${LEVELS.join(', ')}).` } };
+    const r = this.updateAccess({ level: level as Level }, by);
+    return r.ok ? { ok: true, value: { level: this.level() } } : r;
+  }
+
+  /**
+   * Changes the Settings page's layer. The result is validated as the config file is (the file merged
+   * with the layer, through the same checks), and refused when it would loosen the managed policy; the
+   * file itself is never written. Applies from the next call.
+   */
+  async updateAccessValidated(change: AccessChange, by: string): Promise<CoreResult<EffectiveAccess>> {
+    const next = applyChange(this.uiLayer(), change);
+    const problem = await this.layerProblem(next);
+    if (problem) return { ok: false, error: problem };
+    return this.updateAccess(change, by);
+  }
+
+  /** Why a page layer cannot be used, or null: the config file's own checks, then the managed ceiling. */
+  async layerProblem(layer: AccessLayer): Promise<{ code: string; message: string } | null> {
+    try {
+      await configFromObject(mergeTables(this.o.config.raw, layerAsToml(layer)), 'Settings → Agent access', this.o.paths);
+    } catch (err) {
+      if (err instanceof ConfigError) return { code: 'invalid_setting', message: `${err.key ? err.key + ': ' : ''}${err.problem}.` };
+      throw err;
+    }
+    const loose = looseningProblems(layer, this.o.config.managed ?? null)[0];
+    return loose ? { code: 'managed_policy', message: `${loose[0]}: ${loose[1]}.` } : null;
+  }
+
+  /** Writes the page's layer (checked against the managed ceiling only; see updateAccessValidated). */
+  updateAccess(change: AccessChange, by: string): CoreResult<EffectiveAccess> {
+    const before = this.access();
+    const next = applyChange(this.uiLayer(), change);
+    const loose = looseningProblems(next, this.o.config.managed ?? null)[0];
+    if (loose) return { ok: false, error: { code: 'managed_policy', message: `${loose[0]}: ${loose[1]}.` } };
+    const after = mergeLayers(fileLayerOfConfig(this.o.config), next, this.o.config.managed ?? null);
+    const onlyLevel = Object.keys(change).every((k) => k === 'level');
     const at = this.now();
-    const previous = this.level();
     this.store.transaction(() => {
-      this.store.settings.set('level', level, at);
-      this.store.audit.append({ at, kind: 'settings.changed', subject: 'level', data: this.redactor.redactRecord({ level, previous, by }) });
+      this.store.settings.replacePrefix(UI_KEY_PREFIX, layerToRows(next), at);
+      this.store.audit.append({ at, kind: 'settings.changed', subject: onlyLevel ? 'level' : 'access', data: this.redactor.redactRecord({ level: after.level, previous: before.level, ...(onlyLevel ? {} : { change }), by }) });
     });
-    this.events.emit('settings.changed', { level: level as Level });
-    return { ok: true, value: { level: level as Level } };
+    this.accessCache = after;
+    this.events.emit('settings.changed', { level: after.level });
+    return { ok: true, value: after };
   }
 
   settings() {
     return {
       level: this.level(),
       config_level: this.o.config.level,
-      approval_ttl_seconds: this.o.config.approvalTtlSeconds,
+      approval_ttl_seconds: this.access().approvalTtlSeconds,
       audit_retention: { max_entries: this.o.config.auditRetention.maxEntries ?? null, max_age_days: this.o.config.auditRetention.maxAgeDays ?? null },
       config_file: this.o.config.file,
       data_dir: this.o.dataDir,
       workspace: this.o.paths.workspace,
       approvers: this.approvers.kinds(),
       jail: this.jailStatus(),
+      access: accessView(this.access(), this.o.config),
     };
   }
 

@@ -80,8 +80,8 @@ export interface GateOptions {
   events: EventBus;
   approvers: ApproverRegistry;
   policy: PolicySource;
-  /** How long a parked approval waits; 0 waits indefinitely. */
-  ttlMs: number;
+  /** How long a parked approval waits; 0 waits indefinitely. A function: read at each park (Settings). */
+  ttlMs: number | (() => number);
   /** Identifies this process's waiters; pending rows of any other owner are orphans. */
   runtimeId: string;
   now?: () => number;
@@ -238,7 +238,7 @@ export class ApprovalGate {
     const outcomes = availableOutcomes(evaluation, proposal);
     const approvalId = newId('ap');
     const created = this.now();
-    const ttl = this.o.ttlMs;
+    const ttl = typeof this.o.ttlMs === 'function' ? this.o.ttlMs() : this.o.ttlMs;
     const row: NewApproval = {
       id: approvalId,
       call_id: callId,

@@ -23,6 +23,8 @@ export interface PolicyRules {
   effects: Readonly<Partial<Record<Effect, EffectRule>>>;
   /** Per tool: allow, ask, deny. Honoured at every level. */
   tools: Readonly<Record<string, ToolRule>>;
+  /** The rules an administrator's managed policy set (main/config/layers.ts), so an explanation names it. */
+  managed?: { effects?: readonly string[]; tools?: readonly string[] };
 }
 
 export interface PolicyContext {
@@ -136,6 +138,8 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
     reviewable: decision === 'ask' && !extra.floor && decider.kind !== 'safety' && extra.reviewable !== false,
   });
   const what = describeTarget(f);
+  // Whose rule decided: the card says so (the managed policy's cannot be changed by the user).
+  const whose = (on: 'effects' | 'tools', name: string) => (ctx.rules.managed?.[on]?.includes(name) ? 'the managed policy’s rule' : 'your rule');
   const why = (seg: { index: number; text: string } | null) => mainReason(f, seg);
 
   // 1. Hardline: never runs, at any level.
@@ -147,11 +151,11 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
   if (f.refusal) return out('deny', { kind: 'tool', problem: 'refused' }, `Denied: ${f.refusal}.`);
   // 3. Explicit deny rules, checked before the level.
   const toolRule = ctx.rules.tools[f.tool];
-  if (toolRule === 'deny') return out('deny', { kind: 'rule', on: 'tool', tool: f.tool, value: 'deny' }, `Denied: your rule ${f.tool} = "deny" refuses this tool at every level.`);
+  if (toolRule === 'deny') return out('deny', { kind: 'rule', on: 'tool', tool: f.tool, value: 'deny' }, `Denied: ${whose('tools', f.tool)} ${f.tool} = "deny" refuses this tool at every level.`);
   for (const e of f.effects) {
     if (ctx.rules.effects[e] === 'deny') {
       const seg = segmentWhere(f, (s) => s.effects.includes(e));
-      return out('deny', { kind: 'rule', on: 'effect', effect: e, value: 'deny' }, `Denied: your rule ${e} = "deny" covers this call, which can reach ${e.replace('_', ' ')}${seg ? ` (${truncate(seg.text)})` : ''}.`, { segment: seg });
+      return out('deny', { kind: 'rule', on: 'effect', effect: e, value: 'deny' }, `Denied: ${whose('effects', e)} ${e} = "deny" covers this call, which can reach ${e.replace('_', ' ')}${seg ? ` (${truncate(seg.text)})` : ''}.`, { segment: seg });
     }
   }
   // 4. Read-only is a ceiling: nothing but reads, whatever grants or rules say.
@@ -179,11 +183,11 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
   }
 
   // 8. Explicit ask rules.
-  if (toolRule === 'ask') return out('ask', { kind: 'rule', on: 'tool', tool: f.tool, value: 'ask' }, `Asks: your rule ${f.tool} = "ask".`);
+  if (toolRule === 'ask') return out('ask', { kind: 'rule', on: 'tool', tool: f.tool, value: 'ask' }, `Asks: ${whose('tools', f.tool)} ${f.tool} = "ask".`);
   const asked = f.effects.find((e) => ctx.rules.effects[e] === 'ask');
   if (asked) {
     const seg = segmentWhere(f, (s) => s.effects.includes(asked));
-    return out('ask', { kind: 'rule', on: 'effect', effect: asked, value: 'ask' }, `Asks: your rule ${asked} = "ask" covers this call, which can reach ${asked.replace('_', ' ')}.`, { segment: seg });
+    return out('ask', { kind: 'rule', on: 'effect', effect: asked, value: 'ask' }, `Asks: ${whose('effects', asked)} ${asked} = "ask" covers this call, which can reach ${asked.replace('_', ' ')}.`, { segment: seg });
   }
 
   // 8b. Review rules ask too; the reviewer may answer only when nothing but review rules makes the call

@@ -13,6 +13,7 @@ import { previewGrant } from './grant-preview';
 import { grantSuggestions } from './grant-suggestions';
 import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
+import { previewPolicy } from './policy-preview';
 
 export interface HandlerDeps {
   version: string;
@@ -188,6 +189,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'settings.get': () => withCore((c) => ok(c.settings())),
     'settings.set_level': (p) => withCore((c) => c.setLevel(p.level, surface)),
+    'settings.update': (p) =>
+      withCore(async (c) => {
+        const r = await c.updateAccessValidated(p.changes, surface);
+        return r.ok ? ok(c.settings()) : r;
+      }),
+    'policy.preview': (p) => withCore(async (c) => ok(await previewPolicy(c, p.changes, p.limit ?? 50))),
     'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', `This Threshold has no OS keychain; set the key in the environment variable ${keyVariable(deps.model)} before starting it.`))),
 
     'model.get': () => withModel((m) => ok(m.view(!!deps.setApiKey))),

@@ -80,6 +80,11 @@ export class CallsRepo {
     return this.db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY created_at, rowid').all(sessionId) as CallRow[];
   }
 
+  /** The most recent calls of every session, newest first (the policy preview replays them). */
+  listRecent(limit: number): CallRow[] {
+    return this.db.prepare('SELECT * FROM tool_calls ORDER BY created_at DESC, rowid DESC LIMIT ?').all(limit) as CallRow[];
+  }
+
   /** Calls a process was still working on (after a crash: cut short). */
   listInFlight(): CallRow[] {
     const marks = IN_FLIGHT_STATES.map(() => '?').join(', ');

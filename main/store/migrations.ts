@@ -227,6 +227,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     `,
   },
   {
+    version: 9,
+    name: "the Settings page's layer: the level set at run time becomes its first key",
+    sql: `
+      UPDATE settings SET key = 'ui:autonomy.level' WHERE key = 'level'
+        AND NOT EXISTS (SELECT 1 FROM settings WHERE key = 'ui:autonomy.level');
+      DELETE FROM settings WHERE key = 'level';
+    `,
+  },
+  {
     version: 10,
     name: 'host grants: hosts the user allowed the egress proxy to reach after a refusal',
     sql: `

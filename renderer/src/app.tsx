@@ -1,12 +1,11 @@
-// The window: a header (the model's name, the connection, Chat, Settings → Grants and → Model, and in a
-// browser the notifications switch), the screen, one polite live region announcing cards and decisions,
+// The window: a header (the model's name, the connection, Chat, History and Settings, and in a browser
+// the notifications switch), the screen, one polite live region announcing cards and decisions,
 // attention (title, favicon, notifications) and the toasts.
 import { useApp } from './store/store';
 import { ChatScreen } from './components/chat';
 import { Attention, NotificationsSwitch } from './components/attention';
-import { GrantsScreen } from './components/grants-page';
 import { HistoryScreen } from './components/history-screen';
-import { ModelPage } from './components/model-page';
+import { SettingsScreen } from './components/settings-screen';
 import { Toasts } from './components/prompt-cards';
 
 const CONNECTION_WORDS = {
@@ -37,11 +36,8 @@ export function App() {
           <button type="button" aria-current={view === 'history' ? 'page' : undefined} onClick={() => setView('history')}>
             History
           </button>
-          <button type="button" aria-current={view === 'grants' ? 'page' : undefined} onClick={() => setView('grants')}>
-            Settings → Grants
-          </button>
-          <button type="button" aria-current={view === 'model' ? 'page' : undefined} onClick={() => setView('model')}>
-            Settings → Model
+          <button type="button" aria-current={view === 'settings' ? 'page' : undefined} onClick={() => setView('settings')}>
+            Settings
           </button>
         </nav>
         <NotificationsSwitch />
@@ -70,10 +66,8 @@ export function App() {
         </main>
       ) : view === 'history' ? (
         <HistoryScreen />
-      ) : view === 'model' ? (
-        <ModelPage />
       ) : (
-        <GrantsScreen />
+        <SettingsScreen />
       )}
       <Toasts />
     </div>

@@ -118,7 +118,8 @@ describe('chat and approval cards in the browser', () => {
     await waitForText('Touched again, unasked.');
     expect(await cardsWaiting()).toEqual(0);
 
-    await page.getByRole('button', { name: 'Settings → Grants' }).click();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Grants' }).click();
     const row = page.getByRole('row').filter({ hasText: 'touch grant-e2e.txt' });
     await row.waitFor();
     const cells = await row.getByRole('cell').allTextContents();

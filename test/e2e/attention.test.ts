@@ -79,8 +79,9 @@ async function lookAway(): Promise<void> {
 
 describe('Settings → Model in the browser', () => {
   it('shows the provider from the config file, tests the connection for real, reports the provider\'s error, and never asks the browser for a key', async () => {
-    await page.getByRole('button', { name: 'Settings → Model' }).click();
-    const main = page.getByRole('main', { name: 'Settings → Model' });
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Model' }).click();
+    const main = page.getByRole('region', { name: 'Model', exact: true });
     await main.getByTestId('model-in-use').filter({ hasText: `In use: OpenAI-compatible server at ${fake.url}/v1 (fake-model), from the config file.` }).waitFor();
     expect({ kind: await main.getByLabel('Provider kind').inputValue(), url: await main.getByLabel('Base URL').inputValue(), model: await main.getByLabel('Model', { exact: true }).inputValue(), keyInputs: await page.locator('input[type=password]').count() }).toEqual({ kind: 'openai-compatible', url: `${fake.url}/v1`, model: 'fake-model', keyInputs: 0 });
 
@@ -144,7 +145,8 @@ describe('attention in the browser', () => {
     expect(JSON.stringify(await notices())).not.toContain('attention-e2e');
 
     // Elsewhere in the app, a click on the notification comes back to the card and focuses it.
-    await page.getByRole('button', { name: 'Settings → Grants' }).click();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Grants' }).click();
     await page.evaluate(() => (window as unknown as { notices: { n: Notification }[] }).notices[0]!.n.dispatchEvent(new Event('click')));
     await until('the card to take focus', () => page.evaluate(() => document.activeElement?.getAttribute('data-approval-id') ?? null));
     expect(await c.isVisible()).toEqual(true);
@@ -196,7 +198,8 @@ describe('grant suggestions in the browser', () => {
     await shot(card(page, 'run_command'), 'approval-card-suggestion');
     expect(await axeProblems(page)).toEqual([]);
 
-    await page.getByRole('button', { name: 'Settings → Grants' }).click();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Grants' }).click();
     const item = page.getByTestId('suggestion').filter({ hasText: command });
     await item.waitFor();
     expect(await item.locator('p').first().textContent()).toEqual('You approved touch suggest-e2e.txt 3 times in this workspace. Always allow touch suggest-e2e.txt *?');

@@ -44,7 +44,8 @@ export function wireEvents(api: AppApi, store: AppStore): () => void {
       case 'session.note':
         return s.onSessionNote(e.payload);
       case 'settings.changed':
-        return;
+        // Any surface may have changed the layer (ctl, another window): show what is in force now.
+        return void s.loadSettings();
     }
   });
 }

@@ -105,8 +105,8 @@ export function GrantsScreen() {
   }, [load]);
   const shown = grants.filter((g) => grantState(g, now) === filter);
   return (
-    <main className="grants-screen" aria-labelledby="grants-title">
-      <h1 id="grants-title">Settings → Grants</h1>
+    <section className="grants-screen" aria-labelledby="grants-title">
+      <h2 id="grants-title">Grants</h2>
       <p>Grants let matching calls run without asking. Revoking one takes effect at the next call. Floors (destructive commands, credentials, capability changes) always ask, whatever a grant says.</p>
       <div className="filters" role="group" aria-label="Show grants">
         {FILTERS.map((f) => (
@@ -146,6 +146,6 @@ export function GrantsScreen() {
         </table>
       )}
       <SuggestionsSection />
-    </main>
+    </section>
   );
 }

@@ -117,8 +117,8 @@ export function ModelPage() {
   };
 
   return (
-    <main className="settings-screen model-screen" aria-labelledby={`${base}-title`}>
-      <h1 id={`${base}-title`}>Settings → Model</h1>
+    <section className="model-screen" aria-labelledby={`${base}-title`}>
+      <h2 id={`${base}-title`}>Model</h2>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -171,11 +171,11 @@ export function ModelPage() {
               {problem}
             </p>
           )}
-          <h2>API key</h2>
+          <h3>API key</h3>
           <p data-testid="key-source">{keyWords(view)}</p>
           <KeyField view={view} />
         </>
       )}
-    </main>
+    </section>
   );
 }

@@ -10,6 +10,7 @@ import { createGrantsSlice } from './grants-slice';
 import { createHistorySlice } from './history-slice';
 import { createModelSlice } from './model-slice';
 import { createPromptsSlice } from './prompts-slice';
+import { createSettingsSlice } from './settings-slice';
 import type { AppState, ConnectionSlice, SliceDeps, UiSlice } from './types';
 
 const createConnectionSlice =
@@ -29,6 +30,7 @@ const createConnectionSlice =
         info: info.ok ? info.value : null,
         model: agent.ok ? agent.value.model : null,
         workspace: settings.ok ? settings.value.workspace : null,
+        settings: settings.ok ? settings.value : null,
         problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message,
       });
       const s = get();
@@ -38,6 +40,7 @@ const createConnectionSlice =
 
 const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   view: 'chat',
+  settingsTab: 'access',
   composerFocus: 0,
   showRequest: null,
   setView(v) {
@@ -47,6 +50,9 @@ const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
     const card = get().pending.find((p) => p.id === id);
     if (card && card.session_id !== get().currentSessionId) void get().selectSession(card.session_id);
     set((s) => ({ view: 'chat', showRequest: { id, n: (s.showRequest?.n ?? 0) + 1 } }));
+  },
+  setSettingsTab(t) {
+    set({ settingsTab: t });
   },
   focusComposer() {
     set((s) => ({ composerFocus: s.composerFocus + 1, view: 'chat' }));
@@ -65,6 +71,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createGrantsSlice(deps)(...a),
     ...createHistorySlice(deps)(...a),
     ...createModelSlice(deps)(...a),
+    ...createSettingsSlice(deps)(...a),
     ...createUiSlice(...a),
   }));
 }

@@ -4,6 +4,8 @@ import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingA
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
 import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
+import type { policyPreviewSchema } from '../../../common/operations';
+import type { AccessDraft, SettingsView } from '../model/access';
 import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
 import type { ReviewReport } from '../../../common/review';
@@ -191,21 +193,42 @@ export interface ModelSlice {
   storeApiKey(key: string): Promise<Result<{ stored: true }>>;
 }
 
-export type View = 'chat' | 'grants' | 'history' | 'model';
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  /** Changes made on Agent access and not saved yet. */
+  draft: AccessDraft;
+  policyPreview: PolicyPreview | null;
+  previewing: boolean;
+  settingsError: string | null;
+  /** A line saying the last save worked. */
+  settingsSaved: string | null;
+  loadSettings(): Promise<void>;
+  editDraft(edit: AccessDraft): void;
+  discardDraft(): void;
+  previewDraft(): Promise<void>;
+  saveDraft(): Promise<void>;
+}
+
+export type PolicyPreview = z.output<typeof policyPreviewSchema>;
+
+export type View = 'chat' | 'history' | 'settings';
+export type SettingsTab = 'access' | 'model' | 'grants';
 
 export interface UiSlice {
   view: View;
+  settingsTab: SettingsTab;
   /** Bumped to ask the message box to take focus (after a decision). */
   composerFocus: number;
   /** A request to bring a card into view (a notification was clicked), bumped each time. */
   showRequest: { id: string; n: number } | null;
   setView(v: View): void;
+  setSettingsTab(t: SettingsTab): void;
   focusComposer(): void;
   /** Shows the chat of a card's session and brings the card into view. */
   showApproval(id: string): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & UiSlice;
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

@@ -40,7 +40,12 @@ export function createAgent(core: ThresholdCore, setup: AgentSetup = {}): Agent 
     const log = setup.log ?? ((line: string) => process.stderr.write(`threshold: ${line}\n`));
     const models = reviewerModels(cfg.autoApproval.reviewers, cfg.autoApproval.timeoutMs, env, (k) => core.redactor.addKnownSecret(k));
     const reviewer = new Reviewer({ config: cfg.autoApproval, model: models, log: (line) => log(core.redactor.redactTextSync(line)) });
-    core.gate.setReviewer(reviewer, cfg.autoApproval.neverAutoApprove, cfg.autoApproval.reviewers.map((r) => ({ name: r.name, model: r.model })));
+    // The effective access (file < Settings page, under the managed policy) decides at every call.
+    const access = () => {
+      const a = core.access();
+      return { enabled: a.autoApprovalEnabled, neverAutoApprove: [...new Set([...cfg.autoApproval.neverAutoApprove, ...a.neverAutoApprove])] };
+    };
+    core.gate.setReviewer(reviewer, access, cfg.autoApproval.reviewers.map((r) => ({ name: r.name, model: r.model })));
   }
   // Problems are noted in the session whose turn meets them (see Agent.noteMcpProblems).
   const mcp = new McpManager(cfg.mcpServers, env);

@@ -74,6 +74,12 @@ export interface PolicySource {
   mcpTools?(): Readonly<Record<string, McpToolDeclaration>> | undefined;
 }
 
+/** What decides, at each call, whether the reviewer may answer: the switch and the never-list in force. */
+export interface ReviewAccess {
+  enabled: boolean;
+  neverAutoApprove: readonly string[];
+}
+
 export interface GateOptions {
   store: Store;
   redactor: Redactor;
@@ -121,7 +127,7 @@ export class ApprovalGate {
   private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
   private disposed = false;
   private readonly lifecycle: CallLifecycle;
-  private reviewer: { reviewer: Reviewer; neverAutoApprove: readonly string[]; names: readonly { name: string; model: string }[] } | null = null;
+  private reviewer: { reviewer: Reviewer; access: () => ReviewAccess; names: readonly { name: string; model: string }[] } | null = null;
 
   constructor(private readonly o: GateOptions) {
     this.now = o.now ?? Date.now;
@@ -133,9 +139,13 @@ export class ApprovalGate {
     return this.o.runtimeId;
   }
 
-  /** Turns auto-approval on: the reviewer answers asks the user's `review` rules send it (main/reviewer). */
-  setReviewer(reviewer: Reviewer, neverAutoApprove: readonly string[], names: readonly { name: string; model: string }[]): void {
-    this.reviewer = reviewer.enabled ? { reviewer, neverAutoApprove, names } : null;
+  /**
+   * Turns auto-approval on: the reviewer answers asks the user's `review` rules send it (main/reviewer).
+   * `access` is read at every call, so the Settings page's switch and the managed policy (which may turn
+   * the reviewer off and add to never_auto_approve) take effect at the next call.
+   */
+  setReviewer(reviewer: Reviewer, access: () => ReviewAccess, names: readonly { name: string; model: string }[]): void {
+    this.reviewer = reviewer.enabled ? { reviewer, access, names } : null;
   }
 
   private policyContext(sessionId: string | null) {
@@ -277,7 +287,8 @@ export class ApprovalGate {
 
     // The reviewer is asked exactly where a person would be: after every policy answer, approve-all and
     // both auto-denials above. It can only approve; anything else parks the card with its reason.
-    if (this.reviewer && reviewRequested(evaluation, this.reviewer.neverAutoApprove)) {
+    const reviewAccess = this.reviewer?.access();
+    if (this.reviewer && reviewAccess?.enabled && reviewRequested(evaluation, reviewAccess.neverAutoApprove)) {
       const reviewed = await this.consultReviewer(j, row, signal);
       if ('verdict' in reviewed) return reviewed.verdict;
       row.review = reviewed.review;

@@ -27,11 +27,11 @@ afterEach(() => {
 const APPROVE = { in_scope: true, reversible: true, injection_suspected: false, reason: 'Writes the note the user asked for.' };
 const WITHHOLD = { ...APPROVE, reversible: false, reason: 'It overwrites notes.txt.' };
 
-async function reviewedCore(opts: { rules?: Record<string, 'review'>; level?: 'supervised' | 'full'; approver?: boolean; never?: string[] } = {}) {
+async function reviewedCore(opts: { rules?: Record<string, 'review'>; level?: 'supervised' | 'full'; approver?: boolean; never?: string[]; access?: () => { enabled: boolean; neverAutoApprove: string[] } } = {}) {
   const r: ReviewerConfig = { name: 'approval', kind: 'anthropic', baseUrl: `${fake.url}/v1`, model: 'fake-model', apiKeyEnv: null, systemPrompt: 'Review.', reasoningEffort: null, temperature: 0 };
   const autoApproval: AutoApprovalConfig = { enabled: true, maxPerTurn: 5, timeoutMs: 3000, reviewers: [r], neverAutoApprove: opts.never ?? [] };
   const core = await testCore({ level: opts.level, approver: opts.approver, config: { rules: { effects: {}, tools: opts.rules ?? { write_file: 'review', run_command: 'review' } }, autoApproval } });
-  core.gate.setReviewer(new Reviewer({ config: autoApproval, model: reviewerModels([r], 3000, {}, () => undefined), log: () => undefined }), autoApproval.neverAutoApprove, [{ name: 'approval', model: 'fake-model' }]);
+  core.gate.setReviewer(new Reviewer({ config: autoApproval, model: reviewerModels([r], 3000, {}, () => undefined), log: () => undefined }), opts.access ?? (() => ({ enabled: true, neverAutoApprove: autoApproval.neverAutoApprove })), [{ name: 'approval', model: 'fake-model' }]);
   cores.push(core);
   const events: string[] = [];
   core.events.onAny((name) => events.push(name));
@@ -93,8 +93,10 @@ describe('the review in the gate', () => {
     { name: 'a destructive command under a review rule goes to the person (a floor)', call: { ...write, tool: 'run_command', args: { command: 'git push --force' } } },
     { name: 'a tool in never_auto_approve goes to the person, whatever start-up checked', call: write, never: ['write_file'] },
     { name: 'a call no review rule names goes to the person', call: write, rules: { run_command: 'review' as const } },
-  ])('$name', async ({ call, never, rules }) => {
-    const { core } = await reviewedCore({ never, rules });
+    { name: 'the reviewer switched off in force (Settings page or managed policy) sends the call to the person', call: write, access: () => ({ enabled: false, neverAutoApprove: [] }) },
+    { name: 'a never_auto_approve entry in force (the managed policy adds it after start-up) goes to the person', call: write, access: () => ({ enabled: true, neverAutoApprove: ['write_file'] }) },
+  ])('$name', async ({ call, never, rules, access }) => {
+    const { core } = await reviewedCore({ never, rules, access });
     fake.responder = (req) => (isStructuredRequest(req) ? { object: APPROVE } : undefined);
     const before = fake.requests.length;
     void inTurn(() => core.gate.review(call));

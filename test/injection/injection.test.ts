@@ -22,7 +22,7 @@ beforeAll(async () => {
   const r: ReviewerConfig = { name: 'approval', kind: 'anthropic', baseUrl: `${fake.url}/v1`, model: 'fake-model', apiKeyEnv: null, systemPrompt: 'Review.', reasoningEffort: null, temperature: 0 };
   const autoApproval: AutoApprovalConfig = { enabled: true, maxPerTurn: 5, timeoutMs: 5000, reviewers: [r], neverAutoApprove: [] };
   core = await testCore({ ttlSeconds: 0, config: { rules: { effects: {}, tools: { write_file: 'review', edit_file: 'review', run_command: 'review', web_fetch: 'review' } }, autoApproval } });
-  core.gate.setReviewer(new Reviewer({ config: autoApproval, model: reviewerModels([r], 5000, {}, () => undefined), log: () => undefined }), [], [{ name: 'approval', model: 'fake-model' }]);
+  core.gate.setReviewer(new Reviewer({ config: autoApproval, model: reviewerModels([r], 5000, {}, () => undefined), log: () => undefined }), () => ({ enabled: true, neverAutoApprove: [] }), [{ name: 'approval', model: 'fake-model' }]);
 });
 afterAll(async () => {
   core.dispose();

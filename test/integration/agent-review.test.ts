@@ -14,7 +14,7 @@ const APPROVE = { in_scope: true, reversible: true, injection_suspected: false, 
 function withReviewer(core: ThresholdCore): void {
   const r: ReviewerConfig = { name: 'approval', kind: 'anthropic', baseUrl: `${h.fake.url}/v1`, model: 'fake-reviewer', apiKeyEnv: null, systemPrompt: 'Review.', reasoningEffort: null, temperature: 0 };
   const auto: AutoApprovalConfig = { enabled: true, maxPerTurn: 5, timeoutMs: 5000, reviewers: [r], neverAutoApprove: [] };
-  core.gate.setReviewer(new Reviewer({ config: auto, model: reviewerModels([r], 5000, {}, () => undefined), log: () => undefined }), [], [{ name: 'approval', model: 'fake-reviewer' }]);
+  core.gate.setReviewer(new Reviewer({ config: auto, model: reviewerModels([r], 5000, {}, () => undefined), log: () => undefined }), () => ({ enabled: true, neverAutoApprove: [] }), [{ name: 'approval', model: 'fake-reviewer' }]);
 }
 
 const rules = { effects: {}, tools: { write_file: 'review' as const } };

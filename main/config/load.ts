@@ -5,6 +5,7 @@ import type { Grant, Level } from '../../common/domain';
 import { classifyCommand, initClassifier } from '../policy/classifier';
 import type { PolicyRules } from '../policy/evaluate';
 import type { PathContext } from '../policy/paths';
+import { DEFAULT_ALLOW_HOSTS } from '../policy/hosts';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
 import { ConfigFileProblem, readConfigText } from './read-file';
@@ -37,6 +38,8 @@ export interface ThresholdConfig {
   controlEnabled: boolean;
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
+  /** `[network] allow_hosts`: hosts a jailed call may reach through the egress proxy without a grant. */
+  network: { allowHosts: string[] };
 }
 
 export interface ProviderConfig {
@@ -86,6 +89,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   mcpServers: {},
   controlEnabled: true,
   auditRetention: {},
+  network: { allowHosts: [...DEFAULT_ALLOW_HOSTS] },
 };
 
 /** Reads a config file. `required` false: a missing file means the defaults (a dangling link is an error). */
@@ -153,6 +157,7 @@ export async function parseConfig(text: string, file: string, paths?: PathContex
       Object.entries(cfg.mcp.servers).map(([name, m]) => [name, { command: m.command, args: m.args, env: m.env, envFrom: m.env_from, cwd: m.cwd ?? null, tier: m.tier }]),
     ),
     controlEnabled: cfg.control.enabled,
+    network: { allowHosts: [...cfg.network.allow_hosts] },
     auditRetention: {
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
       ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),

@@ -8,6 +8,7 @@ import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
 import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import type { ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
+import { hostAllowed } from '../policy/hosts';
 import type { PathContext } from '../policy/paths';
 import type { McpToolDeclaration } from '../policy/tools';
 import { Redactor, sanitiseErrorText } from '../redact/redactor';
@@ -97,6 +98,7 @@ export class ThresholdCore {
         configGrants: () => o.config.grants,
         paths: () => o.paths,
         mcpTools: () => this.mcpTools(),
+        hostAllowed: (host, port) => hostAllowed(host, port, o.config.network.allowHosts),
       },
       ttlMs: o.config.approvalTtlSeconds * 1000,
       runtimeId: this.runtimeId,

@@ -235,7 +235,8 @@ export class ShellAnalyzer {
       case 'declaration_command':
       case 'unset_command':
         this.walkDeclaration(node, scope);
-        return { kind: 'none' };
+        // declare -p, export -p and readonly print the shell's variables.
+        return node.type === 'declaration_command' ? { kind: 'unknown' } : { kind: 'none' };
       case 'test_command':
         this.walkTest(node, scope);
         return { kind: 'none' };
@@ -541,6 +542,9 @@ export class ShellAnalyzer {
     } else {
       out = this.runInvocation(d, nameWord.value, args, scope, input);
     }
+    // Output sent to /dev/tcp is the reason the card shows, not what the program itself does.
+    const sent = d.reasons.findIndex((r) => r.startsWith('sends output to the network socket'));
+    if (sent !== -1 && sent !== d.reasons.length - 1) d.reasons.push(...d.reasons.splice(sent, 1));
     if (d.socket && d.program !== null && INTERPRETER_NAMES.has(lookupProgram(d.program)?.name ?? d.program)) {
       d.raise('destructive', `${d.program} is connected to a network socket: a remote shell`, SHELL_REACHABLE_EFFECTS);
     }
@@ -570,7 +574,7 @@ export class ShellAnalyzer {
     const out = this.applyRule(d, rawName, args, scope, stdin);
     if (d.network.length > before) {
       const source = exfiltrationSource(stdin, args, d.redirects, (id) => this.substitutionOutputs.get(id));
-      if (source) d.raise('destructive', `${source} feeds ${d.program ?? rawName}, which sends it over the network: the shape of exfiltration`, ['destructive', 'network']);
+      if (source) d.raise('destructive', `${source} feeds ${normaliseProgramName(rawName, scope.cwd).name}, which sends it over the network: the shape of exfiltration`, ['destructive', 'network']);
     }
     return out;
   }

@@ -321,6 +321,16 @@ export function sshUse(inv: Invocation, files: NetworkFiles): { use: NetworkUse;
 /** scp, sftp and rsync: to a remote is an upload, from one a download. */
 export function copyUse(inv: Invocation, files: NetworkFiles, ops: number[]): NetworkUse | null {
   const argv = inv.argv;
+  if (inv.name === 'sftp') {
+    const dest = ops[0];
+    const hosts: HostTarget[] = dest === undefined ? [unknown('sftp names no destination')] : !inv.args[dest]!.literal ? [unknown(`the destination ${inv.args[dest]!.source} is only known at run time`)] : [];
+    if (dest !== undefined && hosts.length === 0) {
+      const spec = remoteSpec(argv[dest]!);
+      const t = spec.kind === 'local' ? sshTarget(argv[dest]!.slice(argv[dest]!.lastIndexOf('@') + 1), null, files) : remoteTarget(spec, files);
+      hosts.push(t ?? unknown(`sftp names no host: ${argv[dest]}`));
+    }
+    return { kind: 'upload', hosts, reason: 'sftp opens a session that can send files to the remote machine, an upload' };
+  }
   const locations = ops.map((i) => ({ i, spec: inv.args[i]!.literal ? remoteSpec(argv[i]!) : null }));
   const hosts: HostTarget[] = [];
   for (const l of locations) {
@@ -332,7 +342,6 @@ export function copyUse(inv: Invocation, files: NetworkFiles, ops: number[]): Ne
   }
   if (hasShort(argv, inv.name === 'rsync' ? 'e' : 'JFSo') || hasLong(argv, ['rsh'])) hosts.push(unknown(`${inv.name} options change how or where it connects`));
   if (hosts.length === 0) return null;
-  if (inv.name === 'sftp') return { kind: 'upload', hosts, reason: 'sftp opens a session that can send files to the remote machine' };
   const dest = locations[locations.length - 1];
   const toRemote = dest !== undefined && (dest.spec === null || dest.spec.kind !== 'local');
   const sources = locations.slice(0, -1);

@@ -183,6 +183,10 @@ function interpreterRule(spec: InterpreterSpec): Rule {
         const mod = optionValues(argv, spec.module, [])[0];
         if (mod !== undefined) {
           const rest = inv.args.slice(argv.indexOf(mod) + 1);
+          if (mod === 'twine') {
+            a.runArgv([{ source: 'twine', value: 'twine', literal: true, glob: false, substitutions: [], unknown: [] }, ...rest], `${inv.name} -m`);
+            return;
+          }
           if (mod === 'pip' || mod === 'pip3') {
             // venv/bin/python -m pip is venv/bin/pip.
             const pip = inv.rawName.includes('/') ? inv.rawName.slice(0, inv.rawName.lastIndexOf('/') + 1) + 'pip' : 'pip';

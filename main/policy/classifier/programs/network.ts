@@ -310,6 +310,29 @@ const containers: Rule = {
   notMatch: ['docker -H ssh://host ps', 'docker --context remote ps', 'podman --remote ps', 'docker -c /tmp/cfg ps', 'docker ps --frob', 'docker run --rm alpine echo hi', 'docker run --privileged x', 'docker run -v /:/host x', 'docker system prune -a', 'docker build .'],
 };
 
-export const networkRules: Rule[] = [fetchers, remoteShells, copyRemote, sockets, cloud, containers];
+/** openssl: local cryptography, except the subcommands that open TLS connections. */
+const openssl: Rule = {
+  names: ['openssl'],
+  base: 'write',
+  effects: [],
+  what: 'runs cryptographic operations',
+  readsArgs: true,
+  analyze(inv, a) {
+    a.raise('write', 'openssl reads and writes files and runs engines and providers, so it is not provably read-only', SHELL_REACHABLE_EFFECTS);
+    const verb = inv.argv[0] ?? '';
+    if (['s_client', 's_time', 'ocsp'].includes(verb)) {
+      a.raise('network', `openssl ${verb} opens a TLS connection`, ['network']);
+      // openssl's options are single-dash words: -connect host:port, -host, -url.
+      const at = inv.argv.findIndex((x) => ['-connect', '-host', '-url'].includes(x));
+      const target = at === -1 || !inv.args[at + 1]?.literal ? undefined : inv.argv[at + 1];
+      const host: HostTarget = target ? (urlTarget(target) ?? bareHostTarget(target)) : { host: null, why: `openssl ${verb} connects to a host the classifier cannot read` };
+      a.network({ kind: 'connect', hosts: [host], reason: `openssl ${verb} opens a raw TLS connection, which can carry anything` });
+    }
+  },
+  match: ['openssl rand -hex 16', 'openssl x509 -in cert.pem -noout -text'],
+  notMatch: ['openssl s_client -connect example.com:443'],
+};
+
+export const networkRules: Rule[] = [openssl, fetchers, remoteShells, copyRemote, sockets, cloud, containers];
 
 export type { Analysis, Invocation };

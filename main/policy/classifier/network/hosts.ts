@@ -44,7 +44,7 @@ function authorityTarget(authority: string, defaultPort: number | null, whole: s
   if (/[\s\\%{}$`'"]/.test(authority) || authority.split('@').length > 2) return unknown('the URL\'s host can be read more than one way');
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
   let host: string;
-  let port: string | null = null;
+  let port: string | null;
   if (hostPort.startsWith('[')) {
     const close = hostPort.indexOf(']');
     if (close === -1) return unknown('the URL\'s host is malformed');

@@ -5,7 +5,7 @@
 import { posix } from 'node:path';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Invocation } from '../types';
-import { NetworkFiles, rewriteGitUrl, type GitConfig } from './config-files';
+import { rewriteGitUrl, type GitConfig, type NetworkFiles } from './config-files';
 import { bareHostTarget, isUrl, remoteSpec, sshDestination, urlScheme, urlTarget, type RemoteSpec } from './hosts';
 import type { HostTarget, NetworkUse } from './types';
 

@@ -161,7 +161,7 @@ export class ShellAnalyzer {
 
   /** Parses and walks one piece of shell code (the whole command, or code carried by bash -c / eval). */
   /** @internal */
-  analyzeSource(source: string, scope: Scope, carrier: Draft | null): Producer {
+  analyzeSource(source: string, scope: Scope, carrier: Draft | null, stdin: Producer = { kind: 'none' }): Producer {
     const obfuscation = findObfuscation(source);
     for (const why of obfuscation) this.flag('obfuscation', `obfuscation: the command ${why}`);
     if (scope.depth > MAX_DEPTH) {
@@ -186,7 +186,7 @@ export class ShellAnalyzer {
         const expanded = expandBraceWords(source);
         if (expanded !== source) this.analyzeSource(expanded, { ...scope, via: [...scope.via, 'brace expansion'], depth: scope.depth + 1 }, carrier);
       }
-      return this.walk(root, scope, { kind: 'none' });
+      return this.walk(root, scope, stdin);
     }
   }
 
@@ -991,10 +991,10 @@ class RuleAnalysis implements Analysis {
     const inner = { ...this.scope, via: [...this.scope.via, via] };
     this.produced = this.analyzer.runInvocation(this.d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
   }
-  runCode(code: Word | string, via: string): void {
+  runCode(code: Word | string, via: string, stdin?: Producer): void {
     const inner: Scope = { cwd: this.scope.cwd, via: [...this.scope.via, via], depth: this.scope.depth + 1 };
-    if (typeof code === 'string') this.analyzer.analyzeSource(code, inner, this.d);
-    else if (code.literal) this.analyzer.analyzeSource(code.value, inner, this.d);
+    if (typeof code === 'string') this.analyzer.analyzeSource(code, inner, this.d, stdin);
+    else if (code.literal) this.analyzer.analyzeSource(code.value, inner, this.d, stdin);
     else this.analyzer.runComputedCode(this.d, code, via);
   }
   runStdinAsShell(stdin: Producer, via: string): void {

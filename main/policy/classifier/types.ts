@@ -92,7 +92,7 @@ export interface Analysis {
   /** Analyses another invocation (a carrier's command) into this same segment. */
   runArgv(args: Word[], carrier: string, stdin?: Producer): void;
   /** Parses and analyses shell code carried as a string (bash -c, eval, su -c). */
-  runCode(code: Word | string, carrier: string): void;
+  runCode(code: Word | string, carrier: string, stdin?: Producer): void;
   /** A shell reads its code from standard input. */
   runStdinAsShell(stdin: Producer, carrier: string): void;
   /** A non-shell interpreter runs code we cannot analyse. */

@@ -61,7 +61,8 @@ function analyzeShell(inv: Invocation, a: Analysis): void {
       a.raise('write', `${inv.name} -c without code`, SHELL_REACHABLE_EFFECTS);
       return;
     }
-    a.runCode(w, `${inv.name} -c`);
+    // The code's commands inherit the shell's standard input (env | bash -c 'curl -d @- …').
+    a.runCode(w, `${inv.name} -c`, inv.stdin);
     return;
   }
   if (command !== null) {

@@ -3,10 +3,10 @@
 // from the machine's configuration (test/support/network-files.ts: a repository whose origin is
 // github.com, a `gh:` insteadOf, ssh aliases, a sub-project .npmrc naming another registry).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initClassifier } from './classifier';
+import { classifyCommand, initClassifier } from './classifier';
 import { evaluate, type HostPredicate, type ToolCallInput } from './evaluate';
 import { defaultHostAllowed, testReadText } from '../../test/support/network-files';
-import { policyContext } from '../../test/support/policy';
+import { policyContext, TEST_PATHS } from '../../test/support/policy';
 
 beforeAll(async () => {
   await initClassifier();
@@ -88,5 +88,20 @@ describe('the level full asks for everything else that reaches the network', () 
     { name: 'writes still run', call: cmd('touch notes.md'), want: { decision: 'allow', decidedBy: 'level:full', explanation: 'Allowed: the level is full, which runs reads and writes (touches ~/project/notes.md).' } },
   ])('$name', ({ call, want }) => {
     expect(judge(call)).toEqual(want);
+  });
+});
+
+describe('configuration files are read only for commands that reach the network', () => {
+  const readsFor = (command: string) => {
+    const reads: string[] = [];
+    classifyCommand(command, { ctx: TEST_PATHS, readText: (p) => (reads.push(p), testReadText(p)) });
+    return reads;
+  };
+  it.each(['ls -la', 'git status', 'git commit -m x', 'npm run build', 'cat README.md | wc -l', 'make && ./build.sh'])('%s reads no file', (command) => {
+    expect(readsFor(command)).toEqual([]);
+  });
+
+  it('git fetch reads the repository config and the global ones, each once', () => {
+    expect(readsFor('git fetch && git fetch')).toEqual(['/home/user/project/.git/config', '/home/user/.gitconfig', '/home/user/.config/git/config']);
   });
 });

@@ -281,9 +281,8 @@ export function pipIndexTargets(inv: Invocation, files: NetworkFiles, virtualEnv
     if (!inv.args[i]!.literal) hosts.push(unknown(`the package ${inv.args[i]!.source} is only known at run time`));
     else if (isUrl(v.replace(/^(git|hg|svn|bzr)\+/, ''))) hosts.push(remoteTarget(remoteSpec(v.replace(/^(git|hg|svn|bzr)\+/, '')), files) ?? unknown(v));
   }
-  if (hasShort(argv, 'rc') || hasLong(argv, ['requirement', 'constraint'])) {
-    // A requirements file may name other indexes and URLs; the egress proxy checks those connections.
-  }
+  // A requirements file (-r) may name other indexes and URLs: it is not read here; the egress proxy
+  // checks those connections when they are made.
   return hosts;
 }
 

@@ -1,6 +1,8 @@
 // `threshold classify`: what a shell command can do, for people (one command) and for tools (--jsonl).
 import { parseArgs } from 'node:util';
 import { classifyCommand, initClassifier, type Classification } from '../policy/classifier';
+import { readNetworkFile } from '../gate/network-files';
+import { describeHost } from '../policy/classifier/network/types';
 import { mapJsonLines } from './jsonl';
 import { pathContextFor, realDir, UsageError, type CliIo } from './context';
 
@@ -23,6 +25,7 @@ export function classificationJson(c: Classification) {
       dynamic: s.dynamic,
       redirects: s.redirects,
       hardline: s.hardline,
+      network: s.network,
     })),
     reasons: c.reasons,
   };
@@ -43,13 +46,13 @@ export async function classifyCli(argv: string[], io: CliIo): Promise<number> {
       if (!v || typeof v !== 'object' || Array.isArray(v) || typeof (v as { cmd?: unknown }).cmd !== 'string') {
         return { error: 'expected an object with a string field "cmd"' };
       }
-      return classificationJson(classifyCommand((v as { cmd: string }).cmd, { ctx }));
+      return classificationJson(classifyCommand((v as { cmd: string }).cmd, { ctx, readText: readNetworkFile }));
     });
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('usage: threshold classify "<command>"   or   threshold classify --jsonl < commands.jsonl');
   const command = positionals[0]!;
-  const c = classifyCommand(command, { ctx });
+  const c = classifyCommand(command, { ctx, readText: readNetworkFile });
   if (values.json) {
     io.stdout.write(JSON.stringify(classificationJson(c), null, 2) + '\n');
     return 0;
@@ -69,6 +72,7 @@ export function renderClassification(command: string, c: Classification): string
     const via = s.via.length ? `  [via ${s.via.join(' → ')}]` : '';
     lines.push(`  ${i + 1}. ${s.class.padEnd(11)} ${oneLine(s.text)}${via}`);
     for (const r of s.reasons) lines.push(`       - ${r}`);
+    for (const u of s.network) lines.push(`       network: ${u.kind} · ${u.hosts.map(describeHost).join(', ')} (${u.reason})`);
   });
   if (c.segments.length === 0) lines.push('  (none)');
   const flagReasons = c.reasons.filter((r) => /^(parse error|unknown syntax|obfuscation|substitution|redirection|background|dynamic):/.test(r));

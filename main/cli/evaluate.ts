@@ -5,7 +5,9 @@ import { fileLayerOfConfig, mergeLayers } from '../config/layers';
 import { observeCall } from '../gate/observe';
 import { initClassifier } from '../policy/classifier';
 import { evaluate, type PolicyContext } from '../policy/evaluate';
+import { hostAllowed } from '../policy/hosts';
 import { resolvePath } from '../policy/paths';
+import { readNetworkFile } from '../gate/network-files';
 import { loadCliConfig, pathContextFor, realDir, UsageError, type CliIo } from './context';
 import { mapJsonLines } from './jsonl';
 
@@ -32,13 +34,14 @@ export async function evaluateCli(argv: string[], io: CliIo): Promise<number> {
     paths,
     now: Date.now(),
     sessionId: null,
+    hostAllowed: (host, port) => hostAllowed(host, port, config.network.allowHosts),
   };
   await mapJsonLines(io.stdin, io.stdout, (v) => {
     if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected an object {"tool": "...", "args": {...}}' };
     const { tool, args, cwd } = v as { tool?: unknown; args?: unknown; cwd?: unknown };
     if (typeof tool !== 'string' || tool === '') return { error: 'expected a string field "tool"' };
     const dir = typeof cwd === 'string' && cwd ? (resolvePath(cwd, workspace, paths) ?? workspace) : workspace;
-    return evaluate({ tool, args: args ?? {}, cwd: dir, observed: observeCall(tool, args, dir, paths) }, { ...ctx, now: Date.now() });
+    return evaluate({ tool, args: args ?? {}, cwd: dir, observed: observeCall(tool, args, dir, paths), readText: readNetworkFile }, { ...ctx, now: Date.now() });
   });
   return 0;
 }

@@ -10,6 +10,7 @@ import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows
 import { accessView, validUiRow } from '../config/access-view';
 import { ConfigError, configFromObject, type ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
+import { hostAllowed } from '../policy/hosts';
 import type { PathContext } from '../policy/paths';
 import type { McpToolDeclaration } from '../policy/tools';
 import { Redactor, sanitiseErrorText } from '../redact/redactor';
@@ -100,6 +101,9 @@ export class ThresholdCore {
         configGrants: () => o.config.grants,
         paths: () => o.paths,
         mcpTools: () => this.mcpTools(),
+        // The configured allowlist and the host grants in force for the call's session (the same two the
+        // egress proxy applies when the call runs).
+        hostAllowed: (host, port, sessionId) => hostAllowed(host, port, [...o.config.network.allowHosts, ...this.consent.hosts(sessionId)]),
       },
       ttlMs: () => this.access().approvalTtlSeconds * 1000,
       runtimeId: this.runtimeId,

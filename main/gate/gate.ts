@@ -27,6 +27,7 @@ import type { ApproverRegistry } from './approvers';
 import { contentHash } from './content-hash';
 import { crashPoint } from './crash-hook';
 import type { EventBus } from './events';
+import { readNetworkFile } from './network-files';
 import { observeCall } from './observe';
 import { availableOutcomes, grantPatternProblem, grantScope, proposeGrant } from './proposals';
 
@@ -72,6 +73,8 @@ export interface PolicySource {
   configGrants(): readonly Grant[];
   paths(): PathContext;
   mcpTools?(): Readonly<Record<string, McpToolDeclaration>> | undefined;
+  /** May a jailed call reach host:port through the egress proxy unasked (allow_hosts, host grants)? */
+  hostAllowed?(host: string, port: number, sessionId: string | null): boolean;
 }
 
 /** What decides, at each call, whether the reviewer may answer: the switch and the never-list in force. */
@@ -159,6 +162,7 @@ export class ApprovalGate {
       now,
       sessionId,
       mcpTools: this.o.policy.mcpTools?.(),
+      hostAllowed: this.o.policy.hostAllowed ? (host: string, port: number) => this.o.policy.hostAllowed!(host, port, sessionId) : undefined,
     };
   }
 
@@ -178,7 +182,7 @@ export class ApprovalGate {
     const callId = call.callId ?? newId('call');
     const hash = contentHash(call);
     const ctx = this.policyContext(call.sessionId);
-    const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: observeCall(call.tool, call.args, call.cwd, ctx.paths) });
+    const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: observeCall(call.tool, call.args, call.cwd, ctx.paths), readText: readNetworkFile });
     const facts = described.ok ? described.facts : null;
     const evaluation = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
     const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});

@@ -14,8 +14,10 @@ import {
   type ToolTier,
 } from '../../common/domain';
 import { formatDecidedBy, type DecidedBy, type FloorName } from '../../common/decided-by';
+import { describeHost, type HostTarget } from './classifier/network/types';
 import { coverCall } from './grants';
 import type { PathContext } from './paths';
+import type { ReadText } from './classifier/network/types';
 import { describeCall, type CallFacts, type McpToolDeclaration, type ObservedFacts } from './tools';
 
 export interface PolicyRules {
@@ -36,7 +38,15 @@ export interface PolicyContext {
   now: number;
   sessionId?: string | null;
   mcpTools?: Readonly<Record<string, McpToolDeclaration>>;
+  /**
+   * May a jailed call reach host:port through the egress proxy without asking? The runtime fills it from
+   * `[network] allow_hosts` and the host grants; when absent no host is allowed, so at `full` every
+   * network call asks.
+   */
+  hostAllowed?: HostPredicate;
 }
+
+export type HostPredicate = (host: string, port: number) => boolean;
 
 export interface ToolCallInput {
   tool: string;
@@ -44,6 +54,8 @@ export interface ToolCallInput {
   /** Directory the call runs in (the workspace when not given). */
   cwd?: string;
   observed?: ObservedFacts;
+  /** How the classifier reads the files that name network hosts (git remotes, registries), gathered like `observed`. */
+  readText?: ReadText;
 }
 
 export { FLOORS } from '../../common/decided-by';
@@ -89,7 +101,7 @@ const SAFETY_WORDS: Record<string, string> = {
 };
 
 export function evaluate(call: ToolCallInput, ctx: PolicyContext): Evaluation {
-  const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: call.observed });
+  const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: call.observed, readText: call.readText });
   if (!described.ok) return invalidCallEvaluation(call.tool, described.code, described.message);
   return decide(described.facts, ctx);
 }
@@ -210,12 +222,13 @@ export function decide(f: CallFacts, ctx: PolicyContext): Evaluation {
   }
 
   // 10. The level.
-  return byLevel(f, ctx.level, out, what, why);
+  return byLevel(f, ctx, out, what, why);
 }
 
 type Out = (decision: Decision, decider: DecidedBy, explanation: string, extra?: Partial<Evaluation>) => Evaluation;
 
-function byLevel(f: CallFacts, level: Level, out: Out, what: string, why: (seg: { index: number; text: string } | null) => string): Evaluation {
+function byLevel(f: CallFacts, ctx: PolicyContext, out: Out, what: string, why: (seg: { index: number; text: string } | null) => string): Evaluation {
+  const level = ctx.level;
   const seg = segmentWhere(f, (s) => s.class === f.class);
   if (f.class === 'read') {
     const last = f.reasons[f.reasons.length - 1];
@@ -241,9 +254,60 @@ function byLevel(f: CallFacts, level: Level, out: Out, what: string, why: (seg: 
             : `it is ${article(f.class)} ${f.class} call`;
       return out('ask', { kind: 'level', level: 'auto-edit' }, `Asks: auto-edit only allows writes confined to the workspace, and ${reason} (${why(seg)}).`, { segment: seg });
     }
-    case 'full':
-      return out('allow', { kind: 'level', level: 'full' }, `Allowed: the level is full, which runs everything outside the floors (${why(seg)}).`);
+    case 'full': {
+      if (f.class === 'install') return out('ask', { kind: 'level', level: 'full' }, `Asks: at the full level installs need your approval (${why(seg)}).`, { segment: seg });
+      if (f.class !== 'network') return out('allow', { kind: 'level', level: 'full' }, `Allowed: the level is full, which runs reads and writes (${why(seg)}).`);
+      const egress = judgeEgress(f, ctx.hostAllowed);
+      if (!egress.ok) return out('ask', { kind: 'level', level: 'full' }, `Asks: at the full level only downloads from allowed hosts run unasked, and ${egress.reason}.`, { segment: egress.segment });
+      return out('allow', { kind: 'level', level: 'full' }, `Allowed at full: ${what} only downloads, from allowed hosts (${egress.hosts.join(', ')}); it runs through the egress proxy.`);
+    }
   }
+}
+
+type Egress = { ok: true; hosts: string[] } | { ok: false; reason: string; segment: { index: number; text: string } | null };
+
+/**
+ * At `full`, a network call runs unasked only when every network segment only downloads and every host
+ * it names is allowed. Anything the classifier cannot pin down asks, with the reason on the card.
+ */
+export function judgeEgress(f: CallFacts, hostAllowed: HostPredicate | undefined): Egress {
+  const hosts: string[] = [];
+  const check = (targets: readonly HostTarget[], seg: { index: number; text: string } | null): Egress | null => {
+    for (const t of targets) {
+      if (t.host === null) return { ok: false, reason: `it reaches ${describeHost(t)}`, segment: seg };
+      if (!hostAllowed?.(t.host, t.port)) return { ok: false, reason: `${describeHost(t)} is not an allowed host (\`[network] allow_hosts\` or a host grant)`, segment: seg };
+      const shown = describeHost(t);
+      if (!hosts.includes(shown)) hosts.push(shown);
+    }
+    return null;
+  };
+  if (f.tool === 'web_fetch') {
+    let target: HostTarget;
+    try {
+      const u = new URL(f.url ?? '');
+      target = { host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443 };
+    } catch {
+      target = { host: null, why: 'the URL does not parse' };
+    }
+    return check([target], null) ?? { ok: true, hosts };
+  }
+  if (f.tool !== 'run_command') return { ok: false, reason: `${f.tool} reaches the network in a way Threshold cannot check`, segment: null };
+  for (let index = 0; index < f.segments.length; index++) {
+    const s = f.segments[index]!;
+    if (s.class !== 'network') continue;
+    const seg = { index, text: s.text };
+    const program = s.program ?? 'it';
+    if (s.dynamic) return { ok: false, reason: `what \`${truncate(s.text)}\` runs is only known at run time`, segment: seg };
+    if (!s.literal) return { ok: false, reason: `the arguments of \`${truncate(s.text)}\` are only known at run time, so they can carry local data`, segment: seg };
+    if (s.network.length === 0) return { ok: false, reason: `${program} reaches the network in a way the classifier does not model`, segment: seg };
+    const sending = s.network.find((u) => u.kind !== 'download');
+    if (sending) return { ok: false, reason: sending.kind === 'upload' ? `${sending.reason}; uploads ask at every level` : `${sending.reason}, which is not a plain download`, segment: seg };
+    for (const u of s.network) {
+      const refused = check(u.hosts, seg);
+      if (refused) return refused;
+    }
+  }
+  return { ok: true, hosts };
 }
 
 const FLOOR_WORDS: Record<Floor, string> = {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { SHELL_REACHABLE_EFFECTS, type Class, type Effect, type Flag, type ToolTier } from '../../common/domain';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
-import { classifyCommand, type Segment } from './classifier';
+import { classifyCommand, type ReadText, type Segment } from './classifier';
 import {
   containsCredentialLocation,
   isCredentialPath,
@@ -197,6 +197,8 @@ export interface FactsEnv {
   cwd?: string;
   mcpTools?: Readonly<Record<string, McpToolDeclaration>>;
   observed?: ObservedFacts;
+  /** How the classifier reads the files that name network hosts (main/gate/network-files.ts). */
+  readText?: ReadText;
 }
 
 export type FactsResult = { ok: true; facts: CallFacts } | { ok: false; code: 'unknown_tool' | 'invalid_args'; message: string };
@@ -220,7 +222,7 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
   switch (name) {
     case 'run_command': {
       const dir = a['cwd'] ? resolvePath(a['cwd'], cwd, ctx)! : cwd;
-      const c = classifyCommand(a['command']!, { ctx, cwd: dir });
+      const c = classifyCommand(a['command']!, { ctx, cwd: dir, readText: env.readText });
       const f = base(tool, 'exec', c.class, c.effects, c.reasons);
       f.flags = c.flags;
       f.hardline = c.hardline;

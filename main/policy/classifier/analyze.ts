@@ -23,6 +23,9 @@ import { findObfuscation, isSuspiciousName, lookalikeSkeleton } from './unicode'
 import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
 import { isCodeVariable, isDangerousVariable } from './env-vars';
 import { scanOptions, tableFor, type OptionTable, type ScannedOptions } from './args';
+import { NetworkFiles } from './network/config-files';
+import { exfiltrationSource, networkEnvironment, socketUse } from './network/exfiltration';
+import type { NetworkUse, ReadText } from './network/types';
 
 const MAX_DEPTH = 8;
 
@@ -43,6 +46,8 @@ export interface AnalyzeOptions {
   ctx: PathContext;
   /** Directory the command starts in; the workspace when not given. */
   cwd?: string;
+  /** Reads the configuration files that name remotes and registries; without it such hosts are unknown. */
+  readText?: ReadText;
 }
 
 interface Scope {
@@ -68,6 +73,7 @@ class Draft {
   hardline = false;
   /** A redirection connects it to a network socket (/dev/tcp, /dev/udp). */
   socket = false;
+  network: NetworkUse[] = [];
 
   constructor(text: string, via: string[]) {
     this.text = text;
@@ -96,6 +102,7 @@ class Draft {
       writes: this.writes,
       unknownWrites: this.unknownWrites,
       hardline: this.hardline,
+      network: this.network,
     };
   }
 }
@@ -109,9 +116,14 @@ export class ShellAnalyzer {
   readonly ctx: PathContext;
   /** What each substitution printed, by node id, for judging code built from it. */
   private readonly substitutionOutputs = new Map<number, Producer>();
+  /** @internal The files that name remotes and registries (nothing is read unless a network program asks). */
+  readonly files: NetworkFiles;
+  /** A variable set anywhere in the command that can change where network programs connect. */
+  private networkEnv: string | null = null;
 
   constructor(opts: AnalyzeOptions) {
     this.ctx = opts.ctx;
+    this.files = new NetworkFiles(opts.readText ?? null, opts.ctx.home);
   }
 
   static classify(source: string, opts: AnalyzeOptions): Classification {
@@ -149,7 +161,7 @@ export class ShellAnalyzer {
 
   /** Parses and walks one piece of shell code (the whole command, or code carried by bash -c / eval). */
   /** @internal */
-  analyzeSource(source: string, scope: Scope, carrier: Draft | null): Producer {
+  analyzeSource(source: string, scope: Scope, carrier: Draft | null, stdin: Producer = { kind: 'none' }): Producer {
     const obfuscation = findObfuscation(source);
     for (const why of obfuscation) this.flag('obfuscation', `obfuscation: the command ${why}`);
     if (scope.depth > MAX_DEPTH) {
@@ -174,7 +186,7 @@ export class ShellAnalyzer {
         const expanded = expandBraceWords(source);
         if (expanded !== source) this.analyzeSource(expanded, { ...scope, via: [...scope.via, 'brace expansion'], depth: scope.depth + 1 }, carrier);
       }
-      return this.walk(root, scope, { kind: 'none' });
+      return this.walk(root, scope, stdin);
     }
   }
 
@@ -223,7 +235,8 @@ export class ShellAnalyzer {
       case 'declaration_command':
       case 'unset_command':
         this.walkDeclaration(node, scope);
-        return { kind: 'none' };
+        // declare -p, export -p and readonly print the shell's variables.
+        return node.type === 'declaration_command' ? { kind: 'unknown' } : { kind: 'none' };
       case 'test_command':
         this.walkTest(node, scope);
         return { kind: 'none' };
@@ -431,8 +444,10 @@ export class ShellAnalyzer {
     }
     if (!/^[A-Za-z_]\w*$/.test(name)) {
       d.raise('write', `${how === 'sets' ? 'sets' : 'assigns'} the variable "${rawName}", whose name is only known at run time`, SHELL_REACHABLE_EFFECTS);
+      this.networkEnv ??= rawName;
       return;
     }
+    if (this.networkEnv === null && networkEnvironment(name)) this.networkEnv = name;
     if (isCodeVariable(name) && word) {
       // PAGER='…', GIT_SSH_COMMAND='…': the value is a command that later runs through a shell.
       const inner: Scope = { cwd: scope.cwd, via: [...scope.via, `${name}=`], depth: scope.depth + 1 };
@@ -527,6 +542,9 @@ export class ShellAnalyzer {
     } else {
       out = this.runInvocation(d, nameWord.value, args, scope, input);
     }
+    // Output sent to /dev/tcp is the reason the card shows, not what the program itself does.
+    const sent = d.reasons.findIndex((r) => r.startsWith('sends output to the network socket'));
+    if (sent !== -1 && sent !== d.reasons.length - 1) d.reasons.push(...d.reasons.splice(sent, 1));
     if (d.socket && d.program !== null && INTERPRETER_NAMES.has(lookupProgram(d.program)?.name ?? d.program)) {
       d.raise('destructive', `${d.program} is connected to a network socket: a remote shell`, SHELL_REACHABLE_EFFECTS);
     }
@@ -546,9 +564,22 @@ export class ShellAnalyzer {
     }
   }
 
-  /** Applies a program rule (or the unknown-program default) to one invocation, into draft d. */
-  /** @internal */
+  /**
+   * Applies a program rule to one invocation, into draft d; a network program fed local data (a pipe,
+   * a redirection, a here-document, a substitution or xargs input) is destructive: exfiltration's shape.
+   * @internal
+   */
   runInvocation(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
+    const before = d.network.length;
+    const out = this.applyRule(d, rawName, args, scope, stdin);
+    if (d.network.length > before) {
+      const source = exfiltrationSource(stdin, args, d.redirects, (id) => this.substitutionOutputs.get(id));
+      if (source) d.raise('destructive', `${source} feeds ${normaliseProgramName(rawName, scope.cwd).name}, which sends it over the network: the shape of exfiltration`, ['destructive', 'network']);
+    }
+    return out;
+  }
+
+  private applyRule(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
     if (d.program === null) d.program = this.ctx.caseInsensitiveNames ? normaliseProgramName(rawName, scope.cwd).name.toLowerCase() : normaliseProgramName(rawName, scope.cwd).name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
@@ -661,7 +692,8 @@ export class ShellAnalyzer {
       return;
     }
     if (raw.startsWith('/dev/tcp/') || raw.startsWith('/dev/udp/')) {
-      d.raise('network', `opens a network connection through ${raw}`, ['network']);
+      d.network.push(socketUse(raw, 'upload'));
+      d.raise('destructive', `sends output to the network socket ${raw}: the shape of exfiltration`, ['network', 'destructive']);
       return;
     }
     const abs = resolvePath(raw, cwd, this.ctx);
@@ -751,7 +783,10 @@ export class ShellAnalyzer {
       if (socket) d.socket = true;
       const feedsStdin = (op === '<' || op === '<&') && (fd === null || fd === '0');
       if (op === '<' || op === '<&') {
-        if (socket) d.raise('network', `opens a network connection through ${target}`, ['network']);
+        if (socket) {
+          d.network.push(socketUse(target, 'connect'));
+          d.raise('network', `opens a network connection through ${target}`, ['network']);
+        }
         else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob);
         // `bash < <(curl …)` and `sh < /dev/tcp/…` feed the command what the network sends.
         if (feedsStdin) stdin = socket ? { kind: 'remote' } : w.substitutions.length ? this.strongestOutput(w) : { kind: 'unknown' };
@@ -851,6 +886,10 @@ export class ShellAnalyzer {
   // ── result ──────────────────────────────────────────────────────────────────────────────────
 
   private result(): Classification {
+    if (this.networkEnv !== null) {
+      const why = `the command sets ${this.networkEnv}, which can change where network programs connect`;
+      for (const d of this.drafts) for (const u of d.network) u.hosts.push({ host: null, why });
+    }
     const segments = this.drafts.map((d) => d.toSegment());
     let cls: Class = 'read';
     let hardline = false;
@@ -903,6 +942,7 @@ export class ShellAnalyzer {
 class RuleAnalysis implements Analysis {
   produced: Producer | null = null;
   readonly ctx: PathContext;
+  readonly files: NetworkFiles;
 
   constructor(
     private readonly analyzer: ShellAnalyzer,
@@ -910,6 +950,11 @@ class RuleAnalysis implements Analysis {
     private readonly scope: Scope,
   ) {
     this.ctx = analyzer.ctx;
+    this.files = analyzer.files;
+  }
+
+  network(use: NetworkUse): void {
+    this.d.network.push(use);
   }
 
   raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
@@ -946,10 +991,10 @@ class RuleAnalysis implements Analysis {
     const inner = { ...this.scope, via: [...this.scope.via, via] };
     this.produced = this.analyzer.runInvocation(this.d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
   }
-  runCode(code: Word | string, via: string): void {
+  runCode(code: Word | string, via: string, stdin?: Producer): void {
     const inner: Scope = { cwd: this.scope.cwd, via: [...this.scope.via, via], depth: this.scope.depth + 1 };
-    if (typeof code === 'string') this.analyzer.analyzeSource(code, inner, this.d);
-    else if (code.literal) this.analyzer.analyzeSource(code.value, inner, this.d);
+    if (typeof code === 'string') this.analyzer.analyzeSource(code, inner, this.d, stdin);
+    else if (code.literal) this.analyzer.analyzeSource(code.value, inner, this.d, stdin);
     else this.analyzer.runComputedCode(this.d, code, via);
   }
   runStdinAsShell(stdin: Producer, via: string): void {

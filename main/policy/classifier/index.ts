@@ -2,16 +2,20 @@
 import type { PathContext } from '../paths';
 import { ShellAnalyzer } from './analyze';
 import { initShellParser } from './parser';
+import type { ReadText } from './network/types';
 import type { Classification } from './types';
 import { verifyRuleExamples } from './verify';
 
 export type { Classification, Segment, RedirectInfo } from './types';
+export type { HostTarget, NetworkUse, ReadText } from './network/types';
 export { initShellParser } from './parser';
 
 export interface ClassifyOptions {
   ctx: PathContext;
   /** The directory the command runs in (the workspace when not given). */
   cwd?: string;
+  /** Reads the files that name git remotes, registries and ssh aliases (network commands only); without it those hosts are unknown. */
+  readText?: ReadText;
 }
 
 /** Classifies a shell command. initClassifier() must have completed. Never throws on bad input. */

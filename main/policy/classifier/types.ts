@@ -2,6 +2,8 @@
 import type { Class, Effect, Flag } from '../../../common/domain';
 import type { PathContext } from '../paths';
 import type { OptionTable, ScannedOptions } from './args';
+import type { NetworkFiles } from './network/config-files';
+import type { NetworkUse } from './network/types';
 import type { Word } from './words';
 
 export interface RedirectInfo {
@@ -37,6 +39,8 @@ export interface Segment {
   /** True when it writes somewhere that is not known statically. */
   unknownWrites: boolean;
   hardline: boolean;
+  /** What it does with the network and where (network programs only): the level `full` runs downloads from allowed hosts. */
+  network: NetworkUse[];
 }
 
 export interface Classification {
@@ -88,7 +92,7 @@ export interface Analysis {
   /** Analyses another invocation (a carrier's command) into this same segment. */
   runArgv(args: Word[], carrier: string, stdin?: Producer): void;
   /** Parses and analyses shell code carried as a string (bash -c, eval, su -c). */
-  runCode(code: Word | string, carrier: string): void;
+  runCode(code: Word | string, carrier: string, stdin?: Producer): void;
   /** A shell reads its code from standard input. */
   runStdinAsShell(stdin: Producer, carrier: string): void;
   /** A non-shell interpreter runs code we cannot analyse. */
@@ -104,6 +108,10 @@ export interface Analysis {
   options(inv: Invocation, table: OptionTable | string, label: string, start?: number): ScannedOptions;
   /** Judges an environment variable a carrier sets for the command it runs (env NAME=value). */
   assign(name: string, value: Word): void;
+  /** Records what a network program sends and where (the level `full`, docs/policy.md). */
+  network(use: NetworkUse): void;
+  /** The configuration files that name remotes and registries, read lazily (network programs only). */
+  readonly files: NetworkFiles;
   ctx: PathContext;
 }
 

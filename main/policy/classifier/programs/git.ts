@@ -5,6 +5,8 @@ import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { writeValue, type Rule } from './helpers';
 import { GIT_GLOBAL, GIT_READ_OPTIONS } from './git-options';
+import { allGitRemotes, gitRemoteTargets, remoteTarget, type GitNetworkContext } from '../network/uses';
+import { remoteSpec } from '../network/hosts';
 
 const READ = new Set([
   'status', 'log', 'diff', 'show', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'cat-file', 'describe', 'shortlog',
@@ -170,6 +172,13 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
     // A read path keeps only the options its table lists (git-options.ts); any other makes it at least write.
     if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
   };
+  const net: GitNetworkContext = { files: a.files, cwd, overridden: config.length > 0 || argv.slice(0, i).some((x) => /^--(git-dir|config-env|exec-path)/.test(x)) };
+  /** The remote a fetch, pull, push or ls-remote names (its first operand), or null for the default. */
+  const remoteArg = (valueOptions: { short?: string; long?: readonly string[] }) => {
+    const ops = operands(rest, valueOptions);
+    if (ops[0] === undefined) return { remote: null as string | null, literal: true };
+    return { remote: rest[ops[0]]!, literal: restInv.args[ops[0]]!.literal };
+  };
   const discards = discardsHistory(sub, rest, config);
   if (discards) discarded.why = `git ${sub} ${discards}`;
 
@@ -193,7 +202,11 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       const action = operands(rest)[0];
       const verb = action === undefined ? undefined : rest[action];
       if (verb === undefined || verb === 'get-url') classify('read', 'lists remotes');
-      else if (verb === 'show' || verb === 'update' || verb === 'prune') classify('network', 'contacts the remote', ['network']);
+      else if (verb === 'show' || verb === 'update' || verb === 'prune') {
+        classify('network', 'contacts the remote', ['network']);
+        const named = rest.slice(action! + 1).filter((x) => !x.startsWith('-'));
+        a.network({ kind: 'download', hosts: named.length && verb !== 'update' ? named.flatMap((n) => gitRemoteTargets(net, n, false)) : allGitRemotes(net), reason: `git remote ${verb} asks the remotes what they hold` });
+      }
       else classify('write', 'changes remote configuration', ['file_write']);
       return;
     }
@@ -240,11 +253,17 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
         const code = restInv.args.slice(codeIndex).filter((w) => !w.value.startsWith('--'));
         if (code.length === 1) a.runCode(code[0]!, 'git submodule foreach');
         else if (code.length > 1) a.runCode(code.map((w) => w.value).join(' '), 'git submodule foreach');
-      } else classify('network', 'fetches submodules', ['network', 'file_write']);
+      } else {
+        classify('network', 'fetches submodules', ['network', 'file_write']);
+        a.network({ kind: 'download', hosts: [{ host: null, why: 'the submodules\' remotes are in .gitmodules, which the classifier does not read' }], reason: 'git submodule fetches submodules' });
+      }
       return;
     }
     case 'archive': {
-      if (hasLong(rest, ['remote'])) classify('network', 'fetches an archive from a remote', ['network']);
+      if (hasLong(rest, ['remote'])) {
+        classify('network', 'fetches an archive from a remote', ['network']);
+        a.network({ kind: 'download', hosts: optionValues(rest, '', ['remote']).flatMap((r) => gitRemoteTargets(net, r, false)), reason: 'git archive --remote fetches an archive' });
+      }
       const outs = optionValues(rest, 'o', ['output']);
       if (outs.length) {
         classify('write', 'writes an archive', ['file_write']);
@@ -259,6 +278,13 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       return;
     case 'push': {
       classify('network', 'sends commits to a remote', ['network']);
+      {
+        const { remote, literal } = remoteArg({ short: 'o', long: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'force-with-lease'] });
+        const repo = optionValues(rest, '', ['repo'])[0] ?? remote;
+        const hosts = !literal ? [{ host: null, why: 'the remote is only known at run time' }] : hasLong(rest, ['all', 'mirror']) || repo !== null ? gitRemoteTargets(net, repo, true) : gitRemoteTargets(net, null, true);
+        const where = hosts.map((h) => h.host ?? 'an unknown host').filter((h, k, all) => all.indexOf(h) === k).join(', ');
+        a.network({ kind: 'upload', hosts, reason: `git push sends commits to ${where}, an upload` });
+      }
       const force = hasShort(rest, 'fd') || hasLong(rest, ['force', 'force-with-lease', 'force-if-includes', 'mirror', 'delete', 'prune']);
       const refspecs = operands(rest, { short: 'o', long: ['repo', 'receive-pack', 'exec', 'push-option', 'signed'] }).slice(1).map((k) => rest[k]!);
       if (force || refspecs.some((r) => r.startsWith('+') || r.startsWith(':'))) {
@@ -272,6 +298,21 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
     case 'pull':
     case 'ls-remote': {
       classify('network', 'contacts a remote', ['network', sub === 'ls-remote' ? 'file_read' : 'file_write']);
+      {
+        const valueOptions = { short: 'objcuj', long: ['origin', 'branch', 'config', 'reference', 'reference-if-able', 'depth', 'deepen', 'shallow-since', 'shallow-exclude', 'upload-pack', 'template', 'separate-git-dir', 'jobs', 'filter', 'refmap', 'negotiation-tip', 'server-option', 'bundle-uri', 'recurse-submodules-default', 'strategy', 'strategy-option', 'gpg-sign', 'cleanup'] };
+        const { remote, literal } = remoteArg(valueOptions);
+        let hosts;
+        if (!literal) hosts = [{ host: null as null, why: 'the remote is only known at run time' }];
+        else if (sub === 'clone') {
+          const t = remote === null ? { host: null as null, why: 'git clone names no source' } : net.overridden ? { host: null as null, why: 'git -c changes configuration for this call, which can point a remote anywhere' } : remoteTarget(remoteSpec(remote), a.files);
+          hosts = t ? gitRemoteTargets(net, remote, false) : [];
+        } else if (hasLong(rest, ['all', 'multiple'])) hosts = hasLong(rest, ['multiple']) ? operands(rest, valueOptions).flatMap((k) => gitRemoteTargets(net, rest[k]!, false)) : allGitRemotes(net);
+        else hosts = gitRemoteTargets(net, remote, false);
+        for (const b of optionValues(rest, '', ['bundle-uri'])) hosts.push(...gitRemoteTargets(net, b, false));
+        if (hasLong(rest, ['recurse-submodules'])) hosts.push({ host: null, why: 'the submodules\' remotes are in .gitmodules, which the classifier does not read' });
+        // A clone of a local path reaches no network: nothing to record.
+        if (hosts.length) a.network({ kind: 'download', hosts, reason: `git ${sub} fetches from ${hosts.map((h) => h.host ?? 'an unknown host').join(', ')}` });
+      }
       if (hasLong(rest, ['upload-pack', 'config', 'template', 'recurse-submodules']) || hasShort(rest, 'uc')) {
         for (const v of optionValues(rest, 'c', ['config'])) judgeConfigPair(v, true, a, `git ${sub} --config`);
         if (hasLong(rest, ['upload-pack']) || hasShort(rest, 'u')) classify('write', 'runs a program named in --upload-pack', SHELL_REACHABLE_EFFECTS);
@@ -323,7 +364,10 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
   }
   if (READ.has(sub)) return classify('read', 'reads the repository');
   if (WRITE.has(sub)) return classify('write', 'changes the repository', ['file_write']);
-  if (NETWORK.has(sub)) return classify('network', 'contacts a remote', ['network']);
+  if (NETWORK.has(sub)) {
+    a.network({ kind: sub.includes('push') || sub === 'send-email' ? 'upload' : 'connect', hosts: [{ host: null, why: `git ${sub} reaches a remote the classifier does not resolve` }], reason: `git ${sub} contacts a remote` });
+    return classify('network', 'contacts a remote', ['network']);
+  }
   if (RUNS_TOOLS.has(sub)) {
     if (sub === 'maintenance' && ['start', 'register', 'schedule'].includes(rest[0] ?? '')) {
       return classify('destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);

@@ -61,7 +61,8 @@ function analyzeShell(inv: Invocation, a: Analysis): void {
       a.raise('write', `${inv.name} -c without code`, SHELL_REACHABLE_EFFECTS);
       return;
     }
-    a.runCode(w, `${inv.name} -c`);
+    // The code's commands inherit the shell's standard input (env | bash -c 'curl -d @- …').
+    a.runCode(w, `${inv.name} -c`, inv.stdin);
     return;
   }
   if (command !== null) {
@@ -183,6 +184,10 @@ function interpreterRule(spec: InterpreterSpec): Rule {
         const mod = optionValues(argv, spec.module, [])[0];
         if (mod !== undefined) {
           const rest = inv.args.slice(argv.indexOf(mod) + 1);
+          if (mod === 'twine') {
+            a.runArgv([{ source: 'twine', value: 'twine', literal: true, glob: false, substitutions: [], unknown: [] }, ...rest], `${inv.name} -m`);
+            return;
+          }
           if (mod === 'pip' || mod === 'pip3') {
             // venv/bin/python -m pip is venv/bin/pip.
             const pip = inv.rawName.includes('/') ? inv.rawName.slice(0, inv.rawName.lastIndexOf('/') + 1) + 'pip' : 'pip';

@@ -3,6 +3,9 @@ import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { onlyInfoFlags, readOperands, writeValue, type Rule } from './helpers';
+import { copyUse, curlUse, downloaderUse, httpieUse, sshUse, wgetUse } from '../network/uses';
+import type { HostTarget } from '../network/types';
+import { bareHostTarget, urlTarget } from '../network/hosts';
 
 const fetchers: Rule = {
   names: ['curl', 'wget', 'wget2', 'aria2c', 'http', 'https', 'httpie', 'xh', 'curlie', 'fetch', 'lynx', 'links', 'w3m', 'elinks', 'yt-dlp', 'youtube-dl', 'gallery-dl'],
@@ -14,6 +17,11 @@ const fetchers: Rule = {
     if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
+    if (inv.name === 'curl' || inv.name === 'curlie') a.network(curlUse(inv));
+    else if (inv.name.startsWith('wget')) a.network(wgetUse(inv));
+    else if (['http', 'https', 'httpie', 'xh'].includes(inv.name)) a.network(httpieUse(inv));
+    else if (['lynx', 'links', 'w3m', 'elinks'].includes(inv.name)) a.network({ kind: 'connect', hosts: [{ host: null, why: `${inv.name} is an interactive browser that can follow any link` }], reason: `${inv.name} browses the web interactively` });
+    else a.network(downloaderUse(inv));
     if (inv.name === 'curl') {
       for (const o of optionValues(argv, 'o', ['output'])) if (o !== '-') writeValue(inv, a, o);
       if (hasShort(argv, 'O') || hasLong(argv, ['remote-name', 'remote-name-all'])) a.write('.', true, inv.cwd, 'downloads into');
@@ -62,6 +70,8 @@ const remoteShells: Rule = {
       a.runCode(m[2]!, `${inv.name} ${m[1]}`);
     }
     const ops = operands(argv, { short: 'bcDEeFIiJLlmOopQRSWw', long: [] });
+    if (inv.name === 'ssh' || inv.name === 'autossh') a.network(sshUse(inv, a.files).use);
+    else a.network({ kind: 'connect', hosts: ops.length ? [sshLikeHost(inv, ops[0]!)] : [{ host: null, why: `${inv.name} names no host` }], reason: `${inv.name} opens a session on another machine` });
     if (inv.name === 'ssh' && ops.length > 1) {
       // The remote command runs on the other machine; judge it so its reach shows up.
       const words = inv.args.slice(ops[1]!);
@@ -86,6 +96,10 @@ const copyRemote: Rule = {
     const argv = inv.argv;
     const network = () => a.raise('network', `${inv.name} copies files over the network`, ['network']);
     const ops = operands(argv, { short: 'ceFiloPSJfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'filter', 'files-from', 'password-file', 'log-file', 'partial-dir', 'temp-dir', 'backup-dir', 'chown', 'chmod', 'timeout', 'port', 'config'] });
+    if (['scp', 'sftp', 'rsync'].includes(inv.name)) {
+      const use = copyUse(inv, a.files, ops);
+      if (use) a.network(use);
+    } else a.network({ kind: 'upload', hosts: [{ host: null, why: `${inv.name} talks to a remote storage service` }], reason: `${inv.name} can send files to a remote service` });
     if (inv.name === 'rsync') {
       if (ops.some((i) => isRemoteSpec(argv[i]!))) network();
       for (const e of optionValues(argv, 'e', ['rsh'])) a.runCode(e, 'rsync -e');
@@ -119,6 +133,12 @@ const copyRemote: Rule = {
   notMatch: ['scp host:file.txt /tmp/file.txt', 'rsync -av host:dir/ /tmp/dir/', 'rsync -a --delete empty/ /'],
 };
 
+function sshLikeHost(inv: Invocation, i: number): HostTarget {
+  const v = inv.argv[i]!;
+  if (!inv.args[i]!.literal) return { host: null, why: `the host ${inv.args[i]!.source} is only known at run time` };
+  return urlTarget(v) ?? bareHostTarget(v.slice(v.lastIndexOf('@') + 1));
+}
+
 function isRemoteSpec(s: string): boolean {
   if (s.startsWith('/') || s.startsWith('./') || s.startsWith('../') || s.startsWith('~')) return false;
   return /^[\w.@-]+:/.test(s) || s.startsWith('rsync://') || /^[a-z0-9]+:\/\//i.test(s);
@@ -134,6 +154,7 @@ const sockets: Rule = {
     if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
+    a.network(socketsUse(inv));
     if (['nc', 'ncat', 'netcat'].includes(inv.name) && (hasShort(argv, 'ec') || hasLong(argv, ['exec', 'sh-exec', 'lua-exec']))) {
       a.raise('destructive', `${inv.name} -e gives a network peer a program to drive (a remote shell)`, SHELL_REACHABLE_EFFECTS);
     }
@@ -148,6 +169,17 @@ const sockets: Rule = {
   notMatch: ['nc -e /bin/sh host 4444', 'socat TCP:host:1 EXEC:sh'],
 };
 
+const MAILERS = new Set(['mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 'swaks']);
+
+/** Raw connections, scanners, name lookups and mailers: nothing the classifier can prove to be a download. */
+function socketsUse(inv: Invocation) {
+  const ops = operands(inv.argv, { short: 'pscwiqebBtTWxXIOoa', long: [] });
+  const hosts: HostTarget[] = ops.slice(0, 1).map((i) => sshLikeHost(inv, i));
+  if (hosts.length === 0) hosts.push({ host: null, why: `${inv.name} names no host the classifier can read` });
+  if (MAILERS.has(inv.name)) return { kind: 'upload' as const, hosts, reason: `${inv.name} sends mail, an upload` };
+  return { kind: 'connect' as const, hosts, reason: `${inv.name} opens raw network connections or queries, which can carry anything` };
+}
+
 const DELETE_WORDS = /^(delete|destroy|rm|rb|remove|terminate|purge|drop|uninstall|teardown|delete-.+|terminate-.+|remove-.+|deregister-.+)$/;
 
 const cloud: Rule = {
@@ -160,6 +192,7 @@ const cloud: Rule = {
     if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
+    a.network(['gh', 'glab', 'hub'].includes(inv.name) ? forgeUse(inv) : { kind: 'connect', hosts: [{ host: null, why: `${inv.name} talks to a service whose address its own configuration decides` }], reason: `${inv.name} talks to a remote service, which is not a plain download` });
     const deleting = argv.find((x) => DELETE_WORDS.test(x));
     if (deleting) a.raise('destructive', `${inv.name} ${deleting} deletes remote resources, which cannot be undone`, ['destructive']);
     if (['terraform', 'tofu', 'pulumi'].includes(inv.name) && argv.some((x) => ['apply', 'up', 'import', 'state', 'taint', 'refresh'].includes(x))) {
@@ -181,6 +214,40 @@ const cloud: Rule = {
   match: ['gh pr list', 'aws s3 ls', 'kubectl get pods', 'terraform plan'],
   notMatch: ['gh repo delete x', 'aws s3 rb s3://b --force', 'kubectl delete pod x', 'terraform apply', 'terraform destroy', 'gh auth token'],
 };
+
+/** `gh` verbs that only read; every other verb creates, comments, merges, edits or deletes. */
+const FORGE_READ: Readonly<Record<string, readonly string[]>> = {
+  pr: ['list', 'view', 'status', 'diff', 'checks'],
+  issue: ['list', 'view', 'status'],
+  repo: ['view', 'list', 'clone'],
+  run: ['list', 'view', 'watch', 'download'],
+  release: ['list', 'view', 'download'],
+  workflow: ['list', 'view'],
+  search: ['repos', 'issues', 'prs', 'code', 'commits'],
+  gist: ['list', 'view', 'clone'],
+  label: ['list'],
+  cache: ['list'],
+  ruleset: ['list', 'view', 'check'],
+  status: [''],
+  mr: ['list', 'view', 'diff'],
+};
+
+function forgeUse(inv: Invocation) {
+  const argv = inv.argv;
+  const ops = operands(argv, { short: 'RLsSlqtJjBH', long: ['repo', 'limit', 'state', 'json', 'jq', 'template', 'search', 'label', 'author', 'assignee', 'base', 'head', 'hostname'] });
+  const noun = ops[0] === undefined ? '' : argv[ops[0]]!;
+  const verb = ops[1] === undefined ? '' : argv[ops[1]]!;
+  const host = inv.name === 'glab' ? 'gitlab.com' : 'api.github.com';
+  const hosts: HostTarget[] = [{ host, port: 443 }];
+  if (hasLong(argv, ['hostname']) || optionValues(argv, 'R', ['repo']).some((r) => r.split('/').length > 2)) hosts.push({ host: null, why: `${inv.name} is pointed at another host` });
+  if (noun === 'repo' && verb === 'clone') hosts.push({ host: 'github.com', port: 443 }, { host: 'codeload.github.com', port: 443 });
+  if (noun === 'api') {
+    const sends = hasShort(argv, 'fF') || hasLong(argv, ['field', 'raw-field', 'input']) || optionValues(argv, 'X', ['method']).some((m) => !/^GET$/i.test(m));
+    return sends ? { kind: 'upload' as const, hosts, reason: `${inv.name} api sends fields or uses a method other than GET, which changes things on the forge` } : { kind: 'download' as const, hosts, reason: `${inv.name} api reads from the forge` };
+  }
+  if (FORGE_READ[noun]?.includes(verb)) return { kind: 'download' as const, hosts, reason: `${inv.name} ${noun} ${verb} reads from the forge` };
+  return { kind: 'upload' as const, hosts, reason: `${inv.name} ${[noun, verb].filter(Boolean).join(' ')} creates, comments, merges or edits on the forge, an upload` };
+}
 
 /** Global options that keep the client on the local daemon; -H/--host, --context, -c/--config, --remote, --url, --connection are not listed. */
 const CONTAINER_GLOBAL = '@in-order --help --version -v -D --debug -l: --log-level= --log-level=';
@@ -229,6 +296,9 @@ const containers: Rule = {
       a.raise('destructive', `${inv.name} ${verb.trim()} deletes data that cannot be recovered`, ['destructive', 'file_delete']);
       return;
     }
+    if (verb.trim() === 'push' || verb.trim() === 'image push') {
+      a.network({ kind: 'upload', hosts: [{ host: null, why: `the registry is named by the image` }], reason: `${inv.name} push publishes an image to a registry, an upload` });
+    } else a.network({ kind: 'connect', hosts: [{ host: null, why: `${inv.name} pulls from registries its daemon chooses` }], reason: `${inv.name} ${verb.trim()} runs containers or talks to registries` });
     if (/^(push|login|logout)$/.test(verb.trim())) {
       a.raise('network', `${inv.name} ${verb.trim()} talks to a registry`, ['network', 'secret_read']);
       return;
@@ -240,6 +310,29 @@ const containers: Rule = {
   notMatch: ['docker -H ssh://host ps', 'docker --context remote ps', 'podman --remote ps', 'docker -c /tmp/cfg ps', 'docker ps --frob', 'docker run --rm alpine echo hi', 'docker run --privileged x', 'docker run -v /:/host x', 'docker system prune -a', 'docker build .'],
 };
 
-export const networkRules: Rule[] = [fetchers, remoteShells, copyRemote, sockets, cloud, containers];
+/** openssl: local cryptography, except the subcommands that open TLS connections. */
+const openssl: Rule = {
+  names: ['openssl'],
+  base: 'write',
+  effects: [],
+  what: 'runs cryptographic operations',
+  readsArgs: true,
+  analyze(inv, a) {
+    a.raise('write', 'openssl reads and writes files and runs engines and providers, so it is not provably read-only', SHELL_REACHABLE_EFFECTS);
+    const verb = inv.argv[0] ?? '';
+    if (['s_client', 's_time', 'ocsp'].includes(verb)) {
+      a.raise('network', `openssl ${verb} opens a TLS connection`, ['network']);
+      // openssl's options are single-dash words: -connect host:port, -host, -url.
+      const at = inv.argv.findIndex((x) => ['-connect', '-host', '-url'].includes(x));
+      const target = at === -1 || !inv.args[at + 1]?.literal ? undefined : inv.argv[at + 1];
+      const host: HostTarget = target ? (urlTarget(target) ?? bareHostTarget(target)) : { host: null, why: `openssl ${verb} connects to a host the classifier cannot read` };
+      a.network({ kind: 'connect', hosts: [host], reason: `openssl ${verb} opens a raw TLS connection, which can carry anything` });
+    }
+  },
+  match: ['openssl rand -hex 16', 'openssl x509 -in cert.pem -noout -text'],
+  notMatch: ['openssl s_client -connect example.com:443'],
+};
+
+export const networkRules: Rule[] = [openssl, fetchers, remoteShells, copyRemote, sockets, cloud, containers];
 
 export type { Analysis, Invocation };

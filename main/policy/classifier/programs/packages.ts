@@ -4,6 +4,20 @@ import { SHELL_REACHABLE_EFFECTS, type Class, type Effect } from '../../../../co
 import { hasLong, hasShort, operands } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { onlyInfoFlags, type Rule } from './helpers';
+import { CRATES_HOSTS, GO_HOSTS, nodeRegistryTargets, pipIndexTargets, PYPI_HOSTS } from '../network/uses';
+import type { HostTarget } from '../network/types';
+
+function download(a: Analysis, hosts: readonly HostTarget[], reason: string): void {
+  a.network({ kind: 'download', hosts: [...hosts], reason });
+}
+
+function upload(a: Analysis, hosts: readonly HostTarget[], reason: string): void {
+  a.network({ kind: 'upload', hosts: [...hosts], reason });
+}
+
+const CONDA_HOSTS: readonly HostTarget[] = [{ host: 'conda.anaconda.org', port: 443 }, { host: 'repo.anaconda.com', port: 443 }];
+const RUBYGEMS_HOSTS: readonly HostTarget[] = [{ host: 'rubygems.org', port: 443 }, { host: 'index.rubygems.org', port: 443 }];
+const unknownHost = (why: string): HostTarget[] => [{ host: null, why }];
 
 function sub(inv: Invocation, withValue: { short?: string; long?: readonly string[] } = {}): { name: string | undefined; index: number; rest: string[] } {
   const ops = operands(inv.argv, withValue);
@@ -18,6 +32,8 @@ function say(a: Analysis, cls: Class, why: string, effects: readonly Effect[] = 
 const NODE_INSTALL = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'dedupe', 'ddp', 'prune', 'link', 'ln', 'rebuild', 'rb', 'install-test', 'it', 'install-ci-test', 'cit', 'audit', 'outdated', 'import']);
 const NODE_READ = new Set(['ls', 'list', 'll', 'la', 'explain', 'why', 'fund', 'root', 'prefix', 'bin', 'help', 'help-search', 'config-get', 'version-dry', 'query', 'sbom', 'licenses']);
 const NODE_NETWORK_READ = new Set(['view', 'info', 'show', 'v', 'search', 's', 'se', 'find', 'outdated', 'ping', 'whoami', 'doctor', 'access', 'owner', 'team', 'org', 'dist-tag', 'hook', 'profile', 'token', 'star', 'stars', 'unstar', 'repo', 'docs', 'bugs', 'home']);
+/** Registry commands that can change something there (owners, tags, tokens, stars, hooks). */
+const NODE_REGISTRY_CHANGES = new Set(['access', 'owner', 'team', 'org', 'dist-tag', 'hook', 'profile', 'token', 'star', 'unstar']);
 const NODE_SCRIPTS = new Set(['run', 'run-script', 'rum', 'urn', 'test', 't', 'tst', 'start', 'stop', 'restart', 'exec', 'x', 'dlx', 'create', 'init', 'innit', 'version', 'pack', 'publish-dry', 'why-dry']);
 
 /** Options of the read subcommands (ls, explain, why, config get …); --userconfig, --script-shell, --node-options are not listed. */
@@ -39,11 +55,14 @@ const nodePackageManagers: Rule = {
     const locationGlobal = inv.argv.some((x, i) => x === '--location=global' || (x === '--location' && inv.argv[i + 1] === 'global'));
     const global = hasShort(inv.argv, 'g') || inv.argv.includes('--global') || locationGlobal || (inv.name === 'yarn' && name === 'global');
     if (name === undefined) {
-      if (inv.name === 'yarn' || inv.name === 'bun') say(a, 'network', `${inv.name} with no command installs dependencies`, ['network', 'file_write']);
+      if (inv.name === 'yarn' || inv.name === 'bun') {
+        say(a, 'network', `${inv.name} with no command installs dependencies`, ['network', 'file_write']);
+        download(a, nodeRegistryTargets(inv, a.files, inv.cwd), `${inv.name} downloads packages from its registries`);
+      }
       a.options(inv, NODE_READ_OPTIONS, inv.name);
       return;
     }
-    if (name === 'publish' || name === 'unpublish' || name === 'deprecate') {
+    if (name === 'publish' || name === 'unpublish' || name === 'deprecate' || (inv.name === 'yarn' && name === 'npm' && ['publish', 'tag'].includes(rest[0] ?? ''))) {
       say(a, 'destructive', `${inv.name} ${name} changes a package on the public registry, which cannot be undone`, ['network', 'destructive']);
       return;
     }
@@ -59,12 +78,16 @@ const nodePackageManagers: Rule = {
     }
     if (name === 'login' || name === 'adduser' || name === 'logout') {
       say(a, 'network', `${inv.name} ${name} changes registry credentials`, ['network', 'secret_read', 'file_write']);
+      upload(a, nodeRegistryTargets(inv, a.files, inv.cwd), `${inv.name} ${name} sends credentials to the registry`);
       return;
     }
     if (NODE_INSTALL.has(name) || (inv.name === 'yarn' && name === 'global')) {
       if (global) say(a, 'install', `${inv.name} ${name} -g changes globally installed packages`, ['network', 'install', 'file_write']);
       else if (name === 'link' && rest.filter((x) => !x.startsWith('-')).length === 0) say(a, 'install', `${inv.name} link without a package links this package globally`, ['install', 'file_write']);
-      else say(a, 'network', `${inv.name} ${name} downloads packages into the project (and runs their install scripts)`, ['network', 'file_write', 'command_exec']);
+      else {
+        say(a, 'network', `${inv.name} ${name} downloads packages into the project (and runs their install scripts)`, ['network', 'file_write', 'command_exec']);
+        download(a, nodeRegistryTargets(inv, a.files, inv.cwd), `${inv.name} ${name} downloads packages from its registries`);
+      }
       if (!hasLong(inv.argv, ['ignore-scripts']) && ['install', 'i', 'add', 'ci', 'rebuild', 'rb', 'update', 'up', 'upgrade'].includes(name)) {
         a.addEffects(SHELL_REACHABLE_EFFECTS);
       }
@@ -75,9 +98,15 @@ const nodePackageManagers: Rule = {
       a.options(inv, NODE_READ_OPTIONS, `${inv.name} ${name}`);
       return;
     }
-    if (NODE_NETWORK_READ.has(name)) return say(a, 'network', `${inv.name} ${name} queries the registry`, ['network']);
+    if (NODE_NETWORK_READ.has(name)) {
+      const hosts = nodeRegistryTargets(inv, a.files, inv.cwd);
+      if (NODE_REGISTRY_CHANGES.has(name)) upload(a, hosts, `${inv.name} ${name} can change settings on the registry`);
+      else download(a, hosts, `${inv.name} ${name} queries the registry`);
+      return say(a, 'network', `${inv.name} ${name} queries the registry`, ['network']);
+    }
     if (name === 'exec' || name === 'x' || name === 'dlx' || name === 'create' || (name === 'init' && rest.some((x) => !x.startsWith('-')))) {
       say(a, 'network', `${inv.name} ${name} may download a package and runs it`, ['network']);
+      download(a, nodeRegistryTargets(inv, a.files, inv.cwd), `${inv.name} ${name} downloads a package from its registries`);
       a.addEffects(SHELL_REACHABLE_EFFECTS);
       return;
     }
@@ -109,6 +138,8 @@ const npx: Rule = {
         return;
       }
     }
+    if (inv.name === 'uvx' || inv.name === 'pipx') download(a, PYPI_HOSTS, `${inv.name} downloads a package from the Python package index`);
+    else download(a, nodeRegistryTargets(inv, a.files, inv.cwd), `${inv.name} downloads a package from its registries`);
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['npx prettier --check .', 'uvx ruff check'],
@@ -136,7 +167,10 @@ const pip: Rule = {
     const { name } = sub(inv, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] });
     if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) {
       const scan = a.options(inv, PIP_READ_OPTIONS, `pip${name ? ` ${name}` : ''}`);
-      if (scan.found.some((f) => ['-o', '--outdated', '-u', '--uptodate'].includes(f.name))) say(a, 'network', 'pip list --outdated asks the package index', ['network']);
+      if (scan.found.some((f) => ['-o', '--outdated', '-u', '--uptodate'].includes(f.name))) {
+        say(a, 'network', 'pip list --outdated asks the package index', ['network']);
+        download(a, pipIndexTargets(inv, a.files, null), 'pip list --outdated asks the package index');
+      }
       return;
     }
     if (name === 'config') {
@@ -145,6 +179,7 @@ const pip: Rule = {
     }
     if (name === 'download' || name === 'wheel' || name === 'search' || name === 'index') {
       say(a, 'network', `pip ${name} downloads packages`, ['network', 'file_write']);
+      download(a, pipIndexTargets(inv, a.files, null), `pip ${name} downloads from its package indexes`);
       return;
     }
     if (name === 'install' || name === 'uninstall') {
@@ -155,6 +190,7 @@ const pip: Rule = {
         say(a, 'install', `pip ${name} outside a virtual environment changes the user's or the system's Python packages`, ['install', 'network', 'file_write']);
       }
       if (name === 'install') a.addEffects(SHELL_REACHABLE_EFFECTS);
+      download(a, pipIndexTargets(inv, a.files, null), `pip ${name} downloads from its package indexes`);
       return;
     }
     say(a, 'write', `pip ${name} is not a pip command the classifier knows`, SHELL_REACHABLE_EFFECTS);
@@ -176,7 +212,10 @@ const pythonTools: Rule = {
     const { name, rest } = sub(inv, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] });
     if (name === undefined) return void a.options(inv, '--help -h --version -V -q -v --quiet --verbose', inv.name);
     if (['list', 'show', 'info', 'env-list', 'tree', 'check', 'search', 'config-list', 'help', 'version', '--version'].includes(name) && !(name === 'version' && rest.length)) {
-      if (name === 'search') say(a, 'network', `${inv.name} search queries the package index`, ['network']);
+      if (name === 'search') {
+        say(a, 'network', `${inv.name} search queries the package index`, ['network']);
+        download(a, pyHosts(inv.name), `${inv.name} search queries the package index`);
+      }
       a.options(inv, '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=', `${inv.name} ${name}`);
       return;
     }
@@ -186,17 +225,22 @@ const pythonTools: Rule = {
     }
     if (name === 'pip') {
       say(a, 'network', `${inv.name} pip manages packages of the project's environment`, ['network', 'file_write']);
+      download(a, pipIndexTargets(inv, a.files, null), `${inv.name} pip downloads from its package indexes`);
       if (rest[0] === 'install') a.addEffects(SHELL_REACHABLE_EFFECTS);
       return;
     }
     if ((inv.name === 'conda' || inv.name.endsWith('mamba')) && ['install', 'remove', 'uninstall', 'update', 'upgrade'].includes(name)) {
       const targetsEnv = hasShort(inv.argv, 'np') || hasLong(inv.argv, ['name', 'prefix']);
       if (!targetsEnv) say(a, 'install', `${inv.name} ${name} changes the active (often base) environment`, ['install', 'network', 'file_write']);
-      else say(a, 'network', `${inv.name} ${name} changes a named environment`, ['network', 'file_write']);
+      else {
+        say(a, 'network', `${inv.name} ${name} changes a named environment`, ['network', 'file_write']);
+        download(a, CONDA_HOSTS, `${inv.name} ${name} downloads from its channels`);
+      }
       return;
     }
     if (['run', 'exec', 'shell', 'script'].includes(name)) {
       say(a, 'network', `${inv.name} ${name} runs a command in the project environment (and may install it first)`, ['network']);
+      download(a, pyHosts(inv.name), `${inv.name} ${name} may download the project's packages first`);
       a.addEffects(SHELL_REACHABLE_EFFECTS);
       return;
     }
@@ -205,10 +249,16 @@ const pythonTools: Rule = {
       return;
     }
     say(a, 'network', `${inv.name} ${name} resolves and installs project dependencies`, ['network', 'file_write', 'command_exec']);
+    download(a, pyHosts(inv.name), `${inv.name} ${name} downloads the project's dependencies`);
   },
   match: ['uv --version', 'poetry show', 'conda list'],
   notMatch: ['poetry show --outdated', 'conda list --frob', 'uv add requests', 'poetry install', 'conda install numpy', 'uv tool install ruff', 'uv run pytest'],
 };
+
+/** Where a Python tool downloads from: conda's channels or the Python package index (its own config may add more). */
+function pyHosts(tool: string): readonly HostTarget[] {
+  return tool === 'conda' || tool.endsWith('mamba') ? CONDA_HOSTS : PYPI_HOSTS;
+}
 
 const cargo: Rule = {
   names: ['cargo'],
@@ -230,10 +280,13 @@ const cargo: Rule = {
     if (name === 'publish' || name === 'yank' || name === 'owner') return say(a, 'destructive', `cargo ${name} changes a crate on the public registry`, ['network', 'destructive']);
     if (['new', 'init', 'clean', 'fmt'].includes(name)) return say(a, 'write', `cargo ${name} writes files in the project`, ['file_write']);
     if (['search', 'tree', 'metadata', 'fetch', 'add', 'remove', 'update', 'generate-lockfile', 'vendor', 'login', 'logout'].includes(name)) {
+      if (name === 'login' || name === 'logout') upload(a, CRATES_HOSTS, `cargo ${name} sends a registry token`);
+      else download(a, CRATES_HOSTS, `cargo ${name} downloads from the crate registry`);
       return say(a, 'network', `cargo ${name} contacts the registry`, ['network', 'file_write']);
     }
     // build, check, test, run, bench, doc, clippy, and plugins: build scripts and the program can do anything.
     say(a, 'network', `cargo ${name} may download crates and runs build scripts or the program`, ['network']);
+    download(a, CRATES_HOSTS, `cargo ${name} downloads crates from the registry`);
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
   match: ['cargo --version', 'cargo version'],
@@ -257,6 +310,7 @@ const goTool: Rule = {
     }
     if (name === 'install') return say(a, 'install', 'go install puts programs into GOBIN, which is on PATH', ['install', 'network', 'file_write']);
     if (name === 'fmt' || name === 'fix') return say(a, 'write', `go ${name} rewrites source files`, ['file_write']);
+    download(a, GO_HOSTS, `go ${name} downloads modules through the Go module proxy`);
     if (name === 'get' || name === 'mod' || name === 'list' || name === 'work') return say(a, 'network', `go ${name} may download modules`, ['network', 'file_write']);
     say(a, 'network', `go ${name} may download modules and runs code (generators, tests, the program)`, ['network']);
     a.addEffects(SHELL_REACHABLE_EFFECTS);
@@ -304,12 +358,20 @@ const osPackages: Rule = {
       a.options(inv, OS_READ_OPTIONS, `${n} ${first}`);
       if (['search', 'info', 'outdated', 'ls-remote', 'changelog', 'check-update'].includes(first) && ['brew', 'gem', 'snap', 'flatpak', 'npm', 'nvm', 'pyenv'].includes(n)) {
         say(a, 'network', `${n} ${first} queries a package index`, ['network']);
+        download(a, n === 'gem' ? RUBYGEMS_HOSTS : unknownHost(`${n} queries indexes its own configuration names`), `${n} ${first} queries a package index`);
       }
       return;
     }
-    if (n === 'gem' && first === 'install' && hasLong(argv, ['install-dir'])) return say(a, 'network', 'gem install into a local directory', ['network', 'file_write']);
+    if (n === 'gem' && ['push', 'yank', 'owner', 'signin', 'signout'].includes(first)) {
+      return say(a, 'destructive', `gem ${first} changes a gem or its owners on rubygems.org, which cannot be undone`, ['network', 'destructive']);
+    }
+    if (n === 'gem' && first === 'install' && hasLong(argv, ['install-dir'])) {
+      download(a, hasLong(argv, ['source', 'clear-sources']) ? unknownHost('gem is given another source') : RUBYGEMS_HOSTS, 'gem install downloads gems');
+      return say(a, 'network', 'gem install into a local directory', ['network', 'file_write']);
+    }
     if (n === 'composer' && first !== 'global') {
       say(a, 'network', `composer ${first} resolves project dependencies (and runs their scripts)`, ['network', 'file_write']);
+      download(a, [{ host: 'repo.packagist.org', port: 443 }, { host: null, why: 'composer downloads packages from wherever their metadata points' }], `composer ${first} downloads packages`);
       a.addEffects(SHELL_REACHABLE_EFFECTS);
       return;
     }
@@ -351,6 +413,9 @@ const buildTools: Rule = {
     {
     if (['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'bazel', 'bazelisk', 'dotnet', 'swift', 'bundle', 'deno', 'mix'].includes(inv.name)) {
       a.raise('network', `${inv.name} downloads dependencies`, ['network']);
+      const publishing = inv.argv.find((x) => PUBLISH_GOALS.test(x));
+      if (publishing) upload(a, unknownHost(`${inv.name} publishes where its build file says`), `${inv.name} ${publishing} publishes artifacts to a repository, an upload`);
+      else download(a, unknownHost(`${inv.name} downloads from repositories its build file names`), `${inv.name} downloads dependencies`);
     }
     }
   },
@@ -358,4 +423,27 @@ const buildTools: Rule = {
   notMatch: ['make', 'make test', 'pytest -q', 'tsc -p .', 'gcc -o app main.c', 'prettier --write .', 'mvn package', 'gradle build'],
 };
 
-export const packageRules: Rule[] = [nodePackageManagers, npx, pip, pythonTools, cargo, goTool, osPackages, aptCache, buildTools];
+/** Build goals and tasks that publish what was built. */
+const PUBLISH_GOALS = /^(deploy|publish\w*|upload\w*|release|push|nuget|bintrayUpload|artifactoryPublish|uploadArchives|publishToMavenCentral|[\w:-]*:(deploy|publish|release)[\w:-]*)$/;
+
+/** Publishing tools with nothing else to judge: their publish verbs change a public registry. */
+const publishers: Rule = {
+  names: ['twine', 'flit', 'maturin', 'vsce', 'ovsx', 'anaconda', 'pod', 'gh-release-dry', 'jreleaser', 'goreleaser', 'semantic-release', 'np', 'release-it', 'changeset', 'lerna-publish'],
+  base: 'write',
+  effects: [],
+  what: 'builds or publishes packages',
+  readsArgs: false,
+  analyze(inv, a) {
+    a.raise('write', `${inv.name} runs project code and plugins, which can do anything`, SHELL_REACHABLE_EFFECTS);
+    const verb = inv.argv.find((x) => !x.startsWith('-')) ?? '';
+    const publishing = ['semantic-release', 'np', 'release-it'].includes(inv.name) || ['upload', 'publish', 'push', 'release', 'trunk'].includes(verb) || (inv.name === 'changeset' && verb === 'publish');
+    if (publishing && !hasLong(inv.argv, ['dry-run', 'snapshot', 'skip-publish'])) {
+      a.raise('destructive', `${inv.name} ${verb} publishes to a public registry, which cannot be undone`, ['network', 'destructive']);
+      upload(a, unknownHost(`${inv.name} publishes where its configuration says`), `${inv.name} ${verb} publishes, an upload`);
+    }
+  },
+  match: ['twine check dist/x.whl', 'maturin build', 'vsce package'],
+  notMatch: ['twine upload dist/x.whl', 'flit publish', 'vsce publish', 'pod trunk push x.podspec', 'goreleaser release'],
+};
+
+export const packageRules: Rule[] = [publishers, nodePackageManagers, npx, pip, pythonTools, cargo, goTool, osPackages, aptCache, buildTools];

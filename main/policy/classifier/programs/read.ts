@@ -464,7 +464,7 @@ const find: Rule = {
         let end = i + 1;
         while (end < argv.length && argv[end] !== ';' && argv[end] !== '+') end++;
         // {} stands for each path found: a value known only at run time.
-        const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w));
+        const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? { ...w, literal: false, origin: { kind: 'unknown' as const } } : w));
         a.runArgv(cmd, `find ${x}`);
         for (const r of rootPaths) a.read(r.v, r.lit, inv.cwd, true);
         // Run on every file under / or ~, a deleting or changing command is as broad as rm -rf of it.

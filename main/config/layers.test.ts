@@ -55,6 +55,8 @@ describe('what would loosen a managed policy', () => {
     { name: 'a deny where the policy asks (stricter)', layer: { effects: { install: 'deny' } } as AccessLayer, keys: [] },
     { name: 'a tool allow where the policy asks', layer: { tools: { web_fetch: 'allow' } } as AccessLayer, keys: ['rules.tools.web_fetch'] },
     { name: 'the reviewer on where it is forbidden', layer: { autoApprovalEnabled: true } as AccessLayer, keys: ['security.auto_approval.enabled'] },
+    { name: 'a review rule for a tool the managed never_auto_approve lists', layer: { tools: { write_file: 'review' } } as AccessLayer, keys: ['rules.tools.write_file'] },
+    { name: 'a review rule for an effect only a listed tool has is allowed (never_auto_approve names the tool)', layer: { effects: { file_write: 'review' } } as AccessLayer, keys: [] },
     { name: 'the reviewer off', layer: { autoApprovalEnabled: false } as AccessLayer, keys: [] },
   ])('$name', ({ layer, keys }) => {
     expect(looseningProblems(layer, MANAGED).map(([k]) => k)).toEqual(keys);

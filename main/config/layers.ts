@@ -6,6 +6,7 @@ import { EFFECTS, LEVELS, type Effect, type EffectRule, type Level, type ToolRul
 import type { PolicyRules } from '../policy/evaluate';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import type { ManagedPolicy } from './managed';
+import { neverAutoApproveCovers } from '../reviewer/eligibility';
 
 /** What one layer sets; an absent key leaves the layer below in force. */
 export interface AccessLayer {
@@ -127,6 +128,15 @@ export function looseningProblems(layer: AccessLayer, managed: ManagedPolicy | n
     if (m && (TOOL_RANK[rule] ?? 0) < TOOL_RANK[m]!) out.push([`rules.tools.${tool}`, `"${rule}" would loosen ${by}, which sets ${tool} = "${m}"`]);
   }
   if (layer.autoApprovalEnabled === true && managed.reviewerForbidden) out.push(['security.auto_approval.enabled', `true is not allowed: ${by} turns the reviewer off`]);
+  // A `review` rule for what the managed never_auto_approve covers would let a reviewer answer it.
+  for (const [effect, rule] of Object.entries(layer.effects ?? {})) {
+    const n = rule === 'review' && managed.neverAutoApprove.find((e) => neverAutoApproveCovers(e, null, [effect as Effect]));
+    if (n) out.push([`rules.effects.${effect}`, `"review" is not allowed: ${by} lists "${n}" in never_auto_approve`]);
+  }
+  for (const [tool, rule] of Object.entries(layer.tools ?? {})) {
+    const n = rule === 'review' && managed.neverAutoApprove.find((e) => neverAutoApproveCovers(e, tool, []));
+    if (n) out.push([`rules.tools.${tool}`, `"review" is not allowed: ${by} lists "${n}" in never_auto_approve`]);
+  }
   return out;
 }
 

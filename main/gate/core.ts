@@ -195,16 +195,20 @@ export class ThresholdCore {
     return this.updateAccess(change, by);
   }
 
-  /** Why a page layer cannot be used, or null: the config file's own checks, then the managed ceiling. */
+  /**
+   * Why a page layer cannot be used, or null: the managed ceiling first (the administrator's refusal is
+   * the one to tell, whatever else is wrong), then the config file's own checks.
+   */
   async layerProblem(layer: AccessLayer): Promise<{ code: string; message: string } | null> {
+    const loose = looseningProblems(layer, this.o.config.managed ?? null)[0];
+    if (loose) return { code: 'managed_policy', message: `${loose[0]}: ${loose[1]}.` };
     try {
       await configFromObject(mergeTables(this.o.config.raw, layerAsToml(layer)), 'Settings → Agent access', this.o.paths);
     } catch (err) {
       if (err instanceof ConfigError) return { code: 'invalid_setting', message: `${err.key ? err.key + ': ' : ''}${err.problem}.` };
       throw err;
     }
-    const loose = looseningProblems(layer, this.o.config.managed ?? null)[0];
-    return loose ? { code: 'managed_policy', message: `${loose[0]}: ${loose[1]}.` } : null;
+    return null;
   }
 
   /** Writes the page's layer (checked against the managed ceiling only; see updateAccessValidated). */

@@ -291,6 +291,12 @@ describe('a chain written before the key (the schema before KEYED_AUDIT_SCHEMA)'
     cpSync(original, dir, { recursive: true });
     const db = sqlite(join(dir, 'threshold.db'));
     db.exec('DROP TABLE audit_keying; DROP INDEX audit_subject');
+    // What the migrations after 6 added, so the copy is the schema version 5 left (they run again on open).
+    db.exec(`
+      DROP INDEX tool_calls_history; DROP INDEX tool_calls_history_tool; DROP INDEX tool_calls_history_session; DROP INDEX approvals_by_call;
+      ALTER TABLE approvals DROP COLUMN review;
+      DROP TABLE host_grants;
+    `);
     recompute(db, 1, sha256);
     const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string };
     db.exec(`PRAGMA user_version = ${KEYED_AUDIT_SCHEMA - 1}`);

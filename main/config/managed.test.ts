@@ -83,7 +83,7 @@ describe('loading the managed policy and the user config together', () => {
     writeFileSync(f, text, { mode: 0o644 });
     return f;
   };
-  const managed = write('managed.toml', '[autonomy]\nmax_level = "supervised"\n[rules.effects]\nnetwork = "deny"\n[security.auto_approval]\nenabled = false\n');
+  const managed = write('managed.toml', '[autonomy]\nmax_level = "supervised"\n[rules.effects]\nnetwork = "deny"\n[security]\nnever_auto_approve = ["edit_file"]\n[security.auto_approval]\nenabled = false\n');
   const noSystem = join(root, 'no-system.toml');
   const load = (user: string, env: NodeJS.ProcessEnv = { THRESHOLD_MANAGED_POLICY: managed }, system = noSystem) => loadConfigFor(write('threshold.toml', user), env, TEST_PATHS, { managedSystemPath: system });
   const problemOf = async (p: Promise<unknown>) => {
@@ -99,14 +99,15 @@ describe('loading the managed policy and the user config together', () => {
     { name: 'a level above the managed maximum', user: '[autonomy]\nlevel = "full"', problem: /threshold\.toml: autonomy\.level: "full" is above the highest level the managed policy .*managed\.toml allows \("supervised"\)/ },
     { name: 'an effect rule looser than a managed deny', user: '[rules.effects]\nnetwork = "auto"', problem: /threshold\.toml: rules\.effects\.network: "auto" would loosen the managed policy .*managed\.toml, which sets network = "deny"/ },
     { name: 'an ask where the managed policy denies', user: '[rules.effects]\nnetwork = "ask"', problem: /rules\.effects\.network: "ask" would loosen/ },
-    { name: 'the reviewer turned on where the managed policy forbids it', user: '[security.auto_approval]\nenabled = true', problem: /security\.auto_approval\.enabled: true is not allowed: the managed policy .*managed\.toml turns the reviewer off/ },
+    { name: 'the reviewer turned on where the managed policy forbids it', user: '[security.auto_approval]\nenabled = true\n[reviewers.approval]\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n[rules.tools]\nwrite_file = "review"', problem: /security\.auto_approval\.enabled: true is not allowed: the managed policy .*managed\.toml turns the reviewer off/ },
+    { name: 'a review rule for a tool the managed never_auto_approve lists', user: '[rules.tools]\nedit_file = "review"', problem: /threshold\.toml: rules\.tools\.edit_file: "review" is not allowed: the managed policy .*managed\.toml lists "edit_file" in never_auto_approve/ },
   ])('refuses at start-up $name, naming both files', async ({ user, problem }) => {
     expect(await problemOf(load(user))).toMatch(problem);
   });
 
   it('accepts a user config that is as strict or stricter, and attaches the policy', async () => {
     const c = await load('[autonomy]\nlevel = "read-only"\n[rules.effects]\nnetwork = "deny"\n');
-    expect({ level: c.level, managed: c.managed }).toEqual({ level: 'read-only', managed: { file: managed, maxLevel: 'supervised', effects: { network: 'deny' }, tools: {}, neverAutoApprove: [], reviewerForbidden: true } });
+    expect({ level: c.level, managed: c.managed }).toEqual({ level: 'read-only', managed: { file: managed, maxLevel: 'supervised', effects: { network: 'deny' }, tools: {}, neverAutoApprove: ['edit_file'], reviewerForbidden: true } });
   });
 
   it('refuses a managed file its owner is not root, with the reason and the fix', async () => {

@@ -1050,7 +1050,11 @@ const OUTPUT_RANK: Record<Producer['kind'], number> = { none: 0, literal: 1, unk
 
 function combineOutputs(a: Producer, b: Producer): Producer {
   if (a.kind === 'literal' && b.kind === 'literal') return { kind: 'literal', text: a.text + b.text };
-  return OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind] ? a : b;
+  const [high, low] = OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind] ? [a, b] : [b, a];
+  // The higher rank names the stream (remote code piped to a shell), but local output in it still
+  // counts for exfiltration: `ls; curl x | …` must not hide the ls behind the download.
+  if ((high.kind === 'remote' || high.kind === 'decoded') && (low.kind === 'unknown' || ('withLocal' in low && low.withLocal))) return { kind: high.kind, withLocal: true };
+  return high;
 }
 
 /** Text that is an array subscript holding a command substitution: a[$(cmd)], a[`cmd`]. */

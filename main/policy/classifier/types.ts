@@ -57,8 +57,9 @@ export interface Classification {
 export type Producer =
   | { kind: 'none' }
   | { kind: 'literal'; text: string }
-  | { kind: 'remote' }
-  | { kind: 'decoded' }
+  /** `withLocal`: local output is mixed in (`cat ~/.env; curl …` on one stream), which exfiltration counts. */
+  | { kind: 'remote'; withLocal?: true }
+  | { kind: 'decoded'; withLocal?: true }
   | { kind: 'unknown' };
 
 /** One program invocation, after carriers were peeled off. */

@@ -13,13 +13,14 @@ const LOCAL: ReadonlySet<Producer['kind']> = new Set(['unknown', 'decoded']);
  */
 export function exfiltrationSource(stdin: Producer, args: readonly Word[], redirects: readonly RedirectInfo[], outputOf: (nodeId: number) => Producer | undefined): string | null {
   if (LOCAL.has(stdin.kind)) return stdin.kind === 'decoded' ? 'a decoded payload on its input' : 'the output of a local command or file on its input';
+  if ('withLocal' in stdin && stdin.withLocal) return 'the output of a local command or file on its input';
   for (const r of redirects) if ((r.op === '<<' || r.op === '<<<') && !r.literal) return `a ${r.op === '<<' ? 'here-document' : 'here-string'} that expands local values`;
   for (const w of args) {
     if (w.origin && LOCAL.has(w.origin.kind)) return `input read by a carrier (${w.source === '(input)' ? 'xargs' : w.source})`;
     for (const s of w.substitutions) {
       if (s.type === 'process_substitution' && s.text.startsWith('>')) continue;
       const p = outputOf(s.id);
-      if (p === undefined || LOCAL.has(p.kind)) return `the output of ${clip(s.text)}`;
+      if (p === undefined || LOCAL.has(p.kind) || ('withLocal' in p && p.withLocal)) return `the output of ${clip(s.text)}`;
     }
   }
   return null;

@@ -55,7 +55,9 @@ describe('npm start without Electron', () => {
     const start = npmStart(f, { BROWSER: fakeBrowser, DISPLAY: ':99' });
     try {
       const origin = await until('the web UI line', () => WEB_UI.exec(start.log())?.[1], 60_000);
+      // The opener writes its file before Threshold logs that it ran: wait for both.
       await until('the opener to run', () => existsSync(opened) && readFileSync(opened, 'utf8'));
+      await until('the opened line', () => start.log().includes('threshold: opened the web UI in your browser'));
       const target = readFileSync(opened, 'utf8');
       const lines = start.log().split('\n');
       expect({

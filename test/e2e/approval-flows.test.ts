@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
 import { FakeProvider } from '../fake-provider/server';
-import { axeProblems, card, fixture, lastToolResults, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
+import { axeProblems, card, clearWaiting, fixture, lastToolResults, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
 
 let fake: FakeProvider;
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -35,13 +35,7 @@ afterAll(async () => {
 // A failed test must not leave a card that blocks the next one (cards queue in call order).
 afterEach(async () => {
   fake.clear();
-  const c = await ControlClient.connect(join(f.dataDir, 'control.sock'));
-  try {
-    for (const p of await c.call<{ id: string; hash: string }[]>('approval.list_pending')) await c.call('approval.decide', { id: p.id, hash: p.hash, outcome: 'deny' }).catch(() => undefined);
-    for (const q of await c.call<{ id: string }[]>('question.list')) await c.call('question.dismiss', { id: q.id }).catch(() => undefined);
-  } finally {
-    c.close();
-  }
+  await clearWaiting(f.dataDir);
 });
 
 async function newChat(): Promise<void> {

@@ -2,12 +2,10 @@
 // gate, store and jail), the fake provider as the model, Chromium with the notifications permission
 // granted. The page's Notification constructor is wrapped (the OS is the outside boundary) so the test
 // reads what a notification would say.
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ControlClient } from '../../main/control/client';
 import { FakeProvider } from '../fake-provider/server';
-import { axeProblems, card, fixture, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
+import { axeProblems, card, clearWaiting, fixture, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -54,12 +52,7 @@ afterAll(async () => {
 afterEach(async () => {
   fake.clear();
   await page.evaluate(() => void (Document.prototype.hasFocus = (window as unknown as { realHasFocus: () => boolean }).realHasFocus)).catch(() => undefined);
-  const c = await ControlClient.connect(join(f.dataDir, 'control.sock'));
-  try {
-    for (const p of await c.call<{ id: string; hash: string }[]>('approval.list_pending')) await c.call('approval.decide', { id: p.id, hash: p.hash, outcome: 'deny' }).catch(() => undefined);
-  } finally {
-    c.close();
-  }
+  await clearWaiting(f.dataDir);
 });
 
 async function goChat(): Promise<void> {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
 import { FakeProvider, isStructuredRequest, type Step } from '../fake-provider/server';
-import { axeProblems, card, fixture, launch, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
+import { axeProblems, card, clearWaiting, fixture, launch, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -53,12 +53,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   fake.clear();
-  const c = await ControlClient.connect(join(f.dataDir, 'control.sock'));
-  try {
-    for (const p of await c.call<{ id: string; hash: string }[]>('approval.list_pending')) await c.call('approval.decide', { id: p.id, hash: p.hash, outcome: 'deny' }).catch(() => undefined);
-  } finally {
-    c.close();
-  }
+  await clearWaiting(f.dataDir);
 });
 
 async function newChat(): Promise<void> {

@@ -1,6 +1,7 @@
 // End-to-end support: a real `threshold serve` with its web UI, the fake provider as the model, and one
 // headless Chromium (Debian's) per test file. Fixtures live under the checkout, not /tmp, because the
 // jail masks /tmp and a consent card needs a folder outside the workspace the jail can see.
+import { ControlClient } from '../../main/control/client';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -108,4 +109,15 @@ export async function say(page: Page, text: string): Promise<void> {
 export function lastToolResults(fake: FakeProvider): string[] {
   const body = fake.requests[fake.requests.length - 1]?.body as { messages?: { role: string; content: unknown }[] } | undefined;
   return (body?.messages ?? []).filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+}
+
+/** Between tests: refuses every approval still waiting and dismisses every open question, over the control API. */
+export async function clearWaiting(dataDir: string): Promise<void> {
+  const c = await ControlClient.connect(join(dataDir, 'control.sock'));
+  try {
+    for (const p of await c.call<{ id: string; hash: string }[]>('approval.list_pending')) await c.call('approval.decide', { id: p.id, hash: p.hash, outcome: 'deny' }).catch(() => undefined);
+    for (const q of await c.call<{ id: string }[]>('question.list')) await c.call('question.dismiss', { id: q.id }).catch(() => undefined);
+  } finally {
+    c.close();
+  }
 }

@@ -103,7 +103,7 @@ describe('chat and approval cards in the browser', () => {
     // The preview is the gate's own judgement: the call is covered, a joined command never is.
     await editor.getByText('(this call)').waitFor();
     expect({ joined: await editor.locator('.asks code').getByText('touch grant-e2e.txt; rm -rf x', { exact: true }).count(), substitution: await editor.locator('.never code').getByText('touch grant-e2e.txt $(cat secret.txt)', { exact: true }).count() }).toEqual({ joined: 1, substitution: 1 });
-    await shot(c, 'approval-card-grant-editor');
+    await shot(c, 'approval-card-grant-editor', 'approval-card');
     expect(await axeProblems(page)).toEqual([]);
     await editor.getByRole('button', { name: 'Allow touch grant-e2e.txt (until revoked)' }).click();
     await waitForText('Touched once.');
@@ -126,7 +126,7 @@ describe('chat and approval cards in the browser', () => {
       uses: '1',
       saved: '1',
     });
-    await shot(page, 'settings-grants');
+    await shot(page, 'settings-grants', 'settings-grants');
     expect(await axeProblems(page)).toEqual([]);
 
     // Edit: the same editor, here to narrow the scope to an hour.

@@ -86,7 +86,7 @@ describe('Settings → Model in the browser', () => {
     await result.waitFor();
     expect(await result.textContent()).toMatch(new RegExp(`^Connected in \\d+ ms\\. OpenAI-compatible server at ${fake.url.replace(/\./g, '\\.')}/v1 \\(fake-model\\) answered: “ready”$`));
     expect({ requests: fake.requests.length - before, path: fake.requests.at(-1)?.path }).toEqual({ requests: 1, path: '/v1/chat/completions' });
-    await shot(page, 'settings-model');
+    await shot(page, 'settings-model', 'settings-model');
     expect(await axeProblems(page)).toEqual([]);
 
     fake.enqueue({ http: { status: 401, body: { error: { message: 'Incorrect API key provided.' } } } });
@@ -199,7 +199,7 @@ describe('grant suggestions in the browser', () => {
     // The coverage preview is the gate's own: the call is covered, a joined command never is.
     await item.locator('.covers code').getByText(command, { exact: true }).waitFor();
     expect(await item.locator('.never code').getByText(`${command} $(cat secret.txt)`, { exact: true }).count()).toEqual(1);
-    await shot(page, 'settings-grants-suggestion');
+    await shot(page, 'settings-grants-suggestion', 'settings-grants-suggestion');
     expect(await axeProblems(page)).toEqual([]);
 
     await item.getByRole('button', { name: `Always allow ${command} *` }).click();

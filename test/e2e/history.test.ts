@@ -140,7 +140,7 @@ describe('History', () => {
     await setFilter('Search', '');
     await count().filter({ hasText: `${(SEEDED + 2).toLocaleString('en-US')} calls` }).waitFor();
     await page.locator('li.call-row[data-call-id]').first().waitFor();
-    await shot(page, 'history');
+    await shot(page, 'history', 'history');
     await detail.getByRole('button', { name: 'Restore…' }).click();
     await detail.getByRole('button', { name: 'Restore the workspace' }).click();
     await detail.getByText(/^Restored the workspace to before this call/).waitFor();

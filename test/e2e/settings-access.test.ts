@@ -1,12 +1,11 @@
 // Settings → Agent access in a real browser, by keyboard alone: a real daemon (web mode, gate, store),
 // calls submitted over the control socket, Chromium driving the page. Changing the level on the page
 // decides the next call; the policy preview replays the history; a managed policy shows and holds.
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
-import { ROOT } from '../support/cli';
 import { startDaemon, webUiOf, type Daemon } from '../support/daemon';
 import { axeProblems, fixture, launch, shot, startWeb, type Fixture, type WebDaemon } from './support';
 
@@ -103,9 +102,7 @@ describe('Settings → Agent access', () => {
     // The whole page in one picture (the README shows it): tall enough that nothing scrolls.
     await page.setViewportSize({ width: 1400, height: 2300 });
     await page.locator('.settings-screen').evaluate((el) => el.scrollTo(0, 0));
-    const shotPath = await shot(page, 'settings-agent-access');
-    mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
-    copyFileSync(shotPath, join(ROOT, 'docs', 'images', 'settings-agent-access.png'));
+    await shot(page, 'settings-agent-access', 'settings-agent-access');
 
     await tabTo(page, page.getByRole('button', { name: 'Save changes' }));
     await page.keyboard.press('Enter');

@@ -3,7 +3,7 @@
 // jail masks /tmp and a consent card needs a folder outside the workspace the jail can see.
 import { ControlClient } from '../../main/control/client';
 import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -78,10 +78,16 @@ export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 }
 
-export async function shot(target: Page | Locator, name: string): Promise<string> {
+/**
+ * A screenshot in test-results/. With `docsImage`, the picture is also one the README and docs/ show:
+ * `npm run screenshots` (THRESHOLD_DOCS_SCREENSHOTS=1) refreshes docs/images from it; a plain test run
+ * never writes into the tree.
+ */
+export async function shot(target: Page | Locator, name: string, docsImage?: string): Promise<string> {
   mkdirSync(RESULTS, { recursive: true });
   const path = join(RESULTS, `${name}.png`);
   await target.screenshot({ path, animations: 'disabled' });
+  if (docsImage && process.env.THRESHOLD_DOCS_SCREENSHOTS === '1') copyFileSync(path, join(ROOT, 'docs', 'images', `${docsImage}.png`));
   return path;
 }
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
-import { FakeProvider } from '../fake-provider/server';
-import { axeProblems, card, clearWaiting, fixture, lastToolResults, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
+import type { FakeProvider } from '../fake-provider/server';
+import { axeProblems, closeChatRig, openChatRig, resetChatRig, card, lastToolResults, messageBox, say, shot, until, type Fixture, type WebDaemon } from './support';
 
 let fake: FakeProvider;
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -16,27 +16,12 @@ let web: WebDaemon;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  fake = await FakeProvider.start();
-  f = fixture(fake);
-  [web, browser] = await Promise.all([startWeb(f), launch()]);
-  // Tall enough that a card with its grant editor fits on screen (the screenshots go in the README).
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 1400 } })).newPage();
-  await page.goto(web.url);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
-}, 60_000);
+// The default viewport is tall enough that a card with its grant editor fits on screen (the screenshots go in the README).
+beforeAll(async () => void ({ fake, f, web, browser, page } = await openChatRig()), 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (web?.daemon.child.exitCode === null) await web.daemon.kill('SIGTERM');
-  await fake?.close();
-});
+afterAll(() => closeChatRig({ fake, web, browser }));
 
-// A failed test must not leave a card that blocks the next one (cards queue in call order).
-afterEach(async () => {
-  fake.clear();
-  await clearWaiting(f.dataDir);
-});
+afterEach(() => resetChatRig({ fake, f }));
 
 async function newChat(): Promise<void> {
   await page.getByRole('button', { name: /^Chat/ }).click();

@@ -4,8 +4,8 @@
 // reads what a notification would say.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FakeProvider } from '../fake-provider/server';
-import { axeProblems, card, clearWaiting, fixture, launch, messageBox, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
+import type { FakeProvider } from '../fake-provider/server';
+import { axeProblems, closeChatRig, openChatRig, resetChatRig, card, messageBox, say, shot, until, type Fixture, type WebDaemon } from './support';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -33,26 +33,14 @@ const SPY_NOTIFICATIONS = () => {
 };
 
 beforeAll(async () => {
-  fake = await FakeProvider.start();
-  f = fixture(fake);
-  [web, browser] = await Promise.all([startWeb(f), launch()]);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1200 }, permissions: ['notifications'] });
-  await context.addInitScript(SPY_NOTIFICATIONS);
-  page = await context.newPage();
-  await page.goto(web.url);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  ({ fake, f, web, browser, page } = await openChatRig({ context: { viewport: { width: 1280, height: 1200 }, permissions: ['notifications'] }, initScript: SPY_NOTIFICATIONS }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (web?.daemon.child.exitCode === null) await web.daemon.kill('SIGTERM');
-  await fake?.close();
-});
+afterAll(() => closeChatRig({ fake, web, browser }));
 
 afterEach(async () => {
-  fake.clear();
   await page.evaluate(() => void (Document.prototype.hasFocus = (window as unknown as { realHasFocus: () => boolean }).realHasFocus)).catch(() => undefined);
-  await clearWaiting(f.dataDir);
+  await resetChatRig({ fake, f });
 });
 
 async function goChat(): Promise<void> {

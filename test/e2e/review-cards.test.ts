@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
-import { FakeProvider, isStructuredRequest, type Step } from '../fake-provider/server';
-import { axeProblems, card, clearWaiting, fixture, launch, say, shot, startWeb, until, type Fixture, type WebDaemon } from './support';
+import type { FakeProvider} from '../fake-provider/server';
+import { isStructuredRequest, type Step } from '../fake-provider/server';
+import { axeProblems, closeChatRig, openChatRig, resetChatRig, card, say, shot, until, type Fixture, type WebDaemon } from './support';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -22,39 +23,29 @@ let page: Page;
 let reviewerAnswer: Step = { object: APPROVE };
 
 beforeAll(async () => {
-  fake = await FakeProvider.start();
-  fake.responder = (req) => (isStructuredRequest(req) ? reviewerAnswer : undefined);
-  f = fixture(fake);
-  appendFileSync(
-    f.config,
-    [
-      '[rules.tools]',
-      'write_file = "review"',
-      '[security.auto_approval]',
-      'enabled = true',
-      '[reviewers.approval]',
-      'kind = "anthropic"',
-      `base_url = "${fake.url}/v1"`,
-      'model = "fake-reviewer"',
-      '',
-    ].join('\n'),
-  );
-  [web, browser] = await Promise.all([startWeb(f), launch()]);
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 1400 } })).newPage();
-  await page.goto(web.url);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  const prepare = (provider: FakeProvider, fx: Fixture): void => {
+    provider.responder = (req) => (isStructuredRequest(req) ? reviewerAnswer : undefined);
+    appendFileSync(
+      fx.config,
+      [
+        '[rules.tools]',
+        'write_file = "review"',
+        '[security.auto_approval]',
+        'enabled = true',
+        '[reviewers.approval]',
+        'kind = "anthropic"',
+        `base_url = "${provider.url}/v1"`,
+        'model = "fake-reviewer"',
+        '',
+      ].join('\n'),
+    );
+  };
+  ({ fake, f, web, browser, page } = await openChatRig({ prepare }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (web?.daemon.child.exitCode === null) await web.daemon.kill('SIGTERM');
-  await fake?.close();
-});
+afterAll(() => closeChatRig({ fake, web, browser }));
 
-afterEach(async () => {
-  fake.clear();
-  await clearWaiting(f.dataDir);
-});
+afterEach(() => resetChatRig({ fake, f }));
 
 async function newChat(): Promise<void> {
   await page.getByRole('button', { name: 'New chat' }).click();

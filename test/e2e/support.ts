@@ -7,8 +7,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import type { FakeProvider } from '../fake-provider/server';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { FakeProvider } from '../fake-provider/server';
 import { ROOT } from '../support/cli';
 import { startDaemon, webUiOf, type Daemon } from '../support/daemon';
 
@@ -126,4 +126,47 @@ export async function clearWaiting(dataDir: string): Promise<void> {
   } finally {
     c.close();
   }
+}
+
+/** A real daemon in web mode with the fake provider as its model, and a Chromium page signed in to it. */
+export interface ChatRig {
+  fake: FakeProvider;
+  f: Fixture;
+  web: WebDaemon;
+  browser: Browser;
+  page: Page;
+}
+
+export interface ChatRigOptions {
+  /** Runs before the daemon starts: answers for the fake provider, additions to the config file. */
+  prepare?: (fake: FakeProvider, f: Fixture) => void;
+  context?: BrowserContextOptions;
+  /** Runs in the page before its own scripts (e.g. to record what it hands the OS). */
+  initScript?: () => void;
+}
+
+export async function openChatRig(opts: ChatRigOptions = {}): Promise<ChatRig> {
+  const fake = await FakeProvider.start();
+  const f = fixture(fake);
+  opts.prepare?.(fake, f);
+  const [web, browser] = await Promise.all([startWeb(f), launch()]);
+  const context = await browser.newContext(opts.context ?? { viewport: { width: 1280, height: 1400 } });
+  if (opts.initScript) await context.addInitScript(opts.initScript);
+  const page = await context.newPage();
+  await page.goto(web.url);
+  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  return { fake, f, web, browser, page };
+}
+
+/** Closes what openChatRig opened, whatever part of it a failed start left. */
+export async function closeChatRig(r: Partial<ChatRig>): Promise<void> {
+  await r.browser?.close();
+  if (r.web?.daemon.child.exitCode === null) await r.web.daemon.kill('SIGTERM');
+  await r.fake?.close();
+}
+
+/** Between tests: a failed test must not leave a card that blocks the next one (cards queue in call order). */
+export async function resetChatRig(r: Pick<ChatRig, 'fake' | 'f'>): Promise<void> {
+  r.fake.clear();
+  await clearWaiting(r.f.dataDir);
 }

@@ -36,7 +36,9 @@ export function createAgent(core: ThresholdCore, setup: AgentSetup = {}): Agent 
     label = handle.label;
   }
   // Auto-approval needs a turn to review against, which only the agent opens: it lives with the agent.
-  if (cfg.autoApproval.enabled) {
+  // Built whenever reviewers are declared, even with the file's switch off: the switch in force (the
+  // Settings page may turn it on, a managed policy off) is read at every call.
+  if (cfg.autoApproval.reviewers.length > 0) {
     const log = setup.log ?? ((line: string) => process.stderr.write(`threshold: ${line}\n`));
     const models = reviewerModels(cfg.autoApproval.reviewers, cfg.autoApproval.timeoutMs, env, (k) => core.redactor.addKnownSecret(k));
     const reviewer = new Reviewer({ config: cfg.autoApproval, model: models, log: (line) => log(core.redactor.redactTextSync(line)) });

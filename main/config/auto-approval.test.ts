@@ -38,6 +38,7 @@ describe('auto-approval config: start-up errors name the key and the file', () =
     { name: 'a model the OpenAI catalogue does not know', toml: `[rules.tools]\nwrite_file = "review"\n${ON}[reviewers.approval]\nkind = "openai"\nmodel = "gpt-4o-mimi"\n`, key: 'reviewers.approval.model' },
     { name: 'a reviewer named twice', toml: `[rules.tools]\nwrite_file = "review"\n${ON}reviewers = ["approval", "approval"]\n${REVIEWER}`, key: 'security.auto_approval.reviewers' },
     { name: 'a reasoning effort for a server that has none', toml: `[rules.tools]\nwrite_file = "review"\n${ON}[reviewers.approval]\nkind = "openai-compatible"\nmodel = "llama3.2"\nreasoning_effort = "low"\n`, key: 'reviewers.approval.reasoning_effort' },
+    { name: 'a model the catalogue does not know, even with the feature off (the Settings page could switch it on)', toml: '[reviewers.approval]\nkind = "anthropic"\nmodel = "claude-haiku-4.5"\n', key: 'reviewers.approval.model' },
     { name: 'a timeout that is zero', toml: '[security.auto_approval]\ntimeout_seconds = 0', key: 'security.auto_approval.timeout_seconds' },
   ])('$name', async ({ toml, key }) => {
     const p = await problem(toml);
@@ -50,6 +51,11 @@ describe('auto-approval config: what a valid file resolves to', () => {
   it('is off with no keys, and review rules stay plain asks', async () => {
     const c = await parseConfig('[rules.tools]\nwrite_file = "review"', FILE);
     expect({ auto: c.autoApproval, warnings: c.warnings, rules: c.rules.tools }).toEqual({ auto: { enabled: false, maxPerTurn: 5, timeoutMs: 10_000, reviewers: [], neverAutoApprove: [] }, warnings: [], rules: { write_file: 'review' } });
+  });
+
+  it('resolves the declared reviewers with the switch off too, so the Settings page can turn them on', async () => {
+    const c = await parseConfig(`[rules.tools]\nwrite_file = "review"\n[security.auto_approval]\nenabled = false\n${REVIEWER}`, FILE);
+    expect({ enabled: c.autoApproval.enabled, reviewers: c.autoApproval.reviewers.map((r) => `${r.name} ${r.kind} ${r.model}`) }).toEqual({ enabled: false, reviewers: ['approval anthropic claude-haiku-4-5'] });
   });
 
   it('resolves a quorum in the order named, with the shipped prompt where none is written', async () => {

@@ -22,6 +22,7 @@ export interface ReviewerConfig {
 }
 
 export interface AutoApprovalConfig {
+  /** The config file's switch. The one in force at a call is core.access() (file < Settings page < managed). */
   enabled: boolean;
   maxPerTurn: number;
   timeoutMs: number;
@@ -73,14 +74,17 @@ export function resolveAutoApproval(cfg: ParsedConfig, provider: ProviderConfig,
   for (const name of declared) {
     if (!named.includes(name)) throw fail(`reviewers.${name}`, `reviewer "${name}" is declared but not named in [security.auto_approval] reviewers, so it would never be asked`);
   }
-  if (!sec.auto_approval.enabled) return { autoApproval: { ...AUTO_APPROVAL_OFF, maxPerTurn: sec.auto_approval.max_per_turn, timeoutMs: sec.auto_approval.timeout_seconds * 1000, neverAutoApprove: never }, warnings: [] };
-
-  if (reviewKeys.length === 0) throw fail('security.auto_approval.enabled', 'auto-approval is enabled but no rule is "review" ([rules.tools] or [rules.effects]), so no reviewer would ever be asked');
+  const enabled = sec.auto_approval.enabled;
+  if (enabled && reviewKeys.length === 0) throw fail('security.auto_approval.enabled', 'auto-approval is enabled but no rule is "review" ([rules.tools] or [rules.effects]), so no reviewer would ever be asked');
   const duplicate = named.find((n, i) => named.indexOf(n) !== i);
   if (duplicate) throw fail('security.auto_approval.reviewers', `reviewer "${duplicate}" is named twice`);
   const warnings: string[] = [];
-  const reviewers = named.map((name, i): ReviewerConfig => {
+  // Switched off in the file, the declared reviewers are still resolved (and checked): the Settings page
+  // may switch auto-approval on, and must find them ready. Only a reviewer with no table is skipped then
+  // (the schema names "approval" by default, which an unused feature need not declare).
+  const reviewers = named.flatMap((name, i): ReviewerConfig[] => {
     const r = cfg.reviewers[name];
+    if (!r && !enabled) return [];
     if (!r) throw fail(`security.auto_approval.reviewers[${i}]`, `reviewer "${name}" is named but there is no [reviewers.${name}] table`);
     const kind = r.kind;
     const baseUrl = r.base_url ?? defaults[kind].baseUrl;
@@ -88,11 +92,11 @@ export function resolveAutoApproval(cfg: ParsedConfig, provider: ProviderConfig,
     const catalogue = catalogueFor(kind, baseUrl, defaults[kind].baseUrl);
     if (catalogue && !catalogue.includes(model)) throw fail(`reviewers.${name}.model`, `"${model}" is not a model ${kind} knows (its catalogue has, for example, ${catalogue.slice(0, 3).join(', ')})`);
     if (r.reasoning_effort && kind === 'openai-compatible') throw fail(`reviewers.${name}.reasoning_effort`, 'an OpenAI-compatible server has no reasoning effort setting');
-    if (kind === provider.kind && model === provider.model && baseUrl.replace(/\/+$/, '') === provider.baseUrl.replace(/\/+$/, '')) {
+    if (enabled && kind === provider.kind && model === provider.model && baseUrl.replace(/\/+$/, '') === provider.baseUrl.replace(/\/+$/, '')) {
       warnings.push(`reviewer "${name}" uses the agent's own model (${kind} ${model}): text that talks the agent into a call can talk its reviewer into approving it; point [reviewers.${name}] at another model`);
     }
-    return { name, kind, baseUrl, model, apiKeyEnv: r.api_key_env ?? defaults[kind].apiKeyEnv, systemPrompt: (r.system_prompt ?? DEFAULT_REVIEWER_PROMPT).trim(), reasoningEffort: r.reasoning_effort ?? null, temperature: r.temperature };
+    return [{ name, kind, baseUrl, model, apiKeyEnv: r.api_key_env ?? defaults[kind].apiKeyEnv, systemPrompt: (r.system_prompt ?? DEFAULT_REVIEWER_PROMPT).trim(), reasoningEffort: r.reasoning_effort ?? null, temperature: r.temperature }];
   });
-  return { autoApproval: { enabled: true, maxPerTurn: sec.auto_approval.max_per_turn, timeoutMs: sec.auto_approval.timeout_seconds * 1000, reviewers, neverAutoApprove: never }, warnings };
+  return { autoApproval: { enabled, maxPerTurn: sec.auto_approval.max_per_turn, timeoutMs: sec.auto_approval.timeout_seconds * 1000, reviewers, neverAutoApprove: never }, warnings };
 }
 

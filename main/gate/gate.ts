@@ -148,7 +148,7 @@ export class ApprovalGate {
    * the reviewer off and add to never_auto_approve) take effect at the next call.
    */
   setReviewer(reviewer: Reviewer, access: () => ReviewAccess, names: readonly { name: string; model: string }[]): void {
-    this.reviewer = reviewer.enabled ? { reviewer, access, names } : null;
+    this.reviewer = reviewer.hasReviewers ? { reviewer, access, names } : null;
   }
 
   private policyContext(sessionId: string | null) {

@@ -43,8 +43,9 @@ export class Reviewer {
     this.now = o.now ?? Date.now;
   }
 
-  get enabled(): boolean {
-    return this.o.config.enabled && this.o.config.reviewers.length > 0;
+  /** Whether there is anyone to ask; whether they are asked is the switch in force at each call (the gate's ReviewAccess). */
+  get hasReviewers(): boolean {
+    return this.o.config.reviewers.length > 0;
   }
 
   /** Never throws: whatever happens inside comes back as an approval, an escalation, or a stop. */

@@ -1,6 +1,6 @@
 // The approval surface in a real browser: a real daemon (web mode, real gate, store and jail), the
 // model scripted through the fake provider, Chromium driving the page as a person would.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -200,6 +200,26 @@ describe('chat and approval cards in the browser', () => {
     await offer.getByRole('button', { name: 'Keep denied' }).click();
     await until('the offer to go', async () => (await offer.count()) === 0);
     expect(existsSync(join(f.outside, 'blocked.txt'))).toEqual(false);
+  });
+
+  it('a read of a hidden home file the jail kept out of sight raises a card that says it was hidden, not that a write was blocked', async () => {
+    mkdirSync(join(f.home, '.toolcli'), { recursive: true });
+    writeFileSync(join(f.home, '.toolcli', 'session.json'), '{"user": "me"}\n');
+    fake.clear();
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'cat ~/.toolcli/session.json' } }] }, { text: 'It was hidden.' });
+    await newChat();
+    await say(page, 'show the tool session');
+    await card(page, 'run_command').getByRole('button', { name: 'Approve once', exact: true }).click();
+    const offer = page.getByRole('region', { name: /^Sandbox hid / });
+    await offer.waitFor();
+    const buttons = await offer.getByRole('button').allTextContents();
+    expect({ heading: await offer.getByRole('heading').textContent(), buttons }).toEqual({
+      heading: `Sandbox hid a file that may hold credentials: ${join(f.home, '.toolcli', 'session.json')}`,
+      buttons: ['Show it for this session', 'Always show this path', 'Keep hidden'],
+    });
+    expect(await axeProblems(page)).toEqual([]);
+    await offer.getByRole('button', { name: 'Keep hidden' }).click();
+    await until('the offer to go', async () => (await offer.count()) === 0);
   });
 
   it('a command holding an API key shows redacted; Reveal shows the original with hidden characters still visible, only to the page, and a decision drops it', async () => {

@@ -1,5 +1,5 @@
 // Cards that are not approvals, and look different: a question from the agent (ask_user), a sandbox
-// consent offer (the jail blocked a path), and notify_user toasts.
+// consent offer (the jail blocked a path, or the egress proxy a host), and notify_user toasts.
 import { useEffect, useId, useState } from 'react';
 import type { QuestionView } from '../../../common/contract';
 import type { ConsentOfferView, NotificationView } from '../bridge/events';
@@ -38,79 +38,71 @@ export function QuestionCard({ q }: { q: QuestionView }) {
   );
 }
 
-/** A host the egress proxy refused: allow it for this session, for an hour, always, or keep it blocked. */
-function HostConsentCard({ o }: { o: ConsentOfferView }) {
-  const titleId = useId();
-  const decide = useApp((s) => s.decideOffer);
-  return (
-    <section className="card consent" role="region" aria-labelledby={titleId}>
-      <h2 id={titleId}>{`Sandbox blocked a connection to ${o.path}`}</h2>
-      <p>
-        The command was approved, but <code><Visible text={o.attempted} /></code> is not on the allowed hosts, so the sandbox refused the connection. Allowing it lets later commands
-        (and web_fetch) reach it; the agent is told it may retry.
-      </p>
-      <details>
-        <summary>What the proxy reported</summary>
-        <pre className="command">
-          <Visible text={o.evidence} />
-        </pre>
-      </details>
-      <div className="actions">
-        <button type="button" onClick={() => void decide(o.id, 'session')}>
-          {`Allow ${o.path} for this session`}
-        </button>
-        <button type="button" onClick={() => void decide(o.id, 'hour')}>
-          For an hour
-        </button>
-        <button type="button" onClick={() => void decide(o.id, 'always')}>
-          Always
-        </button>
-        <button type="button" className="primary" onClick={() => void decide(o.id, 'deny')}>
-          Keep blocked
-        </button>
-      </div>
-    </section>
-  );
-}
+type OfferChoice = 'session' | 'hour' | 'always' | 'deny';
 
+/** What a consent card says for each kind of thing the sandbox blocked, and the choices it offers. */
+const OFFER_WORDING: Record<ConsentOfferView['access'], { title: (o: ConsentOfferView) => string; blocked: string; allowing: string; reporter: string; choices: (o: ConsentOfferView) => [OfferChoice, string][] }> = {
+  write: {
+    title: (o) => `Sandbox blocked writing: ${o.path}`,
+    blocked: 'the jail kept it from writing to',
+    allowing: 'Allowing it lets later commands write there',
+    reporter: 'the jail',
+    choices: () => [['session', 'Allow for this session'], ['always', 'Always allow this path'], ['deny', 'Keep denied']],
+  },
+  code: {
+    title: (o) => `Sandbox blocked code that runs outside the jail: ${o.path}`,
+    blocked: 'the jail kept it from changing',
+    allowing: 'Allowing it lets later commands change it (and what it runs then runs outside the jail)',
+    reporter: 'the jail',
+    choices: () => [['session', 'Allow for this session'], ['always', 'Always allow this path'], ['deny', 'Keep denied']],
+  },
+  read: {
+    title: (o) => `Sandbox hid a file that may hold credentials: ${o.path}`,
+    blocked: 'the jail hides',
+    allowing: 'Allowing it shows this one path to later commands (never the folder around it)',
+    reporter: 'the jail',
+    choices: () => [['session', 'Show it for this session'], ['always', 'Always show this path'], ['deny', 'Keep hidden']],
+  },
+  host: {
+    title: (o) => `Sandbox blocked a connection to ${o.path}`,
+    blocked: 'the proxy refused a connection to',
+    allowing: 'Allowing it lets later commands (and web_fetch) reach it',
+    reporter: 'the proxy',
+    choices: (o) => [['session', `Allow ${o.path} for this session`], ['hour', 'For an hour'], ['always', 'Always'], ['deny', 'Keep blocked']],
+  },
+};
+
+/** The sandbox blocked something an approved command tried: allow it (for the session, a time, always) or keep it blocked. */
 export function ConsentCard({ o }: { o: ConsentOfferView }) {
-  if (o.access === 'host') return <HostConsentCard o={o} />;
-  return <PathConsentCard o={o} />;
-}
-
-function PathConsentCard({ o }: { o: ConsentOfferView }) {
   const titleId = useId();
   const decide = useApp((s) => s.decideOffer);
-  const what = o.access === 'code' ? 'code that runs outside the jail' : 'writing';
+  const w = OFFER_WORDING[o.access];
   return (
     <section className="card consent" role="region" aria-labelledby={titleId}>
-      <h2 id={titleId}>{`Sandbox blocked ${what}: ${o.path}`}</h2>
+      <h2 id={titleId}>{w.title(o)}</h2>
       <p>
-        The command was approved, but the jail kept it from {o.access === 'code' ? 'changing' : 'writing to'} <code><Visible text={o.path} /></code>
+        The command was approved, but {w.blocked} <code><Visible text={o.path} /></code>
         {o.attempted !== o.path && (
           <>
             {' '}
             (it tried <code><Visible text={o.attempted} /></code>)
           </>
         )}
-        . Allowing it lets later commands write there; the agent is told it may retry.
+        . {w.allowing}; the agent is told it may retry.
       </p>
       <details>
-        <summary>What the jail reported</summary>
+        <summary>{`What ${w.reporter} reported`}</summary>
         <pre className="command">
           <Visible text={o.evidence} />
         </pre>
       </details>
       <div className="actions">
-        <button type="button" onClick={() => void decide(o.id, 'session')}>
-          Allow for this session
-        </button>
-        <button type="button" onClick={() => void decide(o.id, 'always')}>
-          Always allow this path
-        </button>
-        <button type="button" className="primary" onClick={() => void decide(o.id, 'deny')}>
-          Keep denied
-        </button>
+        {w.choices(o).map(([choice, label]) => (
+          // Keeping it blocked is the default: the button a person reaches for without reading.
+          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} onClick={() => void decide(o.id, choice)}>
+            {label}
+          </button>
+        ))}
       </div>
     </section>
   );

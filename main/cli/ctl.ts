@@ -122,6 +122,18 @@ type CallDetail = ResultOf<'call.get'>;
 
 type Values = Record<string, string | boolean | undefined>;
 
+/** The options every listing shares: --limit (1-500) and --session. */
+function listParams(v: Values): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  if (v['limit'] !== undefined) {
+    const n = Number(v['limit']);
+    if (!Number.isInteger(n) || n < 1 || n > 500) throw new UsageError('--limit must be a whole number from 1 to 500.');
+    params['limit'] = n;
+  }
+  if (v['session']) params['session_id'] = v['session'];
+  return params;
+}
+
 function planCall(command: string, rest: string[], v: Values): { method: OperationName; params: Record<string, unknown>; render: (r: unknown) => string } {
   const noArgs = (n: number) => {
     if (rest.length !== n) throw new UsageError(USAGE);
@@ -132,25 +144,13 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
       return { method: 'approval.list_pending', params: {}, render: (r) => renderPending(r as PendingApproval[]) };
     case 'history': {
       noArgs(0);
-      const params: Record<string, unknown> = {};
-      if (v['limit'] !== undefined) {
-        const n = Number(v['limit']);
-        if (!Number.isInteger(n) || n < 1 || n > 500) throw new UsageError('--limit must be a whole number from 1 to 500.');
-        params['limit'] = n;
-      }
-      if (v['session']) params['session_id'] = v['session'];
+      const params = listParams(v);
       if (v['outcome']) params['outcome'] = v['outcome'];
       return { method: 'approval.list_decisions', params, render: (r) => renderHistory(r as DecisionRecord[]) };
     }
     case 'calls': {
       noArgs(0);
-      const params: Record<string, unknown> = {};
-      if (v['limit'] !== undefined) {
-        const n = Number(v['limit']);
-        if (!Number.isInteger(n) || n < 1 || n > 500) throw new UsageError('--limit must be a whole number from 1 to 500.');
-        params['limit'] = n;
-      }
-      if (v['session']) params['session_id'] = v['session'];
+      const params = listParams(v);
       if (v['state']) params['state'] = String(v['state']).split(',').map((x) => x.trim()).filter(Boolean);
       if (v['tool']) params['tool'] = v['tool'];
       if (v['class']) params['class'] = v['class'];

@@ -20,6 +20,7 @@ import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
 import { findObfuscation, isSuspiciousName, lookalikeSkeleton } from './unicode';
+import { arithmeticRisks, loopVariablesFromData, mayHoldArithmetic, printsANumber } from './arithmetic';
 import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
 import { isCodeVariable, isDangerousVariable } from './env-vars';
 import { scanOptions, tableFor, type OptionTable, type ScannedOptions } from './args';
@@ -120,6 +121,8 @@ export class ShellAnalyzer {
   readonly files: NetworkFiles;
   /** A variable set anywhere in the command that can change where network programs connect. */
   private networkEnv: string | null = null;
+  /** Variables set anywhere in the command to a value only the run knows, and where it came from. */
+  private readonly runtimeValued = new Map<string, string>();
 
   constructor(opts: AnalyzeOptions) {
     this.ctx = opts.ctx;
@@ -186,8 +189,25 @@ export class ShellAnalyzer {
         const expanded = expandBraceWords(source);
         if (expanded !== source) this.analyzeSource(expanded, { ...scope, via: [...scope.via, 'brace expansion'], depth: scope.depth + 1 }, carrier);
       }
-      return this.walk(root, scope, stdin);
+      const out = this.walk(root, scope, stdin);
+      this.judgeArithmetic(root, source, scope);
+      return out;
     }
+  }
+
+  /**
+   * Arithmetic over data the run decides can run code (arithmetic.ts). After the walk, so every variable
+   * the command sets is known, wherever it is set; skipped when the text cannot hold arithmetic.
+   */
+  private judgeArithmetic(root: Node, source: string, scope: Scope): void {
+    if (!mayHoldArithmetic(source)) return;
+    const loops = /\bfor\b/.test(source) ? loopVariablesFromData(root) : null;
+    if (this.runtimeValued.size === 0 && !loops?.size && !/\$\(|`/.test(source)) return;
+    const origin = (name: string) => this.runtimeValued.get(name) ?? loops?.get(name) ?? null;
+    const risks = arithmeticRisks(root, origin);
+    if (risks.length === 0) return;
+    const d = this.newDraft(source, scope);
+    for (const why of risks) d.raise('write', why, SHELL_REACHABLE_EFFECTS);
   }
 
   private newDraft(text: string, scope: Scope): Draft {
@@ -448,6 +468,8 @@ export class ShellAnalyzer {
       return;
     }
     if (this.networkEnv === null && networkEnvironment(name)) this.networkEnv = name;
+    const from = runtimeOrigin(word, this.runtimeValued);
+    if (from) this.runtimeValued.set(name, from);
     if (isCodeVariable(name) && word) {
       // PAGER='…', GIT_SSH_COMMAND='…': the value is a command that later runs through a shell.
       const inner: Scope = { cwd: scope.cwd, via: [...scope.via, `${name}=`], depth: scope.depth + 1 };
@@ -1137,3 +1159,12 @@ function tildify(abs: string, ctx: PathContext): string {
 }
 
 const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];
+
+/** Where a variable's new value comes from when only the run knows it (read, a substitution, such a variable). */
+function runtimeOrigin(word: Word | null, known: ReadonlyMap<string, string>): string | null {
+  if (!word) return null;
+  if (word.source.startsWith('(set by ')) return word.source.slice(1, -1);
+  if (word.substitutions.length) return printsANumber(word.source) ? null : `set from ${word.source}`;
+  for (const m of word.source.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (known.has(m[1]!)) return `set from ${word.source}`;
+  return null;
+}

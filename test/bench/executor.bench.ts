@@ -57,13 +57,23 @@ export const suites: BenchSuite[] = [
         await cold.run(req);
         await unjailed.run(req);
       }
+      // Each sample starts after a pause, as calls come after the model's turn: what one run leaves
+      // behind (the kernel tears a namespace down after its last process exits, and a jailed run
+      // starts the next spare once its result is out) does not land on the next sample.
+      const settle = () => new Promise((r) => setTimeout(r, 25));
       for (let i = 0; i < 80; i++) {
         samples.bare.push(await bareBwrap(ws));
+        await settle();
         samples.jailed.push(await time(() => ex.run(req)));
+        await settle();
         samples.floor.push(await timed(floorArgv));
+        await settle();
         samples.cold.push(await time(() => cold.run(req)));
+        await settle();
         samples.plain.push(await time(() => unjailed.run(req)));
+        await settle();
         samples.raw.push(await plainTrue());
+        await settle();
       }
       unjailed.dispose();
       cold.dispose();
@@ -72,7 +82,9 @@ export const suites: BenchSuite[] = [
       const rlimit: number[] = [];
       for (let i = 0; i < 40; i++) {
         rlimit.push(await time(() => rl.run(req)));
+        await settle();
         await bareBwrap(ws);
+        await settle();
       }
       rl.dispose();
       for (const v of [...Object.values(samples), rlimit]) v.sort((a, b) => a - b);

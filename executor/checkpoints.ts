@@ -214,11 +214,11 @@ export class ShadowGit {
    * `git write-tree` without the process: the shadow index's trees, computed and stored here (see
    * ./index-tree.ts). Null when the index is not the plain SHA-1 case; then git writes the tree.
    */
-  private writeTreeHere(): string | null {
+  private writeTreeHere(indexFile = join(this.gitDir, 'index')): string | null {
     let index: Buffer;
     try {
       if (/objectformat/i.test(readFileSync(join(this.gitDir, 'config'), 'utf8'))) return null;
-      index = readFileSync(join(this.gitDir, 'index'));
+      index = readFileSync(indexFile);
     } catch {
       return null;
     }
@@ -342,7 +342,7 @@ export class ShadowGit {
     if (!userGit) return null;
     const mirrored = mirrorObjects(join(userGit, 'objects'), join(historyDir(this.gitDir), 'objects'));
     await this.addHistory(userGit);
-    const tree = (await this.git(['write-tree'], { index: this.historyIndex })).trim();
+    const tree = this.writeTreeHere(this.historyIndex) ?? (await this.git(['write-tree'], { index: this.historyIndex })).trim();
     return { tree, objectsAdded: mirrored.added };
   }
 

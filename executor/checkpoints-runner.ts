@@ -1,7 +1,7 @@
 // Runs the checkpoints' git commands through one small long-lived shell instead of spawning each from
 // the daemon. Starting a process from Node forks the whole daemon first, and that costs in proportion
 // to its memory (about 7 ms at 80 MB, 14 ms at 200 MB, 30 ms at 400 MB measured here); the shell is a
-// few megabytes, so its forks cost a fraction of a millisecond. A snapshot runs four to six git
+// few megabytes, so its forks cost a fraction of a millisecond. A snapshot runs three or four git
 // commands, so this is most of a checkpoint's time.
 //
 // Each request is a file in a private folder (NUL-terminated fields: working directory, stdin file,

@@ -16,6 +16,7 @@ describe('the checkpoints command runner', () => {
     { name: 'sees the environment asked for', argv: ['bash', '--norc', '-c', 'printf %s "$GIT_INDEX_FILE"'], env: { GIT_INDEX_FILE: '/x/index' }, input: undefined, want: { code: 0, stdout: '/x/index', stderr: '' } },
     { name: 'reads the input it is given', argv: ['cat'], env: {}, input: 'a\0b\n', want: { code: 0, stdout: 'a\0b\n', stderr: '' } },
     { name: 'reports the exit status and stderr', argv: ['bash', '--norc', '-c', 'echo no >&2; exit 3'], env: {}, input: undefined, want: { code: 3, stdout: '', stderr: 'no\n' } },
+    { name: 'keeps newlines and empty values in arguments and the environment', argv: ['bash', '--norc', '-c', 'printf "%s|%s|%s" "$1" "$2" "$V"', '-', 'a\nb', ''], env: { V: 'x\ny' }, input: undefined, want: { code: 0, stdout: 'a\nb||x\ny', stderr: '' } },
     { name: 'runs in the directory asked for', argv: ['pwd'], env: {}, input: undefined, want: { code: 0, stdout: `${dir}\n`, stderr: '' } },
   ])('$name', async ({ argv, env, input, want }) => {
     expect(await runner.run(argv, { cwd: dir, env, ...(input !== undefined ? { input } : {}) })).toEqual(want);

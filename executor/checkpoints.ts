@@ -12,6 +12,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { isRegenerable } from '../common/regenerable';
 import { gitRunner, type CommandRunner } from './checkpoints-runner';
 import { HISTORY_EXCLUDES, historyDir, mirrorObjects, restoreObjects, userGitDir, ensureRepositoryShape } from './checkpoint-history';
+import { readIndexEntries, treesOf } from './index-tree';
 
 export interface Snapshot {
   commit: string;
@@ -60,7 +61,7 @@ function gitBlobId(text: string): string {
 }
 
 /** A git object id and its loose-object bytes (SHA-1 repositories: what `git init` makes here). */
-function looseObject(type: 'blob' | 'commit', body: Buffer): { id: string; bytes: Buffer } {
+function looseObject(type: 'blob' | 'commit' | 'tree', body: Buffer): { id: string; bytes: Buffer } {
   const header = Buffer.from(`${type} ${body.length}\0`);
   return { id: createHash('sha1').update(header).update(body).digest('hex'), bytes: deflateSync(Buffer.concat([header, body]), { level: 1 }) };
 }
@@ -185,7 +186,7 @@ export class ShadowGit {
   }
 
   /** Writes an object straight into the object store (as git does: a temporary file, then a link). */
-  private writeObject(type: 'blob' | 'commit', body: Buffer): string {
+  private writeObject(type: 'blob' | 'commit' | 'tree', body: Buffer): string {
     const { id, bytes } = looseObject(type, body);
     const dir = join(this.gitDir, 'objects', id.slice(0, 2));
     const path = join(dir, id.slice(2));
@@ -207,6 +208,25 @@ export class ShadowGit {
     const who = `Threshold <checkpoints@threshold.invalid> ${Math.floor(when / 1000)} +0000`;
     const text = `tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join('')}author ${who}\ncommitter ${who}\n\n${message.endsWith('\n') ? message : `${message}\n`}`;
     return this.writeObject('commit', Buffer.from(text, 'utf8'));
+  }
+
+  /**
+   * `git write-tree` without the process: the shadow index's trees, computed and stored here (see
+   * ./index-tree.ts). Null when the index is not the plain SHA-1 case; then git writes the tree.
+   */
+  private writeTreeHere(indexFile = join(this.gitDir, 'index')): string | null {
+    let index: Buffer;
+    try {
+      if (/objectformat/i.test(readFileSync(join(this.gitDir, 'config'), 'utf8'))) return null;
+      index = readFileSync(indexFile);
+    } catch {
+      return null;
+    }
+    const entries = readIndexEntries(index);
+    if (!entries) return null;
+    const { root, trees } = treesOf(entries);
+    for (const t of trees) this.writeObject('tree', t.body);
+    return root;
   }
 
   /** Points refs/heads/checkpoints at a commit (a new file renamed over the old: never half-written). */
@@ -240,16 +260,21 @@ export class ShadowGit {
     return run;
   }
 
-  // Independent work runs side by side: the two listings of what git does not track, the repository
-  // history (its own index), the previous checkpoint. Only the add waits for the size check, and the
-  // tree for the add. The blob, commit and ref are written here, not by more git processes.
+  // Independent work runs side by side: the listing of ignored paths, the repository history (its own
+  // index) and the previous checkpoint, beside the size check, the add and the tree, which follow one
+  // another. The ignored listing may read the shadow index before or after the add: the add never
+  // tracks an ignored path (no --force), so it lists the same either way. The blob, commit and ref
+  // are written here, not by more git processes.
   private async takeSnapshot(message: string): Promise<Snapshot> {
     const started = performance.now();
     await this.ensure();
-    const [large, ignoredFirst, history, parent] = await Promise.all([this.excludeLargeFiles(), this.ignoredPaths(), this.snapshotHistory(), this.head().then((h) => (h ? this.parentOf(h) : null))]);
+    const staged = this.excludeLargeFiles().then(async (large) => {
+      await this.addWorkspace();
+      return { large, tree: this.writeTreeHere() ?? (await this.git(['write-tree'])).trim() };
+    });
+    const [{ large, tree }, ignoredFirst, history, parent] = await Promise.all([staged, this.ignoredPaths(), this.snapshotHistory(), this.head().then((h) => (h ? this.parentOf(h) : null))]);
     // A file found over the cap just now is ignored from now on: list again so that it counts.
-    const [ignored] = await Promise.all([large.length ? this.ignoredPaths() : Promise.resolve(ignoredFirst), this.addWorkspace()]);
-    const tree = (await this.git(['write-tree'])).trim();
+    const ignored = large.length ? await this.ignoredPaths() : ignoredFirst;
     // What was ignored then is recorded, so that a restore never deletes it (see restore).
     const ignoredText = ignored.join('\0');
     const ignoredBlob = gitBlobId(ignoredText);
@@ -317,7 +342,7 @@ export class ShadowGit {
     if (!userGit) return null;
     const mirrored = mirrorObjects(join(userGit, 'objects'), join(historyDir(this.gitDir), 'objects'));
     await this.addHistory(userGit);
-    const tree = (await this.git(['write-tree'], { index: this.historyIndex })).trim();
+    const tree = this.writeTreeHere(this.historyIndex) ?? (await this.git(['write-tree'], { index: this.historyIndex })).trim();
     return { tree, objectsAdded: mirrored.added };
   }
 

@@ -92,23 +92,47 @@ describe('the launcher started ahead (the spare)', () => {
     const cold = new Executor({ home: fx.home, appDirs: [fx.configDir, fx.dataDir], spare: false });
     try {
       const req: RunRequest = { argv: ['bash', '-c', probeScript], cwd: fx.workspace, env: process.env, jail: { class: 'write', workspace: fx.workspace } };
-      await ex.run(req); // the spare for the next run starts here
+      await ex.run(req); // the spare for the next run starts once this result is out
+      await new Promise((r) => setImmediate(r));
+      expect(ex.spareWaiting()).toBe(true);
       const [warm, onTheSpot] = [await ex.run(req), await cold.run(req)];
       expect({ out: warm.stdout.text, err: warm.stderr.text, memory: warm.memory }).toEqual({ out: onTheSpot.stdout.text, err: onTheSpot.stderr.text, memory: onTheSpot.memory });
     } finally {
       cold.dispose();
     }
   });
+  it('the next spare starts after a short run has returned its result, not while the caller waits for it', async () => {
+    // However long this run takes on a loaded machine, it counts as short.
+    const slowMachine = new Executor({ home: fx.home, appDirs: [fx.configDir, fx.dataDir], spareAfterMs: 60_000 });
+    await slowMachine.run({ argv: ['true'], cwd: fx.workspace, env: process.env, jail: { class: 'write', workspace: fx.workspace } });
+    await new Promise((r) => setImmediate(r));
+    const started: boolean[] = [slowMachine.spareWaiting()];
+    const r = await slowMachine.run({ argv: ['true'], cwd: fx.workspace, env: process.env, jail: { class: 'write', workspace: fx.workspace } });
+    started.push(slowMachine.spareWaiting());
+    await new Promise((r) => setImmediate(r));
+    started.push(slowMachine.spareWaiting());
+    slowMachine.dispose();
+    expect({ exit: r.exitCode, started }).toEqual({ exit: 0, started: [true, false, true] });
+  });
+  it('a long run starts the next spare while it runs, so that a call made meanwhile finds one', async () => {
+    const long = ex.run({ argv: ['sleep', '1'], cwd: fx.workspace, env: process.env, jail: { class: 'write', workspace: fx.workspace } });
+    await new Promise((r) => setTimeout(r, 600));
+    const during = ex.spareWaiting();
+    const r = await long;
+    expect({ exit: r.exitCode, during }).toEqual({ exit: 0, during: true });
+  });
   it.each([
     { name: 'fewer processes', limits: { maxProcesses: 20 }, want: '20' },
     { name: 'more processes', limits: { maxProcesses: 300 }, want: '300' },
   ])('a run asking for other limits than the spare was started with gets its own ($name)', async ({ limits, want }) => {
     await sh('true');
+    await new Promise((r) => setImmediate(r)); // the spare is there
     const r = await sh('ulimit -u', 'write', { limits });
     expect(r.stdout.text.trim()).toBe(want);
   });
   it('a fork bomb stops at the process limit of its own run, also through the spare', async () => {
     await sh('true');
+    await new Promise((r) => setImmediate(r)); // the spare is there
     const r = await sh('for i in $(seq 1 60); do sleep 5 & done 2>/dev/null; jobs -p | wc -l; kill $(jobs -p) 2>/dev/null; true', 'write', { limits: { maxProcesses: 25 } });
     expect(Number(r.stdout.text.trim())).toBeLessThan(25);
   });

@@ -40,6 +40,8 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   containment?: ContainmentPlan;
   /** For benchmarks: false starts every launcher when its call comes (no spare started ahead). */
   spare?: boolean;
+  /** For tests: how long a jailed command runs before the next spare starts beside it (default 100 ms). */
+  spareAfterMs?: number;
   /** For tests: name resolution at the egress proxy instead of the system's. */
   resolveHost?: (host: string) => Promise<string[]>;
 }
@@ -53,6 +55,9 @@ export interface JailStatus {
   /** How the memory limit is held (null when the jail cannot start). */
   memory: MemoryContainment | null;
 }
+
+/** How long a jailed command runs before the next spare is started beside it (a shorter one starts it after its result). */
+const REFILL_DURING_MS = 100;
 
 /** The jail's launcher environment: bwrap clears it and sets the scrubbed one itself. */
 const LAUNCH_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin' };
@@ -138,7 +143,12 @@ export class Executor {
     return spare;
   }
 
-  /** Starts the next spare (after a jailed call started, so it does not delay that one). */
+  /** Whether a launcher started ahead waits for the next call (for tests). */
+  spareWaiting(): boolean {
+    return this.spare !== null && this.spare.child.exitCode === null && this.spare.child.signalCode === null;
+  }
+
+  /** Starts the next spare (after a jailed call's result, or beside a long one, so it delays neither). */
   private refill(): void {
     if (this.disposed || this.spare || this.o.spare === false || !this.containment.ok || !this.probe.ok) return;
     try {
@@ -171,6 +181,7 @@ export class Executor {
         ? await EgressSession.open({ scratch: this.scratch, patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}) })
         : null;
     let finished = false;
+    let refillTimer: NodeJS.Timeout | null = null;
     if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
@@ -290,7 +301,9 @@ export class Executor {
           return finish(null, null);
         }
         child.stdin!.end(launched.request);
-        this.refill();
+        // A long command: the next spare starts while it runs, so that a call made meanwhile finds one.
+        refillTimer = setTimeout(() => this.refill(), this.o.spareAfterMs ?? REFILL_DURING_MS);
+        refillTimer.unref();
       } else {
         try {
           child = spawn(argv[0]!, argv.slice(1), { cwd: req.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -327,6 +340,13 @@ export class Executor {
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
     for (const p of createdPlaceholders) removeIfEmpty(p);
 
+    if (refillTimer) {
+      // A short command: the next spare starts once the result is out. Starting a launcher forks the
+      // daemon, blocking it for several milliseconds (in proportion to its memory); done during the
+      // call, that time was the call's.
+      clearTimeout(refillTimer);
+      setImmediate(() => this.refill());
+    }
     const stdout = out.result();
     const stderr = err.result();
     return {

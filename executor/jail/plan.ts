@@ -102,10 +102,13 @@ export function planHiddenPaths(o: { home: string; workspace: string; keep: read
     if (covered(p) || keep.some((k) => isInside(p, k))) return;
     let st;
     try {
-      st = lstatSync(p);
+      // Most candidates do not exist: without the exception Node would build for each, planning a
+      // jail took about 2 ms instead of 0.3.
+      st = lstatSync(p, { throwIfNoEntry: false });
     } catch {
-      return; // not there: nothing to hide
+      return; // not reachable (a file where a folder was expected): nothing to hide
     }
+    if (!st) return; // not there: nothing to hide
     // A symbolic link is not mounted over: its target is judged by its own path.
     if (st.isSymbolicLink()) return;
     if (keep.some((k) => isInside(k, p))) {
@@ -220,8 +223,8 @@ export function undoBinds(workspace: string, unheld: readonly string[], granted:
   const keep = (p: string) => !granted.some((g) => isInside(p, g) || isInside(g, p));
   const existing = (p: string) => {
     try {
-      const st = lstatSync(p);
-      return st.isFile() || st.isDirectory();
+      const st = lstatSync(p, { throwIfNoEntry: false });
+      return !!st && (st.isFile() || st.isDirectory());
     } catch {
       return false;
     }

@@ -14,6 +14,11 @@ function bareBwrap(ws: string): Promise<number> {
   return timed(['bwrap', '--unshare-user', '--unshare-pid', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--bind', ws, ws, '--', 'true']);
 }
 
+/** The issue's wording of the baseline (`bwrap --unshare-all --ro-bind / / true`), and the same with the fresh /dev and /proc every usable jail needs. */
+function unshareAll(ws: string, devProc: boolean): Promise<number> {
+  return timed(['bwrap', '--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', ...(devProc ? ['--dev', '/dev', '--proc', '/proc'] : []), '--bind', ws, ws, '--', 'true']);
+}
+
 function plainTrue(): Promise<number> {
   return new Promise((resolve) => {
     const t = performance.now();
@@ -46,7 +51,7 @@ export const suites: BenchSuite[] = [
       const cold = new Executor({ home: homedir(), appDirs: [], spare: false });
       const unjailed = new Executor({ home: homedir(), appDirs: [], unjailed: true, probe: { ok: false, cause: 'benchmark baseline', fix: '-' } });
       const floorArgv = ex.commandLine(req).filter((a, i, all) => a !== '--seccomp' && all[i - 1] !== '--seccomp');
-      const samples = { jailed: [] as number[], cold: [] as number[], plain: [] as number[], raw: [] as number[], bare: [] as number[], floor: [] as number[] };
+      const samples = { jailed: [] as number[], cold: [] as number[], plain: [] as number[], raw: [] as number[], bare: [] as number[], floor: [] as number[], all: [] as number[], devProc: [] as number[] };
       const time = async (f: () => Promise<unknown>) => {
         const t = performance.now();
         await f();
@@ -57,13 +62,27 @@ export const suites: BenchSuite[] = [
         await cold.run(req);
         await unjailed.run(req);
       }
+      // Each sample starts after a pause, as calls come after the model's turn: what one run leaves
+      // behind (the kernel tears a namespace down after its last process exits, and a jailed run
+      // starts the next spare once its result is out) does not land on the next sample.
+      const settle = () => new Promise((r) => setTimeout(r, 25));
       for (let i = 0; i < 80; i++) {
         samples.bare.push(await bareBwrap(ws));
+        await settle();
         samples.jailed.push(await time(() => ex.run(req)));
+        await settle();
         samples.floor.push(await timed(floorArgv));
+        await settle();
         samples.cold.push(await time(() => cold.run(req)));
+        await settle();
         samples.plain.push(await time(() => unjailed.run(req)));
+        await settle();
         samples.raw.push(await plainTrue());
+        await settle();
+        samples.all.push(await unshareAll(ws, false));
+        await settle();
+        samples.devProc.push(await unshareAll(ws, true));
+        await settle();
       }
       unjailed.dispose();
       cold.dispose();
@@ -72,7 +91,9 @@ export const suites: BenchSuite[] = [
       const rlimit: number[] = [];
       for (let i = 0; i < 40; i++) {
         rlimit.push(await time(() => rl.run(req)));
+        await settle();
         await bareBwrap(ws);
+        await settle();
       }
       rl.dispose();
       for (const v of [...Object.values(samples), rlimit]) v.sort((a, b) => a - b);
@@ -82,6 +103,8 @@ export const suites: BenchSuite[] = [
       const bm = med(samples.bare);
       report({ name: 'spawn `true` from Node with no capture at all, median', value: med(samples.raw), unit: 'ms' });
       report({ name: 'spawn `true` under bare bwrap (namespaces + ro root only), median / p99', value: bm, unit: 'ms', note: `p99 ${percentile(samples.bare, 99).toFixed(1)} ms` });
+      report({ name: "bwrap --unshare-all --ro-bind / / (the issue's wording of bare bwrap), median", value: med(samples.all), unit: 'ms' });
+      report({ name: "the same with a fresh /dev and /proc (bubblewrap's own mounts every jail needs), median", value: med(samples.devProc), unit: 'ms' });
       report({ name: "bwrap with the jail's own command line, no launcher (the mounts' floor), median / p99", value: med(samples.floor), unit: 'ms', note: `p99 ${percentile(samples.floor, 99).toFixed(1)} ms; ${floorArgv.length} arguments` });
       report({ name: 'spawn `true` jailed (launcher started ahead, limits, memory cgroup, seccomp), median / p99', value: jm, unit: 'ms', note: `p99 ${percentile(samples.jailed, 99).toFixed(1)} ms` });
       report({ name: 'spawn `true` jailed, launcher started on the spot, median / p99', value: med(samples.cold), unit: 'ms', note: `p99 ${percentile(samples.cold, 99).toFixed(1)} ms` });
@@ -89,6 +112,8 @@ export const suites: BenchSuite[] = [
       report({ name: 'spawn `true` through the executor unjailed, median', value: pm, unit: 'ms' });
       report({ name: 'jailed / bare bwrap', value: jm / bm, unit: 'x', ...atMost(jm / bm, 1.5) });
       report({ name: "jailed / bwrap with the jail's own command line", value: jm / med(samples.floor), unit: 'x' });
+      report({ name: 'jailed / bwrap --unshare-all --ro-bind / /', value: jm / med(samples.all), unit: 'x' });
+      report({ name: "bwrap with the jail's own command line / bare bwrap (the protections' mounts alone)", value: med(samples.floor) / bm, unit: 'x' });
       report({ name: 'launcher started on the spot / bare bwrap', value: med(samples.cold) / bm, unit: 'x' });
       report({ name: 'jail overhead (median jailed − median unjailed)', value: jm - pm, unit: 'ms', ...atMost(jm - pm, 15) });
       report({ name: 'jailed / unjailed', value: jm / pm, unit: 'x' });

@@ -7,8 +7,9 @@
 // sandbox blocked it, and reported to the caller, which turns it into a consent card.
 import { lookup } from 'node:dns/promises';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, createServer, isIP, type Server, type Socket } from 'node:net';
+import { createServer, isIP, type Server, type Socket } from 'node:net';
 import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
+import { dialUpstream, type Upstream } from './relay';
 
 export type EgressProtocol = 'http' | 'connect' | 'socks5';
 
@@ -142,22 +143,8 @@ export class EgressProxy {
     return { ok: true, address };
   }
 
-  private dial(address: string, port: number): Promise<Socket> {
-    return new Promise((resolve, reject) => {
-      const s = this.track(connect({ host: address, port }));
-      const timer = setTimeout(() => {
-        s.destroy();
-        reject(new Error('timed out'));
-      }, this.o.connectTimeoutMs ?? 10_000);
-      s.once('connect', () => {
-        clearTimeout(timer);
-        resolve(s);
-      });
-      s.once('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-    });
+  private dial(address: string, port: number): Promise<Upstream> {
+    return dialUpstream(address, port, this.o.connectTimeoutMs ?? 10_000, (s) => this.track(s));
   }
 
   // ── HTTP CONNECT ────────────────────────────────────────────────────────────────────────────────────
@@ -173,7 +160,7 @@ export class EgressProxy {
       client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\n${REFUSAL_HEADER}: refused\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
-    let upstream: Socket;
+    let upstream: Upstream;
     try {
       upstream = await this.dial(dest.address, target!.port);
     } catch (e) {
@@ -182,8 +169,8 @@ export class EgressProxy {
     }
     this.allowed.push(`${target!.host}:${target!.port}`);
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) upstream.write(head);
-    tunnel(client, upstream);
+    if (head.length) upstream.socket.write(head);
+    upstream.relayTo(client);
   }
 
   // ── Plain HTTP (absolute-form request line) ─────────────────────────────────────────────────────────
@@ -250,7 +237,7 @@ export class EgressProxy {
         this.refuse({ host, port, protocol: 'socks5', kind: dest.kind, reason: dest.reason });
         return void client.end(socksReply(0x02)); // connection not allowed by ruleset
       }
-      let upstream: Socket;
+      let upstream: Upstream;
       try {
         upstream = await this.dial(dest.address, port);
       } catch {
@@ -259,8 +246,8 @@ export class EgressProxy {
       this.allowed.push(`${host}:${port}`);
       client.write(socksReply(0x00));
       const rest = read.rest();
-      if (rest.length) upstream.write(rest);
-      tunnel(client, upstream);
+      if (rest.length) upstream.socket.write(rest);
+      upstream.relayTo(client);
     } catch {
       client.destroy();
     }
@@ -270,18 +257,6 @@ export class EgressProxy {
 function sendRefusal(res: ServerResponse, status: number, text: string): void {
   const body = text + '\n';
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), [REFUSAL_HEADER]: 'refused', connection: 'close' }).end(body);
-}
-
-function tunnel(a: Socket, b: Socket): void {
-  a.pipe(b);
-  b.pipe(a);
-  a.resume();
-  const end = () => {
-    a.destroy();
-    b.destroy();
-  };
-  a.on('close', end);
-  b.on('close', end);
 }
 
 function socksReply(code: number): Buffer {

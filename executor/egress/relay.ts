@@ -1,0 +1,68 @@
+// The proxy's data path once a connection is allowed: bytes from the host go to the client without
+// Node's stream machinery in between. The upstream socket reads straight into large blocks (`onread`),
+// and each block is handed to the client's socket as it is; the read stops while the client's socket is
+// full and starts again when it drains. Downloads are where the bytes are, and a stream pipe costs about
+// twice the CPU per megabyte of this (docs/performance.md, "Egress throughput, third session"); the
+// client's side (an upload, a request) keeps an ordinary pipe.
+import { connect, type Socket } from 'node:net';
+
+/** How much one read may take from the host's socket. */
+export const READ_BLOCK = 256 * 1024;
+
+export interface Upstream {
+  socket: Socket;
+  /** Starts relaying both ways between this host connection and the client. Nothing is read from the host before. */
+  relayTo(client: Socket): void;
+}
+
+/**
+ * Dials address:port, resolving once connected. The socket stays paused until relayTo, so a host that
+ * speaks first cannot get ahead of the proxy's own answer to the client.
+ */
+export function dialUpstream(address: string, port: number, timeoutMs: number, track: (s: Socket) => Socket): Promise<Upstream> {
+  let sink: Socket | null = null;
+  const socket = connect({
+    host: address,
+    port,
+    onread: {
+      buffer: () => Buffer.allocUnsafe(READ_BLOCK),
+      callback: (n: number, block: Uint8Array) => {
+        if (!sink || sink.destroyed) {
+          socket.destroy();
+          return false;
+        }
+        // The block is fresh for every read, so the client's socket may keep it until it is written.
+        if (!sink.write(block.subarray(0, n))) {
+          socket.pause();
+          sink.once('drain', () => socket.resume());
+        }
+        return true;
+      },
+    },
+  });
+  socket.pause();
+  track(socket);
+  const relayTo = (client: Socket): void => {
+    sink = client;
+    client.pipe(socket);
+    socket.on('end', () => client.end());
+    socket.on('error', () => client.destroy());
+    client.on('close', () => socket.destroy());
+    socket.resume();
+    client.resume();
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('timed out'));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve({ socket, relayTo });
+    });
+    socket.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}

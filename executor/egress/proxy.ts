@@ -6,9 +6,10 @@
 // resolved or dialled. A refusal is answered in the protocol's own way, with a sentence saying that the
 // sandbox blocked it, and reported to the caller, which turns it into a consent card.
 import { lookup } from 'node:dns/promises';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer, isIP, type Server, type Socket } from 'node:net';
 import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
+import { forwardPlain } from './forward';
 import { dialUpstream, type Upstream } from './relay';
 
 export type EgressProtocol = 'http' | 'connect' | 'socks5';
@@ -194,19 +195,24 @@ export class EgressProxy {
       this.refuse({ host, port, protocol: 'http', kind: dest.kind, reason: dest.reason });
       return void sendRefusal(res, 403, refusalText(host, port, dest.reason));
     }
+    let upstream: Upstream;
+    try {
+      upstream = await this.dial(dest.address, port);
+    } catch (e) {
+      return void res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${(e as Error).message}\n`);
+    }
     this.allowed.push(`${host}:${port}`);
-    const headers = { ...req.headers };
+    const headers: OutgoingHttpHeaders = { ...req.headers };
     for (const h of ['proxy-connection', 'proxy-authorization', 'keep-alive']) delete headers[h];
-    const up = httpRequest({ host: dest.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders);
-      upRes.pipe(res);
+    // The host's answer about the connection reaches the client (its head is passed on), so ask for what a
+    // pooled client would, though each host connection carries this one request and closes with its response.
+    headers.connection ??= 'keep-alive';
+    forwardPlain(req, res, {
+      upstream,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      onFailure: (e) => res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${e.message}\n`),
     });
-    up.on('socket', (s: Socket) => this.track(s));
-    up.on('error', (e) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${e.message}\n`);
-      else res.destroy();
-    });
-    req.pipe(up);
   }
 
   // ── SOCKS5 (RFC 1928), no authentication; CONNECT only ───────────────────────────────────────────────

@@ -9,10 +9,15 @@ import { connect, type Socket } from 'node:net';
 /** How much one read may take from the host's socket. */
 export const READ_BLOCK = 256 * 1024;
 
+/** Takes one block read from the host; returns false when the reading should wait (it calls resume later). */
+export type BlockSink = (block: Buffer) => boolean;
+
 export interface Upstream {
   socket: Socket;
   /** Starts relaying both ways between this host connection and the client. Nothing is read from the host before. */
   relayTo(client: Socket): void;
+  /** Starts reading the host's bytes into `sink` (the plain-HTTP path, which frames them itself). */
+  readInto(sink: BlockSink): void;
 }
 
 /**
@@ -20,30 +25,35 @@ export interface Upstream {
  * speaks first cannot get ahead of the proxy's own answer to the client.
  */
 export function dialUpstream(address: string, port: number, timeoutMs: number, track: (s: Socket) => Socket): Promise<Upstream> {
-  let sink: Socket | null = null;
+  let sink: BlockSink | null = null;
   const socket = connect({
     host: address,
     port,
     onread: {
       buffer: () => Buffer.allocUnsafe(READ_BLOCK),
-      callback: (n: number, block: Uint8Array) => {
-        if (!sink || sink.destroyed) {
-          socket.destroy();
-          return false;
-        }
-        // The block is fresh for every read, so the client's socket may keep it until it is written.
-        if (!sink.write(block.subarray(0, n))) {
-          socket.pause();
-          sink.once('drain', () => socket.resume());
-        }
+      callback: (n: number, block: Buffer) => {
+        // The block is fresh for every read, so whoever takes it may keep it until it is written.
+        if (sink && !sink(block.subarray(0, n))) socket.pause();
         return true;
       },
     },
   });
   socket.pause();
   track(socket);
+  const readInto = (s: BlockSink): void => {
+    sink = s;
+    socket.resume();
+  };
   const relayTo = (client: Socket): void => {
-    sink = client;
+    sink = (block) => {
+      if (client.destroyed) {
+        socket.destroy();
+        return false;
+      }
+      if (client.write(block)) return true;
+      client.once('drain', () => socket.resume());
+      return false;
+    };
     client.pipe(socket);
     socket.on('end', () => client.end());
     socket.on('error', () => client.destroy());
@@ -58,7 +68,7 @@ export function dialUpstream(address: string, port: number, timeoutMs: number, t
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
-      resolve({ socket, relayTo });
+      resolve({ socket, relayTo, readInto });
     });
     socket.once('error', (e) => {
       clearTimeout(timer);

@@ -1,13 +1,17 @@
 // The bridge from a network-class jail to the egress proxy. The jail has its own, empty network namespace
 // (only its loopback), and its seccomp filter refuses Unix sockets, so the way out is opened from the
-// host: once bwrap has made the namespace, socat is started *in that namespace only* (nsenter --net; the
-// host's mount and PID namespaces, outside the jail's seccomp filter), listening on 127.0.0.1:PORT there
-// and forwarding each connection to the proxy's Unix socket on the host. Jailed processes cannot see
-// socat (another PID namespace) nor the socket (it is not mounted into the jail). The command itself
-// starts only when the listener is up: a short wait in the jail, before its argv, watches /proc/net/tcp.
+// host: once bwrap has made the namespace, a few lines of Python run *in that namespace only* (nsenter
+// --net; the host's mount and PID namespaces, outside the jail's seccomp filter), make the listening
+// socket 127.0.0.1:PORT there, and hand it to this process over the IPC channel of child_process (the
+// file descriptor travels as SCM_RIGHTS, in the message Node itself uses to pass a net.Server). The
+// helper then exits: the proxy accepts the jail's connections itself, a socket that lives in the jail's
+// namespace, so no relay process and no second hop sit in the data path. Jailed processes cannot see the
+// helper (another PID namespace, and it is gone before the command runs). The command itself starts
+// only when the listener is up: a short wait in the jail, before its argv, watches /proc/net/tcp.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
-import { descendants, signal } from '../processes';
+import { Server } from 'node:net';
+import { existsSync, readlinkSync } from 'node:fs';
+import { descendants } from '../processes';
 
 /** The port the jail's programs reach the proxy on (127.0.0.1, inside the jail's own namespace). */
 export const JAIL_PROXY_PORT = 3128;
@@ -15,8 +19,21 @@ export const JAIL_PROXY_PORT = 3128;
 /** How long the jail waits for the bridge before giving up (the command then does not run). */
 const BRIDGE_WAIT_TICKS = 500; // × 10 ms
 
-/** socat's transfer block: its 8 KiB default costs most of the throughput in system calls. */
-const SOCAT_BUFFER = 256 * 1024;
+/**
+ * Makes the listener and sends it over the channel as Node's own handle message (NODE_HANDLE of a
+ * net.Server, answered by NODE_HANDLE_ACK, after which the helper may go). -I -S: no user site, no site
+ * module, so nothing from the environment is imported.
+ */
+const HANDOFF = [
+  'import array, os, socket, sys',
+  's = socket.socket(socket.AF_INET, socket.SOCK_STREAM)',
+  's.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)',
+  "s.bind(('127.0.0.1', int(sys.argv[1])))",
+  's.listen(511)',
+  "ch = socket.socket(fileno=int(os.environ.get('NODE_CHANNEL_FD', '3')))",
+  'ch.sendmsg([b\'{"cmd":"NODE_HANDLE","type":"net.Server","msg":"threshold-egress-listener"}\\n\'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [s.fileno()]))])',
+  'ch.recv(4096)',
+].join('\n');
 
 /** Exit status of a jail whose bridge never came up (nothing of the command ran). */
 export const BRIDGE_FAILED_EXIT = 125;
@@ -65,15 +82,21 @@ function findJailProcess(root: number): number | null {
   return null;
 }
 
+/** The system's Python when there is one (a version manager's shim on PATH costs a shell per call). */
+function python(): string {
+  return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+}
+
 export interface Bridge {
   stop(): void;
 }
 
 /**
- * Waits for the jail under `jailRoot` to have its namespace, then starts socat in it. Resolves null when
- * the jail ended (or never made a namespace) first: the command's own wait then fails it plainly.
+ * Waits for the jail under `jailRoot` to have its namespace, then has its listener made there and handed
+ * to `adopt`. Resolves null when the jail ended (or never made a namespace) first, or the hand-over
+ * failed: the command's own wait then fails it plainly.
  */
-export async function startBridge(o: { jailRoot: number; socketPath: string; port?: number; timeoutMs?: number; isDone: () => boolean }): Promise<Bridge | null> {
+export async function startBridge(o: { jailRoot: number; adopt: (listener: Server) => void; port?: number; timeoutMs?: number; isDone: () => boolean }): Promise<Bridge | null> {
   const deadline = performance.now() + (o.timeoutMs ?? 5_000);
   let target: number | null = null;
   while (target === null) {
@@ -86,22 +109,34 @@ export async function startBridge(o: { jailRoot: number; socketPath: string; por
   const asRoot = process.getuid?.() === 0;
   const enter = asRoot ? ['--net'] : ['--user', '--net', '--preserve-credentials'];
   const port = o.port ?? JAIL_PROXY_PORT;
-  const child: ChildProcess = spawn('nsenter', ['--target', String(target), ...enter, '--', 'socat', '-b', String(SOCAT_BUFFER), `TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${o.socketPath}`], {
-    stdio: 'ignore',
+  const child: ChildProcess = spawn('nsenter', ['--target', String(target), ...enter, '--', python(), '-I', '-S', '-c', HANDOFF, String(port)], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     detached: true,
   });
-  child.on('error', () => {});
+  const listener = await new Promise<Server | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), Math.max(0, deadline - performance.now()));
+    const settle = (l: Server | null) => {
+      clearTimeout(timer);
+      resolve(l);
+    };
+    child.once('message', (msg, handle) => settle(msg === 'threshold-egress-listener' && handle instanceof Server ? handle : null));
+    child.once('exit', () => settle(null));
+    child.once('error', () => settle(null));
+  });
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  if (!listener) {
+    kill();
+    return null;
+  }
+  // The helper's part is done once the listener is here; it exits on the acknowledgement.
+  child.disconnect();
+  o.adopt(listener);
   return {
     stop() {
-      const pid = child.pid;
-      if (!pid) return;
-      // socat forks one process per connection: the whole group goes.
-      signal(descendants(pid), 'SIGKILL');
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      listener.close();
+      kill();
     },
   };
 }

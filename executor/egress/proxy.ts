@@ -66,6 +66,7 @@ export class EgressProxy {
   private readonly sockets = new Set<Socket>();
   private readonly http = createHttpServer();
   private server: Server | null = null;
+  private readonly adopted = new Set<Server>();
 
   constructor(private readonly o: EgressProxyOptions) {
     this.http.on('request', (req, res) => void this.plainHttp(req, res));
@@ -84,12 +85,20 @@ export class EgressProxy {
     });
   }
 
+  /** Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace). */
+  adopt(listener: Server): void {
+    this.adopted.add(listener);
+    listener.on('connection', (s: Socket) => this.accept(s));
+    listener.on('close', () => this.adopted.delete(listener));
+  }
+
   address(): string | number | null {
     const a = this.server?.address();
     return typeof a === 'string' ? a : (a?.port ?? null);
   }
 
   async close(): Promise<void> {
+    for (const l of this.adopted) l.close();
     for (const s of this.sockets) s.destroy();
     this.http.close();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));

@@ -80,10 +80,10 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
     link.destroy();
   };
   // One block of the body, straight to the client; false while the client's socket is full.
-  const copy = (block: Buffer): boolean => {
+  const copy = (block: Buffer, release?: () => void): boolean => {
     const piece = block.length > left! ? block.subarray(0, left!) : block;
     left! -= piece.length;
-    const ok = res.write(piece);
+    const ok = release ? res.write(piece, release) : res.write(piece);
     if (left === 0) {
       finish();
       return false;
@@ -104,9 +104,10 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
     if (!done && !res.writableNeedDrain) host.resume();
   };
 
-  t.upstream.readInto((block) => {
+  t.upstream.readInto((block, release) => {
     if (done) return false;
-    if (left !== null) return copy(block);
+    if (left !== null) return copy(block, release);
+    // The parser keeps slices of what it is fed: those blocks are never given back for reuse.
     link.feed(block);
     takeOver();
     return true;

@@ -9,8 +9,15 @@ import { connect, type Socket } from 'node:net';
 /** How much one read may take from the host's socket. */
 export const READ_BLOCK = 256 * 1024;
 
-/** Takes one block read from the host; returns false when the reading should wait (it calls resume later). */
-export type BlockSink = (block: Buffer) => boolean;
+/** Blocks kept for reuse on one connection (a fresh block per read costs page faults and zeroing). */
+const POOL = 8;
+
+/**
+ * Takes one block read from the host; returns false when the reading should wait (it calls resume
+ * later). `release` gives the memory back once nothing refers to it any more (the write's callback);
+ * a taker that keeps references it cannot track (the HTTP parser) never calls it.
+ */
+export type BlockSink = (block: Buffer, release: () => void) => boolean;
 
 export interface Upstream {
   socket: Socket;
@@ -26,14 +33,23 @@ export interface Upstream {
  */
 export function dialUpstream(address: string, port: number, timeoutMs: number, track: (s: Socket) => Socket): Promise<Upstream> {
   let sink: BlockSink | null = null;
+  // This connection's own blocks only: memory read from one host never goes out on another connection.
+  const pool: Buffer[] = [];
   const socket = connect({
     host: address,
     port,
     onread: {
-      buffer: () => Buffer.allocUnsafe(READ_BLOCK),
+      // Node asks for the next block after each read, so a block handed on is never read into again
+      // until its taker has released it.
+      buffer: () => pool.pop() ?? Buffer.allocUnsafeSlow(READ_BLOCK),
       callback: (n: number, block: Buffer) => {
-        // The block is fresh for every read, so whoever takes it may keep it until it is written.
-        if (sink && !sink(block.subarray(0, n))) socket.pause();
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          if (pool.length < POOL) pool.push(block);
+        };
+        if (sink && !sink(block.subarray(0, n), release)) socket.pause();
         return true;
       },
     },
@@ -45,12 +61,12 @@ export function dialUpstream(address: string, port: number, timeoutMs: number, t
     socket.resume();
   };
   const relayTo = (client: Socket): void => {
-    sink = (block) => {
+    sink = (block, release) => {
       if (client.destroyed) {
         socket.destroy();
         return false;
       }
-      if (client.write(block)) return true;
+      if (client.write(block, release)) return true;
       client.once('drain', () => socket.resume());
       return false;
     };

@@ -25,13 +25,14 @@ const BRIDGE_WAIT_TICKS = 500; // × 10 ms
  * module, so nothing from the environment is imported.
  */
 const HANDOFF = [
-  'import array, os, socket, sys',
-  's = socket.socket(socket.AF_INET, socket.SOCK_STREAM)',
-  's.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)',
+  // The C modules only: `import socket` alone doubles the helper's start-up (enum and friends).
+  'import _socket, posix, sys',
+  's = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)',
+  's.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)',
   "s.bind(('127.0.0.1', int(sys.argv[1])))",
   's.listen(511)',
-  "ch = socket.socket(fileno=int(os.environ.get('NODE_CHANNEL_FD', '3')))",
-  'ch.sendmsg([b\'{"cmd":"NODE_HANDLE","type":"net.Server","msg":"threshold-egress-listener"}\\n\'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [s.fileno()]))])',
+  "ch = _socket.socket(fileno=int(posix.environ.get(b'NODE_CHANNEL_FD', b'3')))",
+  'ch.sendmsg([b\'{"cmd":"NODE_HANDLE","type":"net.Server","msg":"threshold-egress-listener"}\\n\'], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, s.fileno().to_bytes(4, sys.byteorder))])',
   'ch.recv(4096)',
 ].join('\n');
 

@@ -10,6 +10,7 @@ import { createServer as createHttpServer, type IncomingMessage, type OutgoingHt
 import { createServer, isIP, type Server, type Socket } from 'node:net';
 import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
 import { forwardPlain } from './forward';
+import type { TunnelHandoff } from './bridge';
 import { dialUpstream, type Upstream } from './relay';
 
 export type EgressProtocol = 'http' | 'connect' | 'socks5';
@@ -67,6 +68,7 @@ export class EgressProxy {
   private readonly http = createHttpServer();
   private server: Server | null = null;
   private readonly adopted = new Set<Server>();
+  private handoff: TunnelHandoff | null = null;
 
   constructor(private readonly o: EgressProxyOptions) {
     this.http.on('request', (req, res) => void this.plainHttp(req, res));
@@ -85,9 +87,13 @@ export class EgressProxy {
     });
   }
 
-  /** Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace). */
-  adopt(listener: Server): void {
+  /**
+   * Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace);
+   * with `handoff`, allowed tunnels are relayed there instead of here.
+   */
+  adopt(listener: Server, handoff?: TunnelHandoff): void {
     this.adopted.add(listener);
+    if (handoff) this.handoff = handoff;
     listener.on('connection', (s: Socket) => this.accept(s));
     listener.on('close', () => this.adopted.delete(listener));
   }
@@ -178,8 +184,18 @@ export class EgressProxy {
       return;
     }
     this.allowed.push(`${target!.host}:${target!.port}`);
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) upstream.socket.write(head);
+    this.openTunnel(client, upstream, 'HTTP/1.1 200 Connection Established\r\n\r\n', head);
+  }
+
+  /** Answers the client and starts relaying: here, or in the bridge's helper when there is one. */
+  private openTunnel(client: Socket, upstream: Upstream, answer: string | Buffer, ahead: Buffer): void {
+    if (this.handoff) {
+      this.sockets.delete(client);
+      this.sockets.delete(upstream.socket);
+      return this.handoff(client, upstream.socket, answer, ahead);
+    }
+    client.write(answer);
+    if (ahead.length) upstream.socket.write(ahead);
     upstream.relayTo(client);
   }
 
@@ -259,10 +275,7 @@ export class EgressProxy {
         return void client.end(socksReply(0x05)); // connection refused
       }
       this.allowed.push(`${host}:${port}`);
-      client.write(socksReply(0x00));
-      const rest = read.rest();
-      if (rest.length) upstream.socket.write(rest);
-      upstream.relayTo(client);
+      this.openTunnel(client, upstream, socksReply(0x00), read.rest());
     } catch {
       client.destroy();
     }

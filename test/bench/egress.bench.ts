@@ -34,10 +34,11 @@ require('node:http').createServer((_q, res) => {
 }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
 `;
 
-/** CPU time (user + system) a process has used so far, in ms. */
-function cpuMs(pid: number): number {
+/** CPU time (user + system) a process has used so far, in ms; with `children`, also its ended children's. */
+function cpuMs(pid: number | 'self', children = false): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks (USER_HZ 100)
+  const ticks = Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+  return (ticks * 1000) / 100; // clock ticks (USER_HZ 100)
 }
 
 async function startServer(rateMBs: number): Promise<{ port: number; cpu(): number; stop(): void }> {
@@ -51,7 +52,10 @@ const CURL = ['/bin/sh', '-c', 'curl -s -o /dev/null -w "%{speed_download} %{siz
 
 interface Sample {
   mbs: number;
-  /** CPU of curl, of the server, and of this process (the proxy, and the executor's side of the call), ms. */
+  /**
+   * CPU of curl, of the server, and of this process with its ended children less curl: the proxy, the
+   * bridge's helper (which relays tunnels), and the executor's side of the call (bwrap, the launcher), ms.
+   */
   curl: number;
   server: number;
   proxy: number;
@@ -67,10 +71,9 @@ function parse(out: string): { mbs: number; curl: number } {
 
 async function measured(server: { cpu(): number }, download: () => Promise<string> | string): Promise<Sample> {
   const s0 = server.cpu();
-  const p0 = process.cpuUsage();
+  const p0 = cpuMs('self', true);
   const r = parse(await download());
-  const p = process.cpuUsage(p0);
-  return { ...r, server: server.cpu() - s0, proxy: (p.user + p.system) / 1000 };
+  return { ...r, server: server.cpu() - s0, proxy: cpuMs('self', true) - p0 - r.curl };
 }
 
 const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
@@ -95,10 +98,9 @@ export const suites: BenchSuite[] = [
         const direct = () => measured(server, () => execFileSync(CURL[0]!, [...CURL.slice(1), '--noproxy', '*', url], { encoding: 'utf8' }));
         // What this process spends on a network-class call that moves no data, to tell the proxy's share.
         const callOnly = async () => {
-          const p0 = process.cpuUsage();
+          const p0 = cpuMs('self', true);
           await ex.run({ argv: ['/bin/true'], cwd: ws, env: process.env, jail: { class: 'network', workspace: ws, allowHosts: [] } });
-          const p = process.cpuUsage(p0);
-          return (p.user + p.system) / 1000;
+          return cpuMs('self', true) - p0;
         };
         const through: Sample[] = [];
         const tunnelled: Sample[] = [];
@@ -124,7 +126,7 @@ export const suites: BenchSuite[] = [
         report({ name: `throughput proxy / direct (${label}), CONNECT tunnel`, value: t / d, unit: '×', target: '>= 0.8', ok: t / d >= 0.8 });
         report({ name: `throughput proxy / direct (${label}), plain HTTP`, value: h / d, unit: '×', target: '>= 0.8', ok: h / d >= 0.8 });
         if (rate !== 0) continue;
-        // CPU per 100 MB, medians. The proxy's share is this process's CPU less a call that moves nothing.
+        // CPU per 100 MB, medians. The proxy's share is this process's (and its children's) less a call that moves nothing.
         const call = median(calls);
         const cpu = (xs: Sample[], proxied: boolean) => ({ server: median(xs.map((x) => x.server)), curl: median(xs.map((x) => x.curl)), proxy: proxied ? Math.max(0, median(xs.map((x) => x.proxy)) - call) : 0 });
         for (const [what, c] of [['direct', cpu(plain, false)], ['CONNECT tunnel', cpu(tunnelled, true)], ['plain HTTP', cpu(through, true)]] as const) {

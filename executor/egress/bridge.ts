@@ -136,6 +136,8 @@ export async function startHelper(prefix: readonly string[], port: number, deadl
     if (go) go();
   };
   child.on('message', (msg) => msg === TUNNEL_READY_MESSAGE && next());
+  // A helper that went away takes no more tunnels: those waiting are closed (go() sees no channel).
+  child.once('disconnect', () => next());
   const handoff: TunnelHandoff = (client, host, answer, ahead) => {
     const go = () => {
       busy = true;

@@ -178,7 +178,7 @@ export class Executor {
     // A network-class jail's one way out: its own proxy, bridged in once the jail has started.
     const egress =
       status.jailed && req.jail.class === 'network'
-        ? await EgressSession.open({ scratch: this.scratch, patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}) })
+        ? await EgressSession.open({ patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}) })
         : null;
     let finished = false;
     let refillTimer: NodeJS.Timeout | null = null;

@@ -23,16 +23,16 @@ describe('what the set-up does', () => {
     ['Fedora as root installs with dnf', { purpose: 'start', manager: 'dnf', isRoot: true, has: without('rg') }, { kind: 'install', argv: [['dnf', 'install', '-y', 'ripgrep']], packages: ['ripgrep'] }],
     ['npm start only needs what the app uses (no chromium, no compiler)', { purpose: 'start', has: without('/usr/bin/chromium', 'gcc', 'Xvfb') }, { kind: 'ok' }],
     [
-      'npm start without socat, as a user: warns (network-class calls need the egress bridge)',
-      { purpose: 'start', has: without('socat') },
-      { kind: 'warn', line: 'threshold: Threshold needs socat (the bridge from a network-class jail to the egress proxy); install with: sudo apt-get install -y socat. Starting anyway: the app says what cannot work until then.' },
+      'npm start without python3, as a user: warns (network-class calls need the egress bridge)',
+      { purpose: 'start', has: without('python3', '/usr/bin/python3') },
+      { kind: 'warn', line: 'threshold: Threshold needs python3 (the bridge from a network-class jail to the egress proxy); install with: sudo apt-get install -y python3. Starting anyway: the app says what cannot work until then.' },
     ],
     [
       'npm start without bubblewrap, as a user: warns with the command and starts',
       { purpose: 'start', has: without('bwrap') },
       { kind: 'warn', line: 'threshold: Threshold needs bubblewrap (the jail approved commands run in); install with: sudo apt-get install -y bubblewrap. Starting anyway: the app says what cannot work until then.' },
     ],
-    ['no known package manager: names the packages', { purpose: 'test', manager: null, has: without('socat') }, { kind: 'stop', line: 'threshold: npm test needs socat; install with: your package manager (packages: socat)' }],
+    ['no known package manager: names the packages', { purpose: 'test', manager: null, has: without('python3', '/usr/bin/python3') }, { kind: 'stop', line: 'threshold: npm test needs python3; install with: your package manager (packages: python3)' }],
     ['macOS npm start: Homebrew for what has a formula, no bubblewrap asked for', { purpose: 'start', platform: 'darwin', manager: 'brew', has: without('bwrap', 'rg') }, { kind: 'warn', line: "threshold: Threshold needs ripgrep (the agent's search_files tool); install with: brew install ripgrep. Starting anyway: the app says what cannot work until then." }],
     ['macOS npm test: says it needs Linux', { purpose: 'test', platform: 'darwin', manager: 'brew', has: everything }, { kind: 'stop', line: 'threshold: npm test needs Linux with bubblewrap (the jail and its tests); run it in a Linux VM or container.' }],
   ])('%s', (_, c, expected) => {
@@ -51,7 +51,7 @@ describe('npm test on a machine without bubblewrap', () => {
 
   it('stops at once with one line naming the package to install', () => {
     // A PATH with every program the tests need except bwrap.
-    for (const program of ['git', 'rg', 'socat', 'Xvfb', 'gcc', 'apt-get']) symlinkSync(`/usr/bin/${program}`, join(bin, program));
+    for (const program of ['git', 'rg', 'python3', 'Xvfb', 'gcc', 'apt-get']) symlinkSync(`/usr/bin/${program}`, join(bin, program));
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'setup.js'), 'test', '--check'], { env: { PATH: bin }, encoding: 'utf8' });
     expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 1, stdout: '', stderr: 'threshold: npm test needs bubblewrap; install with: sudo apt-get install -y bubblewrap\n' });
   });

@@ -1,13 +1,16 @@
 // The bridge from a network-class jail to the egress proxy. The jail has its own, empty network namespace
 // (only its loopback), and its seccomp filter refuses Unix sockets, so the way out is opened from the
-// host: once bwrap has made the namespace, socat is started *in that namespace only* (nsenter --net; the
-// host's mount and PID namespaces, outside the jail's seccomp filter), listening on 127.0.0.1:PORT there
-// and forwarding each connection to the proxy's Unix socket on the host. Jailed processes cannot see
-// socat (another PID namespace) nor the socket (it is not mounted into the jail). The command itself
-// starts only when the listener is up: a short wait in the jail, before its argv, watches /proc/net/tcp.
+// host: once bwrap has made the namespace, a helper (./helper.ts, a few lines of Python) runs *in that
+// namespace only* (nsenter --net; the host's mount and PID namespaces, outside the jail's seccomp
+// filter). It makes the listening socket 127.0.0.1:PORT there and hands it to this process, whose proxy
+// accepts the jail's connections itself; and it relays the tunnels the proxy has allowed, with splice.
+// Jailed processes cannot see the helper (another PID namespace). The command itself starts only when
+// the listener is up: a short wait in the jail, before its argv, watches /proc/net/tcp.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
-import { descendants, signal } from '../processes';
+import { Server, type Socket } from 'node:net';
+import { HELPER_LISTENER_MESSAGE, HELPER_SCRIPT, TUNNEL_CLIENT_MESSAGE, TUNNEL_HOST_MESSAGE, TUNNEL_READY_MESSAGE } from './helper';
+import { existsSync, readlinkSync } from 'node:fs';
+import { descendants } from '../processes';
 
 /** The port the jail's programs reach the proxy on (127.0.0.1, inside the jail's own namespace). */
 export const JAIL_PROXY_PORT = 3128;
@@ -15,8 +18,6 @@ export const JAIL_PROXY_PORT = 3128;
 /** How long the jail waits for the bridge before giving up (the command then does not run). */
 const BRIDGE_WAIT_TICKS = 500; // × 10 ms
 
-/** socat's transfer block: its 8 KiB default costs most of the throughput in system calls. */
-const SOCAT_BUFFER = 256 * 1024;
 
 /** Exit status of a jail whose bridge never came up (nothing of the command ran). */
 export const BRIDGE_FAILED_EXIT = 125;
@@ -65,15 +66,27 @@ function findJailProcess(root: number): number | null {
   return null;
 }
 
+/** The system's Python when there is one (a version manager's shim on PATH costs a shell per call). */
+function python(): string {
+  return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+}
+
+/**
+ * Hands an allowed tunnel's two sockets to the helper, which writes the proxy's answer to the client and
+ * what the client sent ahead to the host, and relays them from then on.
+ */
+export type TunnelHandoff = (client: Socket, host: Socket, answer: string | Buffer, ahead: Buffer) => void;
+
 export interface Bridge {
   stop(): void;
 }
 
 /**
- * Waits for the jail under `jailRoot` to have its namespace, then starts socat in it. Resolves null when
- * the jail ended (or never made a namespace) first: the command's own wait then fails it plainly.
+ * Waits for the jail under `jailRoot` to have its namespace, then starts the helper in it; its listener
+ * goes to `adopt`, with the way to hand tunnels over. Resolves null when the jail ended (or never made a
+ * namespace) first, or the helper failed: the command's own wait then fails it plainly.
  */
-export async function startBridge(o: { jailRoot: number; socketPath: string; port?: number; timeoutMs?: number; isDone: () => boolean }): Promise<Bridge | null> {
+export async function startBridge(o: { jailRoot: number; adopt: (listener: Server, handoff: TunnelHandoff) => void; port?: number; timeoutMs?: number; isDone: () => boolean }): Promise<Bridge | null> {
   const deadline = performance.now() + (o.timeoutMs ?? 5_000);
   let target: number | null = null;
   while (target === null) {
@@ -85,23 +98,69 @@ export async function startBridge(o: { jailRoot: number; socketPath: string; por
   // (its owner holds every capability there), keeping its own uid.
   const asRoot = process.getuid?.() === 0;
   const enter = asRoot ? ['--net'] : ['--user', '--net', '--preserve-credentials'];
-  const port = o.port ?? JAIL_PROXY_PORT;
-  const child: ChildProcess = spawn('nsenter', ['--target', String(target), ...enter, '--', 'socat', '-b', String(SOCAT_BUFFER), `TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${o.socketPath}`], {
-    stdio: 'ignore',
-    detached: true,
-  });
+  return startHelper(['nsenter', '--target', String(target), ...enter, '--'], o.port ?? JAIL_PROXY_PORT, deadline, o.adopt);
+}
+
+/** Starts the helper behind `prefix` (nsenter into a jail; nothing, for the tests on the host's loopback). */
+export async function startHelper(prefix: readonly string[], port: number, deadline: number, adopt: (listener: Server, handoff: TunnelHandoff) => void): Promise<Bridge | null> {
+  const argv = [...prefix, python(), '-I', '-S', '-c', HELPER_SCRIPT, String(port)];
+  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], detached: true });
   child.on('error', () => {});
-  return {
-    stop() {
-      const pid = child.pid;
-      if (!pid) return;
-      // socat forks one process per connection: the whole group goes.
-      signal(descendants(pid), 'SIGKILL');
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    },
+  const listener = await new Promise<Server | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), Math.max(0, deadline - performance.now()));
+    const settle = (l: Server | null) => {
+      clearTimeout(timer);
+      resolve(l);
+    };
+    child.once('message', (msg, handle) => settle(msg === HELPER_LISTENER_MESSAGE && handle instanceof Server ? handle : null));
+    child.once('exit', () => settle(null));
+    child.once('error', () => settle(null));
+  });
+  const stop = () => {
+    // Let go of the channel first: a listener whose sockets went to a child asks it about them on close.
+    if (child.connected) child.disconnect();
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    listener?.close();
   };
+  if (!listener) {
+    stop();
+    return null;
+  }
+  // One tunnel at a time: the next goes once the helper has said it took the last one, so Node's own
+  // queue of handles is empty and a client's socket leaves this process in the tick its buffer is read.
+  const queue: (() => void)[] = [];
+  let busy = false;
+  const next = () => {
+    busy = false;
+    const go = queue.shift();
+    if (go) go();
+  };
+  child.on('message', (msg) => msg === TUNNEL_READY_MESSAGE && next());
+  // A helper that went away takes no more tunnels: those waiting are closed (go() sees no channel).
+  child.once('disconnect', () => next());
+  const handoff: TunnelHandoff = (client, host, answer, ahead) => {
+    const go = () => {
+      busy = true;
+      if (!child.connected || client.destroyed || host.destroyed) {
+        client.destroy();
+        host.destroy();
+        return next();
+      }
+      // What the client sent before its answer (Node read it ahead) goes with the socket.
+      const early: Buffer[] = [ahead];
+      for (let c: Buffer | null; client.readableLength > 0 && (c = client.read() as Buffer | null) !== null; ) early.push(c);
+      // Node closes its copy of a sent socket only when the helper acknowledges it, and a plain socket
+      // keeps reading while paused (and read() above may have started it again): stop the reading at
+      // the handle (no public way), in this same tick, so whatever the client sends from now on waits
+      // in the kernel for the helper instead of being read here and dropped.
+      (client as unknown as { _handle?: { readStop?: () => number } })._handle?.readStop?.();
+      const b64 = (b: Buffer) => b.toString('base64');
+      child.send(`${TUNNEL_CLIENT_MESSAGE}:${b64(Buffer.from(answer))}:${b64(Buffer.concat(early))}`, client);
+      child.send(TUNNEL_HOST_MESSAGE, host);
+    };
+    if (busy) queue.push(go);
+    else go();
+  };
+  adopt(listener, handoff);
+  return { stop };
 }

@@ -1,5 +1,6 @@
 // The egress proxy over its real Unix socket, against real servers on loopback. Name resolution is the
 // one outside boundary replaced (a table of names), so no test depends on the machine's DNS.
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
@@ -281,5 +282,135 @@ describe('address helpers', () => {
     ['host:port', 443, null],
   ])('the CONNECT target %s reads as %j', (s, d, expected) => {
     expect(splitHostPort(s, d)).toEqual(expected);
+  });
+});
+
+// The bodies' fast paths (./relay.ts, ./forward.ts): the same bytes as Node's own framing would give, and
+// no way to slip a second request or host past the checks on a connection whose body is copied straight.
+describe('bodies copied straight from the host', () => {
+  const payload = randomBytes(3 * 1024 * 1024 + 17);
+  const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  let bodies: HttpServer;
+  let bodiesPort: number;
+  let raw: Server;
+  let rawPort: number;
+  let rawConnections = 0;
+  let requests: string[] = [];
+
+  beforeAll(async () => {
+    bodies = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('latin1')));
+      req.on('end', () => {
+        requests.push(`${req.method} ${req.url} host=${req.headers.host} body=${body}`);
+        if (req.url === '/chunked') {
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          for (let i = 0; i < payload.length; i += 100_000) res.write(payload.subarray(i, i + 100_000));
+          return void res.end();
+        }
+        res.writeHead(200, { 'content-length': payload.length }).end(req.method === 'HEAD' ? undefined : payload);
+      });
+    });
+    // A host that answers by hand: states 5 bytes and sends more (a second response tacked on), or sends
+    // a body that ends only with the connection.
+    raw = createServer((s) => {
+      rawConnections++;
+      s.once('data', (d: Buffer) => {
+        if (d.toString('latin1').includes('/until-close')) {
+          s.write('HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n');
+          s.end(payload);
+        } else s.end('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloHTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nsmuggled');
+      });
+    });
+    await new Promise<void>((r) => bodies.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    bodiesPort = (bodies.address() as AddressInfo).port;
+    rawPort = (raw.address() as AddressInfo).port;
+  });
+
+  afterAll(() => {
+    bodies.close();
+    raw.close();
+  });
+
+  /** One request through the proxy with Node's client; the body's digest and length, and the status. */
+  function fetchThrough(socketPath: string, method: string, url: string): Promise<{ status: number; length: number; sha: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request({ socketPath, method, path: url, headers: { host: new URL(url).host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const b = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, length: b.length, sha: digest(b) });
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    { name: 'a body with a stated length arrives whole', method: 'GET', path: '/stated', expected: () => ({ status: 200, length: payload.length, sha: digest(payload) }) },
+    { name: 'a chunked body (Node framing it) arrives whole', method: 'GET', path: '/chunked', expected: () => ({ status: 200, length: payload.length, sha: digest(payload) }) },
+    { name: 'a HEAD answer carries no body although it states a length', method: 'HEAD', path: '/stated', expected: () => ({ status: 200, length: 0, sha: digest(Buffer.alloc(0)) }) },
+  ])('plain HTTP: $name', async (c) => {
+    const { result } = await withProxy([`127.0.0.1:${bodiesPort}`], (p) => fetchThrough(p, c.method, `http://127.0.0.1:${bodiesPort}${c.path}`));
+    expect(result).toEqual(c.expected());
+  });
+
+  it('plain HTTP: a body that ends with the host closing arrives whole', async () => {
+    const { result } = await withProxy([`127.0.0.1:${rawPort}`], (p) => fetchThrough(p, 'GET', `http://127.0.0.1:${rawPort}/until-close`));
+    expect(result).toEqual({ status: 200, length: payload.length, sha: digest(payload) });
+  });
+
+  it('CONNECT: a large download arrives whole through the tunnel', async () => {
+    const { result } = await withProxy([`127.0.0.1:${bodiesPort}`], (p) =>
+      exchange(p, [`CONNECT 127.0.0.1:${bodiesPort} HTTP/1.1\r\n\r\n`, `GET /stated HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]),
+    );
+    const body = result.subarray(result.lastIndexOf('\r\n\r\n') + 4);
+    expect({ head: result.subarray(0, 39).toString('latin1'), length: body.length, sha: digest(body) }).toEqual({ head: 'HTTP/1.1 200 Connection Established\r\n\r\n', length: payload.length, sha: digest(payload) });
+  });
+
+  it('CONNECT: a host that speaks first is heard only after the proxy has answered the client', async () => {
+    const { result } = await withProxy([`127.0.0.1:${otherPort}`], (p) => exchange(p, [`CONNECT 127.0.0.1:${otherPort} HTTP/1.1\r\n\r\n`]));
+    expect(result.toString('latin1')).toEqual('HTTP/1.1 200 Connection Established\r\n\r\nother service');
+  });
+
+  const smuggling: { name: string; steps: () => string[]; expected: () => { seen: string; hostSaw: string[]; rawConnections: number } }[] = [
+    {
+      name: 'a pipelined second request to a host not allowed is refused, and that host is never dialled',
+      steps: () => [`GET http://127.0.0.1:${bodiesPort}/stated HTTP/1.1\r\nHost: a\r\n\r\nGET http://127.0.0.1:${rawPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`],
+      expected: () => ({ seen: 'HTTP/1.1 200 OK then HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence', hostSaw: ['GET /stated host=a body='], rawConnections: 0 }),
+    },
+    {
+      name: 'a request hidden after a body is parsed as a request of its own and refused, not sent on with the body',
+      steps: () => [`POST http://127.0.0.1:${bodiesPort}/up HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhelloGET http://127.0.0.1:${rawPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`],
+      expected: () => ({ seen: 'HTTP/1.1 200 OK then HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence', hostSaw: ['POST /up host=a body=hello'], rawConnections: 0 }),
+    },
+    {
+      name: 'a kept-alive connection reused for another host after a copied body is refused',
+      steps: () => [`GET http://127.0.0.1:${bodiesPort}/stated HTTP/1.1\r\nHost: a\r\n\r\n`, `GET http://127.0.0.1:${rawPort}/ HTTP/1.1\r\nHost: 127.0.0.1:${rawPort}\r\n\r\n`],
+      expected: () => ({ seen: 'HTTP/1.1 200 OK then HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence', hostSaw: ['GET /stated host=a body='], rawConnections: 0 }),
+    },
+  ];
+
+  it.each(smuggling)('plain HTTP: $name', async (c) => {
+    requests = [];
+    rawConnections = 0;
+    const { result } = await withProxy([`127.0.0.1:${bodiesPort}`], (p) => exchange(p, c.steps()));
+    expect({ seen: summarize(result), hostSaw: requests, rawConnections }).toEqual(c.expected());
+  });
+
+  it('plain HTTP: a host that sends more than its stated length gets only that length to the client, and the next request is checked', async () => {
+    const { result, refused } = await withProxy([`127.0.0.1:${rawPort}`], (p) =>
+      exchange(p, [`GET http://127.0.0.1:${rawPort}/ HTTP/1.1\r\nHost: a\r\n\r\n`, `GET http://127.0.0.1:${bodiesPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`]),
+    );
+    const text = result.toString('latin1');
+    expect({ seen: summarize(result), smuggledReached: text.includes('smuggled'), firstBody: /\r\n\r\nhello/.test(text), refused: refused.map((r) => `${r.host}:${r.port}`) }).toEqual({
+      seen: 'HTTP/1.1 200 OK then HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
+      smuggledReached: false,
+      firstBody: true,
+      refused: [`127.0.0.1:${bodiesPort}`],
+    });
   });
 });

@@ -6,9 +6,12 @@
 // resolved or dialled. A refusal is answered in the protocol's own way, with a sentence saying that the
 // sandbox blocked it, and reported to the caller, which turns it into a consent card.
 import { lookup } from 'node:dns/promises';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, createServer, isIP, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, isIP, type Server, type Socket } from 'node:net';
 import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
+import { forwardPlain } from './forward';
+import type { TunnelHandoff } from './bridge';
+import { dialUpstream, type Upstream } from './relay';
 
 export type EgressProtocol = 'http' | 'connect' | 'socks5';
 
@@ -64,6 +67,8 @@ export class EgressProxy {
   private readonly sockets = new Set<Socket>();
   private readonly http = createHttpServer();
   private server: Server | null = null;
+  private readonly adopted = new Set<Server>();
+  private handoff: TunnelHandoff | null = null;
 
   constructor(private readonly o: EgressProxyOptions) {
     this.http.on('request', (req, res) => void this.plainHttp(req, res));
@@ -82,12 +87,24 @@ export class EgressProxy {
     });
   }
 
+  /**
+   * Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace);
+   * with `handoff`, allowed tunnels are relayed there instead of here.
+   */
+  adopt(listener: Server, handoff?: TunnelHandoff): void {
+    this.adopted.add(listener);
+    if (handoff) this.handoff = handoff;
+    listener.on('connection', (s: Socket) => this.accept(s));
+    listener.on('close', () => this.adopted.delete(listener));
+  }
+
   address(): string | number | null {
     const a = this.server?.address();
     return typeof a === 'string' ? a : (a?.port ?? null);
   }
 
   async close(): Promise<void> {
+    for (const l of this.adopted) l.close();
     for (const s of this.sockets) s.destroy();
     this.http.close();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
@@ -142,22 +159,8 @@ export class EgressProxy {
     return { ok: true, address };
   }
 
-  private dial(address: string, port: number): Promise<Socket> {
-    return new Promise((resolve, reject) => {
-      const s = this.track(connect({ host: address, port }));
-      const timer = setTimeout(() => {
-        s.destroy();
-        reject(new Error('timed out'));
-      }, this.o.connectTimeoutMs ?? 10_000);
-      s.once('connect', () => {
-        clearTimeout(timer);
-        resolve(s);
-      });
-      s.once('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-    });
+  private dial(address: string, port: number): Promise<Upstream> {
+    return dialUpstream(address, port, this.o.connectTimeoutMs ?? 10_000, (s) => this.track(s));
   }
 
   // ── HTTP CONNECT ────────────────────────────────────────────────────────────────────────────────────
@@ -173,7 +176,7 @@ export class EgressProxy {
       client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\n${REFUSAL_HEADER}: refused\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
-    let upstream: Socket;
+    let upstream: Upstream;
     try {
       upstream = await this.dial(dest.address, target!.port);
     } catch (e) {
@@ -181,9 +184,19 @@ export class EgressProxy {
       return;
     }
     this.allowed.push(`${target!.host}:${target!.port}`);
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) upstream.write(head);
-    tunnel(client, upstream);
+    this.openTunnel(client, upstream, 'HTTP/1.1 200 Connection Established\r\n\r\n', head);
+  }
+
+  /** Answers the client and starts relaying: here, or in the bridge's helper when there is one. */
+  private openTunnel(client: Socket, upstream: Upstream, answer: string | Buffer, ahead: Buffer): void {
+    if (this.handoff) {
+      this.sockets.delete(client);
+      this.sockets.delete(upstream.socket);
+      return this.handoff(client, upstream.socket, answer, ahead);
+    }
+    client.write(answer);
+    if (ahead.length) upstream.socket.write(ahead);
+    upstream.relayTo(client);
   }
 
   // ── Plain HTTP (absolute-form request line) ─────────────────────────────────────────────────────────
@@ -207,19 +220,24 @@ export class EgressProxy {
       this.refuse({ host, port, protocol: 'http', kind: dest.kind, reason: dest.reason });
       return void sendRefusal(res, 403, refusalText(host, port, dest.reason));
     }
+    let upstream: Upstream;
+    try {
+      upstream = await this.dial(dest.address, port);
+    } catch (e) {
+      return void res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${(e as Error).message}\n`);
+    }
     this.allowed.push(`${host}:${port}`);
-    const headers = { ...req.headers };
+    const headers: OutgoingHttpHeaders = { ...req.headers };
     for (const h of ['proxy-connection', 'proxy-authorization', 'keep-alive']) delete headers[h];
-    const up = httpRequest({ host: dest.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders);
-      upRes.pipe(res);
+    // The host's answer about the connection reaches the client (its head is passed on), so ask for what a
+    // pooled client would, though each host connection carries this one request and closes with its response.
+    headers.connection ??= 'keep-alive';
+    forwardPlain(req, res, {
+      upstream,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      onFailure: (e) => res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${e.message}\n`),
     });
-    up.on('socket', (s: Socket) => this.track(s));
-    up.on('error', (e) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${e.message}\n`);
-      else res.destroy();
-    });
-    req.pipe(up);
   }
 
   // ── SOCKS5 (RFC 1928), no authentication; CONNECT only ───────────────────────────────────────────────
@@ -250,17 +268,14 @@ export class EgressProxy {
         this.refuse({ host, port, protocol: 'socks5', kind: dest.kind, reason: dest.reason });
         return void client.end(socksReply(0x02)); // connection not allowed by ruleset
       }
-      let upstream: Socket;
+      let upstream: Upstream;
       try {
         upstream = await this.dial(dest.address, port);
       } catch {
         return void client.end(socksReply(0x05)); // connection refused
       }
       this.allowed.push(`${host}:${port}`);
-      client.write(socksReply(0x00));
-      const rest = read.rest();
-      if (rest.length) upstream.write(rest);
-      tunnel(client, upstream);
+      this.openTunnel(client, upstream, socksReply(0x00), read.rest());
     } catch {
       client.destroy();
     }
@@ -270,18 +285,6 @@ export class EgressProxy {
 function sendRefusal(res: ServerResponse, status: number, text: string): void {
   const body = text + '\n';
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), [REFUSAL_HEADER]: 'refused', connection: 'close' }).end(body);
-}
-
-function tunnel(a: Socket, b: Socket): void {
-  a.pipe(b);
-  b.pipe(a);
-  a.resume();
-  const end = () => {
-    a.destroy();
-    b.destroy();
-  };
-  a.on('close', end);
-  b.on('close', end);
 }
 
 function socksReply(code: number): Buffer {

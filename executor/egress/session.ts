@@ -1,8 +1,5 @@
 // One network-class run's way out: its own proxy (so every refusal belongs to this call and the hosts
 // are the ones in force for it), the bridge into its namespace, and what was let through or refused.
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { JailViolation } from '../types';
 import { startBridge, type Bridge } from './bridge';
 import { EgressProxy, type EgressRefusal } from './proxy';
@@ -16,27 +13,20 @@ export interface EgressReport {
 export class EgressSession {
   private bridge: Promise<Bridge | null> | null = null;
 
-  private constructor(
-    private readonly proxy: EgressProxy,
-    private readonly socketPath: string,
-  ) {}
+  private constructor(private readonly proxy: EgressProxy) {}
 
-  static async open(o: { scratch: string; patterns: readonly string[]; resolve?: (host: string) => Promise<string[]> }): Promise<EgressSession> {
-    const socketPath = join(o.scratch, `egress-${randomBytes(6).toString('hex')}.sock`);
-    const proxy = new EgressProxy({ patterns: o.patterns, ...(o.resolve ? { resolve: o.resolve } : {}) });
-    await proxy.listen({ path: socketPath });
-    return new EgressSession(proxy, socketPath);
+  static async open(o: { patterns: readonly string[]; resolve?: (host: string) => Promise<string[]> }): Promise<EgressSession> {
+    return new EgressSession(new EgressProxy({ patterns: o.patterns, ...(o.resolve ? { resolve: o.resolve } : {}) }));
   }
 
-  /** Called once the jail's launcher has started: bridges its namespace to the proxy. */
+  /** Called once the jail's launcher has started: the proxy takes connections on a listener in its namespace. */
   attach(jailRoot: number, isDone: () => boolean): void {
-    this.bridge = startBridge({ jailRoot, socketPath: this.socketPath, isDone });
+    this.bridge = startBridge({ jailRoot, isDone, adopt: (listener, handoff) => this.proxy.adopt(listener, handoff) });
   }
 
   async close(): Promise<EgressReport> {
     (await this.bridge)?.stop();
     await this.proxy.close();
-    rmSync(this.socketPath, { force: true });
     return { allowed: [...this.proxy.allowed], refused: [...this.proxy.refused] };
   }
 }

@@ -1,8 +1,10 @@
 // The egress proxy's cost: 100 MB downloaded by curl inside a network-class jail (through the bridge and
 // the proxy) against the same curl on the host fetching directly, side by side, from a server in its own
 // process (as a remote host would be). Throughput is curl's own measure, so jail start-up is not in it.
+// Unpaced, the download is CPU-bound, so the suite also reports each process's CPU time per 100 MB:
+// what the proxied path costs in all, against the two cores the direct one has to itself.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Executor } from '../../executor/run';
@@ -32,19 +34,49 @@ require('node:http').createServer((_q, res) => {
 }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
 `;
 
-async function startServer(rateMBs: number): Promise<{ port: number; stop(): void }> {
+/** CPU time (user + system) a process has used so far, in ms; with `children`, also its ended children's. */
+function cpuMs(pid: number | 'self', children = false): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+  return (ticks * 1000) / 100; // clock ticks (USER_HZ 100)
+}
+
+async function startServer(rateMBs: number): Promise<{ port: number; cpu(): number; stop(): void }> {
   const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, RATE: String(rateMBs) } });
   const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
-  return { port, stop: () => child.kill('SIGKILL') };
+  return { port, cpu: () => cpuMs(child.pid!), stop: () => child.kill('SIGKILL') };
 }
 
-const CURL = ['curl', '-s', '-o', '/dev/null', '-w', '%{speed_download} %{size_download}'];
+// curl under sh, whose `times` then prints the CPU its child used (works the same inside the jail).
+const CURL = ['/bin/sh', '-c', 'curl -s -o /dev/null -w "%{speed_download} %{size_download}\\n" "$@"; times', 'sh'];
 
-function parse(out: string): number {
-  const [speed, size] = out.trim().split(' ').map(Number);
+interface Sample {
+  mbs: number;
+  /**
+   * CPU of curl, of the server, and of this process with its ended children less curl: the proxy, the
+   * bridge's helper (which relays tunnels), and the executor's side of the call (bwrap, the launcher), ms.
+   */
+  curl: number;
+  server: number;
+  proxy: number;
+}
+
+function parse(out: string): { mbs: number; curl: number } {
+  const [line, , children] = out.trim().split('\n');
+  const [speed, size] = line!.trim().split(' ').map(Number);
   if (size !== SIZE) throw new Error(`downloaded ${size} bytes, not ${SIZE}`);
-  return speed! / (1024 * 1024);
+  const [user, sys] = [...(children ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60_000 + Number(m[2]) * 1000);
+  return { mbs: speed! / (1024 * 1024), curl: (user ?? NaN) + (sys ?? NaN) };
 }
+
+async function measured(server: { cpu(): number }, download: () => Promise<string> | string): Promise<Sample> {
+  const s0 = server.cpu();
+  const p0 = cpuMs('self', true);
+  const r = parse(await download());
+  return { ...r, server: server.cpu() - s0, proxy: cpuMs('self', true) - p0 - r.curl };
+}
+
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 
 export const suites: BenchSuite[] = [
   {
@@ -57,34 +89,54 @@ export const suites: BenchSuite[] = [
         const url = `http://127.0.0.1:${server.port}/100mb`;
         const ws = mkdtempSync(join(homedir(), '.threshold-bench-egress-'));
         const ex = new Executor({ home: homedir(), appDirs: [] });
-        const jailed = async (tunnel: boolean) => {
-          const r = await ex.run({ argv: [...CURL, '--noproxy', '', ...(tunnel ? ['--proxytunnel'] : []), url], cwd: ws, env: process.env, jail: { class: 'network', workspace: ws, allowHosts: [`127.0.0.1:${server.port}`] } });
-          if (r.exitCode !== 0) throw new Error(`jailed curl failed: ${r.stderr.text}`);
-          return parse(r.stdout.text);
+        const jailed = (tunnel: boolean) =>
+          measured(server, async () => {
+            const r = await ex.run({ argv: [...CURL, '--noproxy', '', ...(tunnel ? ['--proxytunnel'] : []), url], cwd: ws, env: process.env, jail: { class: 'network', workspace: ws, allowHosts: [`127.0.0.1:${server.port}`] } });
+            if (r.exitCode !== 0) throw new Error(`jailed curl failed: ${r.stderr.text}`);
+            return r.stdout.text;
+          });
+        const direct = () => measured(server, () => execFileSync(CURL[0]!, [...CURL.slice(1), '--noproxy', '*', url], { encoding: 'utf8' }));
+        // What this process spends on a network-class call that moves no data, to tell the proxy's share.
+        const callOnly = async () => {
+          const p0 = cpuMs('self', true);
+          await ex.run({ argv: ['/bin/true'], cwd: ws, env: process.env, jail: { class: 'network', workspace: ws, allowHosts: [] } });
+          return cpuMs('self', true) - p0;
         };
-        const direct = () => parse(execFileSync(CURL[0]!, [...CURL.slice(1), '--noproxy', '*', url], { encoding: 'utf8' }));
-        const through: number[] = [];
-        const tunnelled: number[] = [];
-        const plain: number[] = [];
+        const through: Sample[] = [];
+        const tunnelled: Sample[] = [];
+        const plain: Sample[] = [];
+        const calls: number[] = [];
         await jailed(true);
-        direct();
+        await direct();
         for (let i = 0; i < 5; i++) {
-          plain.push(direct());
+          plain.push(await direct());
           tunnelled.push(await jailed(true));
           through.push(await jailed(false));
+          calls.push(await callOnly());
         }
         ex.dispose();
         server.stop();
         rmSync(ws, { recursive: true, force: true });
-        for (const s of [through, tunnelled, plain]) s.sort((a, b) => a - b);
-        const d = percentile(plain, 50);
+        const d = median(plain.map((x) => x.mbs));
+        const t = median(tunnelled.map((x) => x.mbs));
+        const h = median(through.map((x) => x.mbs));
         report({ name: `100 MB download (${label}), direct on the host, median`, value: d, unit: 'MB/s' });
-        report({ name: `100 MB download (${label}), jailed through the proxy, CONNECT tunnel (https), median`, value: percentile(tunnelled, 50), unit: 'MB/s' });
-        report({ name: `100 MB download (${label}), jailed through the proxy, plain HTTP, median`, value: percentile(through, 50), unit: 'MB/s' });
-        const tunnelRatio = percentile(tunnelled, 50) / d;
-        const ratio = percentile(through, 50) / d;
-        report({ name: `throughput proxy / direct (${label}), CONNECT tunnel`, value: tunnelRatio, unit: '×', target: '>= 0.8', ok: tunnelRatio >= 0.8 });
-        report({ name: `throughput proxy / direct (${label}), plain HTTP`, value: ratio, unit: '×', target: '>= 0.8', ok: ratio >= 0.8 });
+        report({ name: `100 MB download (${label}), jailed through the proxy, CONNECT tunnel (https), median`, value: t, unit: 'MB/s' });
+        report({ name: `100 MB download (${label}), jailed through the proxy, plain HTTP, median`, value: h, unit: 'MB/s' });
+        report({ name: `throughput proxy / direct (${label}), CONNECT tunnel`, value: t / d, unit: '×', target: '>= 0.8', ok: t / d >= 0.8 });
+        report({ name: `throughput proxy / direct (${label}), plain HTTP`, value: h / d, unit: '×', target: '>= 0.8', ok: h / d >= 0.8 });
+        if (rate !== 0) continue;
+        // CPU per 100 MB, medians. The proxy's share is this process's (and its children's) less a call that moves nothing.
+        const call = median(calls);
+        const cpu = (xs: Sample[], proxied: boolean) => ({ server: median(xs.map((x) => x.server)), curl: median(xs.map((x) => x.curl)), proxy: proxied ? Math.max(0, median(xs.map((x) => x.proxy)) - call) : 0 });
+        for (const [what, c] of [['direct', cpu(plain, false)], ['CONNECT tunnel', cpu(tunnelled, true)], ['plain HTTP', cpu(through, true)]] as const) {
+          const total = c.server + c.curl + c.proxy;
+          report({ name: `CPU per 100 MB (${label}), ${what}, server + curl + proxy`, value: total, unit: 'ms', note: `server ${c.server.toFixed(0)} + curl ${c.curl.toFixed(0)} + proxy ${c.proxy.toFixed(0)} ms` });
+          if (what !== 'direct') report({ name: `CPU per 100 MB (${label}), ${what}, the proxy's share`, value: c.proxy, unit: 'ms' });
+          // On two cores the download can go no faster than its total CPU over two, nor than its busiest process.
+          const floorMs = Math.max(total / 2, c.server, c.curl, c.proxy);
+          report({ name: `fastest the CPU allows on 2 cores (${label}), ${what}`, value: 100 / (floorMs / 1000), unit: 'MB/s' });
+        }
       }
     },
   },

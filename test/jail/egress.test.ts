@@ -1,4 +1,4 @@
-// A network-class jail through the egress proxy, with real bwrap, socat and curl against servers on the
+// A network-class jail through the egress proxy, with real bwrap, the bridge helper (Python) and curl against servers on the
 // host's loopback. Each case checks from outside what reached the host: the allowed server answers
 // through the proxy; every other host, port and protocol is refused (a host_denied violation the gate
 // turns into a card) or has no route at all, and the host's loopback is never reached directly.

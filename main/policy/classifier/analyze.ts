@@ -15,7 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { containsError, copyTree, TooDeepError } from './syntax';
+import { containsError, copyTree, plainCommandTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
@@ -170,13 +170,7 @@ export class ShellAnalyzer {
       return { kind: 'unknown' };
     }
     if (source.trim() === '') return { kind: 'none' };
-    const tree = parseShell(source);
-    let root: Node;
-    try {
-      root = copyTree(tree, source, MAX_TREE_DEPTH);
-    } finally {
-      tree.delete();
-    }
+    const root = (plainShortcut ? plainCommandTree(source) : null) ?? parseAndCopy(source);
     const hasError = containsError(root);
     {
       if (hasError) {
@@ -1073,6 +1067,22 @@ function flattenList(node: Node): Node[] {
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
   return out;
+}
+
+let plainShortcut = true;
+
+/** @internal Tests turn the plain-command shortcut off to compare every classification with the parser's. */
+export function setPlainCommandShortcut(on: boolean): void {
+  plainShortcut = on;
+}
+
+function parseAndCopy(source: string): Node {
+  const tree = parseShell(source);
+  try {
+    return copyTree(tree, source, MAX_TREE_DEPTH);
+  } finally {
+    tree.delete();
+  }
 }
 
 function fieldOf(parent: Node, index: number): string | null {

@@ -305,6 +305,7 @@ export function sameTree(a: SyntaxNode, b: SyntaxNode): boolean {
     const [x, y] = stack.pop()!;
     if (x.type !== y.type || x.isNamed !== y.isNamed || x.isMissing !== y.isMissing || x.field !== y.field) return false;
     if (x.startIndex !== y.startIndex || x.endIndex !== y.endIndex || x.id !== y.id || x.children.length !== y.children.length) return false;
+    if ((x.parent?.id ?? -1) !== (y.parent?.id ?? -1)) return false;
     for (let i = 0; i < x.children.length; i++) stack.push([x.children[i]!, y.children[i]!]);
   }
   return true;
@@ -322,4 +323,51 @@ export function containsError(root: SyntaxNode): boolean {
     for (const c of n.children) stack.push(c);
   }
   return false;
+}
+
+// ── Plain commands, without the parser ─────────────────────────────────────────────────────────
+// Most commands are a program and a few words of letters, digits and path punctuation: `ls -la src`,
+// `git status`, `sleep 10`. bash reads such a line as one simple command whose words are taken as
+// written, and tree-sitter gives it one shape. For those, the tree is built here instead of parsing and
+// copying; syntax.test.ts checks it against the parser on every fixture command and on generated ones.
+
+/** Words made only of these characters need no quote removal and expand to themselves. */
+const PLAIN_COMMAND = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./,:+-][A-Za-z0-9_./,:+=-]*)*$/;
+/** Words bash (or the grammar) reads as part of a compound command, a declaration or a negation in command position. */
+const RESERVED_FIRST = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv', 'let', 'test']);
+/** What tree-sitter-bash calls a number rather than a word. */
+const NUMBER = /^-?(0x)?[0-9]+$/;
+
+/**
+ * The tree of a plain command (single spaces between words, none at either end, nothing bash would
+ * expand, quote or treat as an operator, no word starting with =), or null for anything else.
+ */
+export function plainCommandTree(source: string): SyntaxNode | null {
+  if (!PLAIN_COMMAND.test(source)) return null;
+  const space = source.indexOf(' ');
+  const first = space === -1 ? source : source.slice(0, space);
+  if (RESERVED_FIRST.has(first)) return null;
+  const end = source.length;
+  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, end);
+  const command = new SyntaxNode(1, 'command', true, false, null, source, 0, end);
+  adopt(root, command);
+  let id = 2;
+  let start = 0;
+  for (;;) {
+    const stop = source.indexOf(' ', start);
+    const wordEnd = stop === -1 ? end : stop;
+    const type = NUMBER.test(source.slice(start, wordEnd)) ? 'number' : 'word';
+    if (start === 0) {
+      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, 0, wordEnd);
+      adopt(command, name);
+      adopt(name, new SyntaxNode(id++, type, true, false, null, source, 0, wordEnd));
+    } else adopt(command, new SyntaxNode(id++, type, true, false, 'argument', source, start, wordEnd));
+    if (stop === -1) return root;
+    start = stop + 1;
+  }
+}
+
+function adopt(parent: SyntaxNode, child: SyntaxNode): void {
+  child.parent = parent;
+  parent.children.push(child);
 }

@@ -2,7 +2,7 @@
 // no prefix strings built); these tables hold them to the plain definitions on generated paths.
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInside, isOutsideJailCodePath, OUTSIDE_JAIL_CODE_PATHS, resolvePath, type PathContext } from './paths';
+import { isCredentialPath, isInside, isOutsideJailCodePath, OUTSIDE_JAIL_CODE_PATHS, resolvePath, type PathContext } from './paths';
 
 const ctx: PathContext = { home: '/home/user', workspace: '/home/user/project', appDirs: [] };
 
@@ -67,5 +67,14 @@ describe('the path helpers agree with their plain definitions', () => {
   it('isOutsideJailCodePath', () => {
     const inWorkspace = paths.map((p) => '/home/user/project/' + p);
     expect(inWorkspace.map((p) => isOutsideJailCodePath(p, ctx))).toEqual(inWorkspace.map(outsideJailByDefinition));
+  });
+  it('isCredentialPath judges key and .env file names anywhere, as the per-part patterns do', () => {
+    const names = ['.env', '.env.local', '.env.example', '.envrc', 'x.env', 'id_rsa', 'id_rsa.pub', 'id_ed25519_sk', 'my_id_rsa', 'a.pem', 'a.pem.bak', 'A.PEM', 'b.p12', 'c.jks', 'd.kdbx', 'credentials.json', 'my-credentials.json', 'service-account-1.json', 'service-account.txt', 'readme.md', 'src'];
+    let seed = 11;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const paths = Array.from({ length: 4000 }, () => '/work/' + Array.from({ length: 1 + Math.floor(random() * 3) }, () => names[Math.floor(random() * names.length)]).join('/'));
+    const byParts = (path: string) =>
+      path.split('/').some((part) => (/^\.env(\..+)?$/.test(part) && !/^\.env\.(example|sample|template|dist|defaults)$/.test(part)) || (/^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account.*\.json)$/.test(part) && !part.endsWith('.pub')));
+    expect(paths.map((p) => isCredentialPath(p, ctx))).toEqual(paths.map(byParts));
   });
 });

@@ -113,6 +113,8 @@ const CREDENTIAL_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', 
 const ENV_FILE = /^\.env(\..+)?$/;
 const ENV_FILE_EXAMPLES = /^\.env\.(example|sample|template|dist|defaults)$/;
 const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account.*\.json)$/;
+/** A text that ENV_FILE or KEY_FILE can match a part of must contain one of these. */
+const KEY_OR_ENV_HINT = /\.env|id_(rsa|dsa|ecdsa|ed25519)|\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account/;
 
 /** True when the path is, or is inside, a credential location. */
 export function isCredentialPath(path: string, ctx: PathContext): boolean {
@@ -120,6 +122,8 @@ export function isCredentialPath(path: string, ctx: PathContext): boolean {
   if (rel !== null && rel !== '' && CREDENTIAL_HOME_PATHS.some((c) => rel === c || within(rel, c))) return true;
   if (CREDENTIAL_SYSTEM_PATHS.some((c) => isInside(path, c))) return true;
   if (ctx.appDirs.some((d) => isInside(path, d))) return true;
+  // Every part the loop below can match holds one of these; most paths hold none.
+  if (!KEY_OR_ENV_HINT.test(path)) return false;
   for (const part of path.split('/')) {
     if (ENV_FILE.test(part) && !ENV_FILE_EXAMPLES.test(part)) return true;
     if (KEY_FILE.test(part) && !part.endsWith('.pub')) return true;

@@ -61,7 +61,7 @@ class Draft {
   argv: string[] = [];
   program: string | null = null;
   cls: Class = 'read';
-  effects = new Set<Effect>(['command_exec']);
+  effects = new Set<Effect>().add('command_exec');
   reasons: string[] = [];
   via: string[];
   literal = true;
@@ -574,12 +574,13 @@ export class ShellAnalyzer {
   }
 
   private applyRule(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
-    if (d.program === null) d.program = this.ctx.caseInsensitiveNames ? normaliseProgramName(rawName, scope.cwd).name.toLowerCase() : normaliseProgramName(rawName, scope.cwd).name;
+    const normalised = normaliseProgramName(rawName, scope.cwd);
+    if (d.program === null) d.program = this.ctx.caseInsensitiveNames ? normalised.name.toLowerCase() : normalised.name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
     if (isSuspiciousName(rawName)) {
       this.flag('obfuscation', `obfuscation: the program name "${rawName}" contains characters that are not plain ASCII`);
-      const imitated = lookalikeSkeleton(normaliseProgramName(rawName, scope.cwd).name);
+      const imitated = lookalikeSkeleton(normalised.name);
       const ascii = imitated !== rawName && /^[\x21-\x7E]+$/.test(imitated);
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
@@ -587,7 +588,6 @@ export class ShellAnalyzer {
       if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope));
       return { kind: 'unknown' };
     }
-    const normalised = normaliseProgramName(rawName, scope.cwd);
     const trusted = normalised.trusted;
     // Where the filesystem ignores case (macOS), `RM` and `Git` run rm and git.
     const name = this.ctx.caseInsensitiveNames ? normalised.name.toLowerCase() : normalised.name;
@@ -894,12 +894,13 @@ export class ShellAnalyzer {
       for (const e of s.effects) effects.add(e);
     }
     if (hardline) this.flags.add('hardline');
-    const failClosed = ['parse_error', 'unknown_syntax', 'obfuscation'].filter((f) => this.flags.has(f as Flag));
-    if (failClosed.length && classRank(cls) < classRank('write')) cls = 'write';
-    if (failClosed.length) for (const e of SHELL_REACHABLE_EFFECTS) effects.add(e);
-    if (segments.length === 0) cls = failClosed.length ? 'write' : 'read';
+    const failClosed = this.flags.has('parse_error') || this.flags.has('unknown_syntax') || this.flags.has('obfuscation');
+    if (failClosed && classRank(cls) < classRank('write')) cls = 'write';
+    if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) effects.add(e);
+    if (segments.length === 0) cls = failClosed ? 'write' : 'read';
     const reasons: string[] = [];
-    const ordered = [...segments].sort((a, b) => classRank(b.class) - classRank(a.class));
+    // A stable sort: segments of the same class keep their order.
+    const ordered = segments.length > 1 ? [...segments].sort((a, b) => classRank(b.class) - classRank(a.class)) : segments;
     for (const s of ordered) for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
     for (const r of this.topReasons) if (!reasons.includes(r)) reasons.push(r);
     return {

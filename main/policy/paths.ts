@@ -25,15 +25,40 @@ export function resolvePath(raw: string, cwd: string | null, ctx: PathContext): 
   }
   if (!p.startsWith('/')) {
     if (cwd === null) return null;
+    // join is normalize(cwd + '/' + p); most paths are already normal, and then that is the answer.
+    if (p !== '' && isNormalAbsolute(cwd) && isNormalRelative(p)) return cwd === '/' ? '/' + p : cwd + '/' + p;
     p = posix.join(cwd, p);
-  }
+  } else if (isNormalAbsolute(p)) return p;
   const normalized = posix.normalize(p);
   return normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
 }
 
+/** An absolute path that posix.normalize leaves as it is, with no trailing slash: no empty, . or .. segment. */
+function isNormalAbsolute(p: string): boolean {
+  return p === '/' || (p.startsWith('/') && !p.endsWith('/') && isNormalRelative(p.slice(1)));
+}
+
+/** A relative path of plain segments: none empty, none . or .., no slash at either end. */
+function isNormalRelative(p: string): boolean {
+  let start = 0;
+  for (;;) {
+    const slash = p.indexOf('/', start);
+    const end = slash === -1 ? p.length : slash;
+    const len = end - start;
+    if (len === 0 || (p.charCodeAt(start) === 46 && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 46)))) return false;
+    if (slash === -1) return true;
+    start = slash + 1;
+  }
+}
+
 export function isInside(path: string, dir: string): boolean {
   if (dir === '/') return path.startsWith('/');
-  return path === dir || path.startsWith(dir + '/');
+  return path === dir || within(path, dir);
+}
+
+/** path is below dir (`dir/…`), without building the prefix string. */
+function within(path: string, dir: string): boolean {
+  return path.length > dir.length && path.charCodeAt(dir.length) === 47 && path.startsWith(dir);
 }
 
 function homeRelative(path: string, ctx: PathContext): string | null {
@@ -88,13 +113,17 @@ const CREDENTIAL_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', 
 const ENV_FILE = /^\.env(\..+)?$/;
 const ENV_FILE_EXAMPLES = /^\.env\.(example|sample|template|dist|defaults)$/;
 const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account.*\.json)$/;
+/** A text that ENV_FILE or KEY_FILE can match a part of must contain one of these. */
+const KEY_OR_ENV_HINT = /\.env|id_(rsa|dsa|ecdsa|ed25519)|\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account/;
 
 /** True when the path is, or is inside, a credential location. */
 export function isCredentialPath(path: string, ctx: PathContext): boolean {
   const rel = homeRelative(path, ctx);
-  if (rel !== null && rel !== '' && CREDENTIAL_HOME_PATHS.some((c) => rel === c || rel.startsWith(c + '/'))) return true;
+  if (rel !== null && rel !== '' && CREDENTIAL_HOME_PATHS.some((c) => rel === c || within(rel, c))) return true;
   if (CREDENTIAL_SYSTEM_PATHS.some((c) => isInside(path, c))) return true;
   if (ctx.appDirs.some((d) => isInside(path, d))) return true;
+  // Every part the loop below can match holds one of these; most paths hold none.
+  if (!KEY_OR_ENV_HINT.test(path)) return false;
   for (const part of path.split('/')) {
     if (ENV_FILE.test(part) && !ENV_FILE_EXAMPLES.test(part)) return true;
     if (KEY_FILE.test(part) && !part.endsWith('.pub')) return true;
@@ -144,7 +173,7 @@ export function isHiddenHomePath(path: string, ctx: PathContext): boolean {
   if (rel === null || rel === '') return false;
   if (!hiddenHomeEntry(rel.split('/')[0]!)) return false;
   if (ctx.workspace !== ctx.home && isInside(path, ctx.workspace)) return false;
-  return !HOME_VISIBLE_PATHS.some((v) => rel === v || rel.startsWith(v + '/'));
+  return !HOME_VISIBLE_PATHS.some((v) => rel === v || within(rel, v));
 }
 
 /** File-name extensions of source code and documents: a tokenizer.ts is code about tokens, not a token. */
@@ -246,7 +275,7 @@ export function isProtectedWriteTarget(path: string, ctx: PathContext): boolean 
   if (rel === null) return false;
   if (rel === '') return true;
   if (SHELL_RC.has(rel)) return true;
-  return PERSISTENCE_HOME_DIRS.some((d) => rel === d || rel.startsWith(d + '/'));
+  return PERSISTENCE_HOME_DIRS.some((d) => rel === d || within(rel, d));
 }
 
 /**
@@ -263,12 +292,13 @@ export function isOutsideJailCodePath(path: string, ctx: PathContext): boolean {
   if (!isInside(path, ctx.workspace) || path === ctx.workspace) return false;
   const rel = path.slice(ctx.workspace.length + 1);
   // At any depth: a nested repository's hooks run when git is used there; direnv loads .envrc in any folder.
-  const parts = rel.split('/');
-  for (let i = 0; i < parts.length; i++) {
-    const tail = parts.slice(i).join('/');
-    if (OUTSIDE_JAIL_CODE.some((p) => tail === p || tail.startsWith(p + '/'))) return true;
+  for (let start = 0; ; ) {
+    const tail = start === 0 ? rel : rel.slice(start);
+    if (OUTSIDE_JAIL_CODE.some((p) => tail === p || within(tail, p))) return true;
+    const slash = rel.indexOf('/', start);
+    if (slash === -1) return false;
+    start = slash + 1;
   }
-  return false;
 }
 
 /** The targets whose deletion or recursive change is catastrophic: /, /*, ~, ~/*. */

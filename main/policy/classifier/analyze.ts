@@ -15,7 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { containsError, copyTree, TooDeepError } from './syntax';
+import { containsError, copyTree, plainCommandTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
@@ -62,7 +62,7 @@ class Draft {
   argv: string[] = [];
   program: string | null = null;
   cls: Class = 'read';
-  effects = new Set<Effect>(['command_exec']);
+  effects = new Set<Effect>().add('command_exec');
   reasons: string[] = [];
   via: string[];
   literal = true;
@@ -173,13 +173,7 @@ export class ShellAnalyzer {
       return { kind: 'unknown' };
     }
     if (source.trim() === '') return { kind: 'none' };
-    const tree = parseShell(source);
-    let root: Node;
-    try {
-      root = copyTree(tree, source, MAX_TREE_DEPTH);
-    } finally {
-      tree.delete();
-    }
+    const root = (plainShortcut ? plainCommandTree(source) : null) ?? parseAndCopy(source);
     const hasError = containsError(root);
     {
       if (hasError) {
@@ -602,12 +596,13 @@ export class ShellAnalyzer {
   }
 
   private applyRule(d: Draft, rawName: string, args: Word[], scope: Scope, stdin: Producer): Producer {
-    if (d.program === null) d.program = this.ctx.caseInsensitiveNames ? normaliseProgramName(rawName, scope.cwd).name.toLowerCase() : normaliseProgramName(rawName, scope.cwd).name;
+    const normalised = normaliseProgramName(rawName, scope.cwd);
+    if (d.program === null) d.program = this.ctx.caseInsensitiveNames ? normalised.name.toLowerCase() : normalised.name;
     const expanded = expandArgs(args);
     const argv = expanded.map((w) => w.value);
     if (isSuspiciousName(rawName)) {
       this.flag('obfuscation', `obfuscation: the program name "${rawName}" contains characters that are not plain ASCII`);
-      const imitated = lookalikeSkeleton(normaliseProgramName(rawName, scope.cwd).name);
+      const imitated = lookalikeSkeleton(normalised.name);
       const ascii = imitated !== rawName && /^[\x21-\x7E]+$/.test(imitated);
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
@@ -615,7 +610,6 @@ export class ShellAnalyzer {
       if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope));
       return { kind: 'unknown' };
     }
-    const normalised = normaliseProgramName(rawName, scope.cwd);
     const trusted = normalised.trusted;
     // Where the filesystem ignores case (macOS), `RM` and `Git` run rm and git.
     const name = this.ctx.caseInsensitiveNames ? normalised.name.toLowerCase() : normalised.name;
@@ -922,12 +916,13 @@ export class ShellAnalyzer {
       for (const e of s.effects) effects.add(e);
     }
     if (hardline) this.flags.add('hardline');
-    const failClosed = ['parse_error', 'unknown_syntax', 'obfuscation'].filter((f) => this.flags.has(f as Flag));
-    if (failClosed.length && classRank(cls) < classRank('write')) cls = 'write';
-    if (failClosed.length) for (const e of SHELL_REACHABLE_EFFECTS) effects.add(e);
-    if (segments.length === 0) cls = failClosed.length ? 'write' : 'read';
+    const failClosed = this.flags.has('parse_error') || this.flags.has('unknown_syntax') || this.flags.has('obfuscation');
+    if (failClosed && classRank(cls) < classRank('write')) cls = 'write';
+    if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) effects.add(e);
+    if (segments.length === 0) cls = failClosed ? 'write' : 'read';
     const reasons: string[] = [];
-    const ordered = [...segments].sort((a, b) => classRank(b.class) - classRank(a.class));
+    // A stable sort: segments of the same class keep their order.
+    const ordered = segments.length > 1 ? [...segments].sort((a, b) => classRank(b.class) - classRank(a.class)) : segments;
     for (const s of ordered) for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
     for (const r of this.topReasons) if (!reasons.includes(r)) reasons.push(r);
     return {
@@ -1095,6 +1090,22 @@ function flattenList(node: Node): Node[] {
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
   return out;
+}
+
+let plainShortcut = true;
+
+/** @internal Tests turn the plain-command shortcut off to compare every classification with the parser's. */
+export function setPlainCommandShortcut(on: boolean): void {
+  plainShortcut = on;
+}
+
+function parseAndCopy(source: string): Node {
+  const tree = parseShell(source);
+  try {
+    return copyTree(tree, source, MAX_TREE_DEPTH);
+  } finally {
+    tree.delete();
+  }
 }
 
 function fieldOf(parent: Node, index: number): string | null {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser, parseShell } from './parser';
-import { containsError, copyTree } from './syntax';
+import { initShellParser, moduleExportsForTest, parseShell } from './parser';
+import { containsError, copyTree, copyTreeThroughApi, enableDirectCopy, isDirectCopy, plainCommandTree, readCursorExports, sameTree, TooDeepError, type CursorExports } from './syntax';
 
 beforeAll(async () => {
   await initShellParser();
@@ -29,5 +31,151 @@ describe('containsError agrees with tree-sitter hasError', () => {
     ['a lone operator', '&&', true],
   ])('%s: %j has errors = %s', (_what, source, expected) => {
     expect(errorsSeen(source)).toEqual({ copy: expected, treeSitter: expected });
+  });
+});
+
+/** Every command of the fixtures (corpus, options, exfiltration), as the classifier receives them. */
+function fixtureCommands(): string[] {
+  const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures');
+  const lines = (file: string) => readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+  const corpus = lines('command-corpus.txt').map((l) => /^\S+ \S+ \S+ \S+ \S+ (.*?)( {2}## flags:.*)?$/.exec(l)?.[1]).filter((c) => c !== undefined).map((c) => (c.startsWith('"') ? (JSON.parse(c) as string) : c));
+  const options = lines('option-corpus.txt').map((l) => l.slice(l.indexOf(' ') + 1));
+  return [...corpus, ...options, ...lines('exfiltration-corpus.txt')];
+}
+
+describe('the direct walk over the WASM cursor', () => {
+  it('is in use once the parser is initialised', () => {
+    expect(isDirectCopy()).toBe(true);
+  });
+  it('copies every fixture command exactly as the web-tree-sitter cursor does', () => {
+    const commands = fixtureCommands();
+    expect(commands.length).toBeGreaterThan(1500);
+    const differ = commands.filter((source) => {
+      const tree = parseShell(source);
+      try {
+        return !sameTree(copyTree(tree, source, 400), copyTreeThroughApi(tree, source, 400));
+      } finally {
+        tree.delete();
+      }
+    });
+    expect(differ).toEqual([]);
+  });
+  it('refuses the same depth as the cursor walk', () => {
+    const source = 'echo ' + '$('.repeat(50) + ')'.repeat(50);
+    const tree = parseShell(source);
+    try {
+      expect([() => copyTree(tree, source, 20), () => copyTreeThroughApi(tree, source, 20)].map((f) => { try { f(); return null; } catch (e) { return e instanceof TooDeepError ? e.limit : e; } })).toEqual([20, 20]);
+    } finally {
+      tree.delete();
+    }
+  });
+  it.each([
+    ['an export is missing (another web-tree-sitter)', (x: CursorExports) => ({ ...x, _ts_tree_cursor_current_field_id_wasm: undefined })],
+    ['a read answers differently (fields never reported)', (x: CursorExports) => ({ ...x, _ts_tree_cursor_current_field_id_wasm: () => 0 })],
+    ['a move answers differently (no node has a sibling)', (x: CursorExports) => ({ ...x, _ts_tree_cursor_goto_next_sibling_wasm: () => 0 })],
+  ])('falls back to the cursor when %s', (_what, spoil) => {
+    const exports = readCursorExports(moduleExportsForTest()!)!;
+    try {
+      expect(enableDirectCopy(readCursorExports(spoil(exports) as unknown as Record<string, unknown>), parseShell)).toBe(false);
+      expect(isDirectCopy()).toBe(false);
+      const source = 'ls -la | grep x > out';
+      const tree = parseShell(source);
+      try {
+        expect(sameTree(copyTree(tree, source), copyTreeThroughApi(tree, source))).toBe(true);
+      } finally {
+        tree.delete();
+      }
+    } finally {
+      expect(enableDirectCopy(exports, parseShell)).toBe(true);
+    }
+  });
+});
+
+/** A seeded generator (mulberry32), so a failure names a command that can be reproduced. */
+function generator(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Shell words that mean something in command position, or look like numbers, options or assignments. */
+const TRICKY_WORDS = [
+  'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc',
+  'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv', 'let', 'test', 'eval', 'exec', 'source', '.', ':', 'builtin',
+  'command', 'alias', 'trap', 'read', 'printf', '-', '--', '1', '-1', '0x1', '0x1f', '007', 'a=b', 'a+=b', '=a', 'x=', 'git', 'ls',
+];
+
+/** Commands of plain-looking words: letters, digits and every punctuation mark near the plain set. */
+function generatedCommands(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const alphabet = 'aZx09_./,:+=-@%';
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const words: string[] = [];
+    for (let k = 1 + Math.floor(random() * 4); k > 0; k--) {
+      if (random() < 0.25) words.push(TRICKY_WORDS[Math.floor(random() * TRICKY_WORDS.length)]!);
+      else words.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    }
+    out.push(words.join(random() < 0.1 ? '  ' : ' '));
+  }
+  return out;
+}
+
+/** The commands among `sources` whose built tree differs from the parser's (with both trees, to read the failure). */
+function plainTreesThatDiffer(sources: string[]): { accepted: number; differ: string[] } {
+  let accepted = 0;
+  const differ: string[] = [];
+  for (const source of sources) {
+    const built = plainCommandTree(source);
+    if (!built) continue;
+    accepted++;
+    const tree = parseShell(source);
+    try {
+      if (!sameTree(built, copyTree(tree, source))) differ.push(source);
+    } finally {
+      tree.delete();
+    }
+  }
+  return { accepted, differ };
+}
+
+describe('plain commands built without the parser', () => {
+  it('every fixture command the shortcut takes gets exactly the tree tree-sitter gives it', () => {
+    const { accepted, differ } = plainTreesThatDiffer(fixtureCommands());
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(400);
+  });
+  it('40,000 generated commands of plain-looking words get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedCommands(40_000, 20261201));
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(5000);
+  });
+  it.each([
+    ['a reserved word first', 'if x'],
+    ['a declaration first', 'export a'],
+    ['an assignment first', 'a=b ls'],
+    ['an option-like first word', '- a=b'],
+    ['a + in the first word (read as an append to a variable)', 'a+ x'],
+    ['an @ (read as a variable by the grammar)', 'git@host x'],
+    ['a %', 'a% x'],
+    ['a word starting with =', 'x =='],
+    ['two spaces', 'ls  -la'],
+    ['a space at the end', 'ls '],
+    ['a tab', 'ls\t-la'],
+    ['a newline', 'ls\nrm x'],
+    ['a quote', "ls 'a b'"],
+    ['a glob', 'ls *.ts'],
+    ['a tilde', 'cat ~/.ssh/id_rsa'],
+    ['a variable', 'echo $HOME'],
+    ['an operator', 'ls;rm x'],
+    ['a brace', 'echo {a,b}'],
+    ['a comment', 'ls #x'],
+    ['non-ASCII letters', 'rм -rf x'],
+  ])('%s goes to the parser: %j', (_what, source) => {
+    expect(plainCommandTree(source)).toBeNull();
   });
 });

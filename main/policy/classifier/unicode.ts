@@ -44,7 +44,12 @@ export function findObfuscation(text: string): string[] {
 
 /** True when a program name is not plain ASCII: it cannot be a program we know. */
 export function isSuspiciousName(name: string): boolean {
-  return /[^\x21-\x7E]/.test(name);
+  // A loop, not /[^\x21-\x7E]/: this runs for every program invocation.
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e) return true;
+  }
+  return false;
 }
 
 // The ASCII letter each common look-alike imitates (Cyrillic, Greek, IPA, small capitals).

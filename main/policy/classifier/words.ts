@@ -28,6 +28,7 @@ export interface WordEnv {
 }
 
 const HOME_VARS = new Set(['HOME']);
+const GLOB_CHAR = /[*?[]/;
 
 export function evaluateWord(node: Node, env: WordEnv): Word {
   const w: Word = { source: node.text, value: '', literal: true, glob: false, substitutions: [], unknown: [] };
@@ -46,7 +47,8 @@ function appendNode(node: Node, env: WordEnv, w: Word, quoted: boolean): void {
         return;
       }
       const text = node.text;
-      if (!quoted && /[*?[]/.test(text.replace(/\\./g, ''))) w.glob = true;
+      // Escaped characters (\*) are not glob characters; only a word holding one needs the escapes removed.
+      if (!quoted && GLOB_CHAR.test(text) && GLOB_CHAR.test(text.includes('\\') ? text.replace(/\\./g, '') : text)) w.glob = true;
       w.value += unescapeBare(text);
       return;
     }

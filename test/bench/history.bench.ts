@@ -54,7 +54,19 @@ export const suites: BenchSuite[] = [
         await page.locator('li.call-row[data-call-id]').first().waitFor();
         report({ name: `History opened → first rows shown (${CALLS.toLocaleString('en-US')} calls)`, value: performance.now() - opened, unit: 'ms' });
 
-        const scroll = (step: number) => page.evaluate(`(${SCROLL})([${step}, ${FRAMES}])`) as Promise<{ deltas: number[]; rows: number }>;
+        // Diagnostics beside the frame times: the renderer's main-thread time per frame (Chromium's own
+        // counters), split into script, style and layout; what is left of a frame is paint, compositing and
+        // waiting for a core.
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Performance.enable');
+        const counters = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value])) as Record<string, number>;
+        const scroll = async (step: number) => {
+          const before = await counters();
+          const r = (await page.evaluate(`(${SCROLL})([${step}, ${FRAMES}])`)) as { deltas: number[]; rows: number };
+          const after = await counters();
+          const perFrame = (k: string) => ((after[k]! - before[k]!) * 1000) / r.deltas.length;
+          return { ...r, main: perFrame('TaskDuration'), script: perFrame('ScriptDuration'), styleLayout: perFrame('RecalcStyleDuration') + perFrame('LayoutDuration') };
+        };
         // Warm up, then a slow scroll (a wheel: 2 rows a frame) and a fast one (a flung scrollbar: 5 pages a frame).
         await scroll(72);
         const slow = await scroll(72);
@@ -65,6 +77,9 @@ export const suites: BenchSuite[] = [
           const p95 = percentile(d, 95);
           report({ name: `History, ${label}: frame time p95`, value: p95, unit: 'ms', ...atMost(p95, 16) });
           report({ name: `History, ${label}: rows in the DOM`, value: r.rows, unit: 'rows' });
+          report({ name: `History, ${label}: main thread busy a frame, mean`, value: r.main, unit: 'ms' });
+          report({ name: `History, ${label}: of it script, mean`, value: r.script, unit: 'ms' });
+          report({ name: `History, ${label}: of it style and layout, mean`, value: r.styleLayout, unit: 'ms' });
         }
 
         // The daemon's side: a page far down (offset), and a filtered count (what a filter change waits for).

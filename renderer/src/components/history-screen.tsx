@@ -6,7 +6,7 @@ import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState,
 import { CLASSES, type Class } from '../../../common/domain';
 import { DECIDER_GROUPS, OUTCOME_GROUPS, outcomeGroupOf, type CallRecord, type DeciderGroup } from '../../../common/history';
 import { CLASS_LABEL, OUTCOME_WORDS, formatTime } from '../model/describe';
-import { decidedByText, durationText, outcomeText, pagesFor, rowTime, visibleRange } from '../model/history';
+import { blockWindow, decidedByText, durationText, outcomeText, pagesFor, rowTime } from '../model/history';
 import { HISTORY_PAGE } from '../store/history-slice';
 import { useApp } from '../store/store';
 import type { CheckpointDiff } from '../store/types';
@@ -14,6 +14,7 @@ import { ArgsView, CommandView, DiffView, Visible } from './call-body';
 
 /** Every row has the same height, so a scroll position maps to a row without measuring. */
 export const ROW_HEIGHT = 36;
+const ROW_STYLE = { height: ROW_HEIGHT };
 
 function ClassBadge({ c }: { c: Class | null }) {
   if (!c) return <span className="muted">–</span>;
@@ -26,16 +27,15 @@ function ClassBadge({ c }: { c: Class | null }) {
 }
 
 const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { r: CallRecord | undefined; index: number; total: number; now: number; open: boolean; onOpen: (id: string) => void }) {
-  const style = { transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT };
   if (!r) {
     return (
-      <li className="call-row loading" style={style} aria-setsize={total} aria-posinset={index + 1}>
+      <li className="call-row loading" style={ROW_STYLE} aria-setsize={total} aria-posinset={index + 1}>
         <span className="muted">Loading…</span>
       </li>
     );
   }
   return (
-    <li className={`call-row outcome-${outcomeGroupOf(r.state)}`} style={style} aria-setsize={total} aria-posinset={index + 1} data-call-id={r.id}>
+    <li className={`call-row outcome-${outcomeGroupOf(r.state)}`} style={ROW_STYLE} aria-setsize={total} aria-posinset={index + 1} data-call-id={r.id}>
       <button type="button" aria-pressed={open} onClick={() => onOpen(r.id)}>
         <span className="c-when">{rowTime(r.created_at, now)}</span>
         <span className="c-tool">{r.tool}</span>
@@ -51,6 +51,20 @@ const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { 
   );
 });
 
+/**
+ * Rows are added and removed this many at a time: a steady scroll changes the DOM once every few frames
+ * instead of every frame, and the frames between only move the composited list.
+ */
+const BLOCK_ROWS = 4;
+/**
+ * Rows beyond the window whose pages are fetched ahead while the list moves steadily, so a wheel scroll
+ * does not meet "Loading…". A jump (a flung scrollbar, End) fetches only the rows it lands on: the pages
+ * it passes would arrive after it had left them.
+ */
+const FETCH_AHEAD = HISTORY_PAGE / 2;
+
+type RowWindow = { first: number; last: number };
+
 function CallList() {
   const total = useApp((s) => s.historyTotal);
   const pages = useApp((s) => s.historyPages);
@@ -59,37 +73,60 @@ function CallList() {
   const openId = useApp((s) => s.openCall?.id ?? null);
   const openCall = useApp((s) => s.openHistoryCall);
   const ref = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(600);
+  const count = total ?? 0;
+  // The scroll position and the viewport's height live in refs: a scroll re-renders the list only when
+  // it moves the window to another block, never for the pixels in between.
+  const height = useRef(600);
+  const shown = useRef<RowWindow>({ first: 0, last: -1 });
+  const [win, setWin] = useState<RowWindow>(shown.current);
   const [now] = useState(Date.now());
   // Stable, so a row whose call did not change is not rendered again as the list scrolls.
   const onOpen = useCallback((id: string) => void openCall(id), [openCall]);
+  const place = useCallback(() => {
+    const el = ref.current;
+    const next = blockWindow(el ? el.scrollTop : 0, height.current, ROW_HEIGHT, count, BLOCK_ROWS);
+    if (next.first === shown.current.first && next.last === shown.current.last) return;
+    shown.current = next;
+    setWin(next);
+  }, [count]);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    setHeight(el.clientHeight);
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    height.current = el.clientHeight;
+    const ro = new ResizeObserver(() => {
+      height.current = el.clientHeight;
+      place();
+    });
     ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+    el.addEventListener('scroll', place, { passive: true });
+    return () => {
+      ro.disconnect();
+      el.removeEventListener('scroll', place);
+    };
+  }, [place]);
   // A new query starts at the top.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (ref.current) ref.current.scrollTop = 0;
-    setScrollTop(0);
   }, [upto]);
-  const count = total ?? 0;
-  const { first, last } = visibleRange(scrollTop, height, ROW_HEIGHT, count);
+  useLayoutEffect(place, [place, upto]);
+  const { first, last } = win;
+  const fetchedAt = useRef(0);
   useEffect(() => {
-    void ensure(pagesFor(first, last, HISTORY_PAGE));
-  }, [first, last, upto, ensure]);
+    if (last < first) return;
+    const steady = Math.abs(first - fetchedAt.current) <= 2 * BLOCK_ROWS;
+    fetchedAt.current = first;
+    const ahead = steady ? FETCH_AHEAD : 0;
+    void ensure(pagesFor(Math.max(0, first - ahead), Math.min(count - 1, last + ahead), HISTORY_PAGE));
+  }, [first, last, count, upto, ensure]);
   const rows: number[] = [];
-  for (let i = first; i <= last; i++) rows.push(i);
+  for (let i = first; i <= Math.min(last, count - 1); i++) rows.push(i);
   return (
-    <div className="call-list" ref={ref} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} data-testid="call-list">
-      <ul aria-label={`Calls, newest first: ${count} in all`} style={{ height: count * ROW_HEIGHT }}>
-        {rows.map((i) => (
-          <CallRow key={i} r={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]} index={i} total={count} now={now} open={pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE]?.id === openId} onOpen={onOpen} />
-        ))}
+    <div className="call-list" ref={ref} data-testid="call-list">
+      <ul aria-label={`Calls, newest first: ${count} in all`} style={{ height: count * ROW_HEIGHT, paddingTop: first * ROW_HEIGHT }}>
+        {rows.map((i) => {
+          const r = pages[Math.floor(i / HISTORY_PAGE)]?.[i % HISTORY_PAGE];
+          return <CallRow key={i} r={r} index={i} total={count} now={now} open={r !== undefined && r.id === openId} onOpen={onOpen} />;
+        })}
       </ul>
     </div>
   );

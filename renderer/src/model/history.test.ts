@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decidedByText, durationText, outcomeText, pagesFor, pagesToEvict, toJsonl, visibleRange } from './history';
+import { blockWindow, decidedByText, durationText, outcomeText, pagesFor, pagesToEvict, toJsonl, visibleRange } from './history';
 
 describe('windowing', () => {
   it.each([
@@ -11,6 +11,23 @@ describe('windowing', () => {
     { name: 'a scroll position past the end (the list shrank)', args: [50_000, 360, 36, 10, 2] as const, expected: { first: 9, last: 9 } },
   ])('renders only the rows in view at $name', ({ args, expected }) => {
     expect(visibleRange(args[0], args[1], args[2], args[3], args[4])).toEqual(expected);
+  });
+
+  it.each([
+    { name: 'the top of a long list (no block above the first)', scrollTop: 0, expected: { first: 0, last: 15 } },
+    { name: 'a position inside a block (the same window as the block start)', scrollTop: 36 * 1001, expected: { first: 996, last: 1015 } },
+    { name: 'the block start itself', scrollTop: 36 * 1000, expected: { first: 996, last: 1015 } },
+    { name: 'the next block', scrollTop: 36 * 1004, expected: { first: 1000, last: 1019 } },
+    { name: 'the very end of the list (no block below the last)', scrollTop: 36 * 99_990, expected: { first: 99_984, last: 99_999 } },
+  ])('moves the rendered rows a whole block at a time: $name', ({ scrollTop, expected }) => {
+    expect(blockWindow(scrollTop, 360, 36, 100_000, 4)).toEqual(expected);
+  });
+
+  it.each([
+    { name: 'an empty list', total: 0, expected: { first: 0, last: -1 } },
+    { name: 'a list shorter than a block', total: 3, expected: { first: 0, last: 2 } },
+  ])('renders every row there is for $name', ({ total, expected }) => {
+    expect(blockWindow(0, 900, 36, total, 4)).toEqual(expected);
   });
 
   it.each([

@@ -12,6 +12,17 @@ export function visibleRange(scrollTop: number, viewport: number, rowHeight: num
   return { first: Math.min(top, total - 1), last: Math.max(bottom, Math.min(top, total - 1)) };
 }
 
+/**
+ * The rows to render, moved a block at a time: the rows in view widened to whole blocks of `block` rows,
+ * plus one more block either side. Scrolling inside a block gives the same window, so most scroll
+ * frames leave the DOM as it is, and the block either side is there before it scrolls into view.
+ */
+export function blockWindow(scrollTop: number, viewport: number, rowHeight: number, total: number, block: number): { first: number; last: number } {
+  const { first, last } = visibleRange(scrollTop, viewport, rowHeight, total, 0);
+  if (last < first) return { first, last };
+  return { first: Math.max(0, (Math.floor(first / block) - 1) * block), last: Math.min(total - 1, (Math.floor(last / block) + 2) * block - 1) };
+}
+
 /** The pages (of `pageSize` rows) that hold rows first..last. */
 export function pagesFor(first: number, last: number, pageSize: number): number[] {
   if (last < first) return [];

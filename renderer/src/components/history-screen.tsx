@@ -63,6 +63,9 @@ const BLOCK_ROWS = 4;
  */
 const FETCH_AHEAD = HISTORY_PAGE / 2;
 
+/** How long the list must rest after a jump before the rows it landed on are fetched. */
+const JUMP_SETTLE_MS = 50;
+
 type RowWindow = { first: number; last: number };
 
 function CallList() {
@@ -115,8 +118,12 @@ function CallList() {
     if (last < first) return;
     const steady = Math.abs(first - fetchedAt.current) <= 2 * BLOCK_ROWS;
     fetchedAt.current = first;
-    const ahead = steady ? FETCH_AHEAD : 0;
-    void ensure(pagesFor(Math.max(0, first - ahead), Math.min(count - 1, last + ahead), HISTORY_PAGE));
+    const fetch = () => void ensure(pagesFor(Math.max(0, first - (steady ? FETCH_AHEAD : 0)), Math.min(count - 1, last + (steady ? FETCH_AHEAD : 0)), HISTORY_PAGE));
+    if (steady) return fetch();
+    // A jump fetches once the list stays there: during a fling every position is left before its page
+    // could arrive, and rendering pages already scrolled past only slows the frames that follow.
+    const t = setTimeout(fetch, JUMP_SETTLE_MS);
+    return () => clearTimeout(t);
   }, [first, last, count, upto, ensure]);
   const rows: number[] = [];
   for (let i = first; i <= Math.min(last, count - 1); i++) rows.push(i);

@@ -2,6 +2,12 @@
 // The `threshold` command: runs the bundled JavaScript the build produces (bin/cli-bundle.js), building it
 // first when it is missing or older than its sources, so a fresh checkout and the tests work unchanged.
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+
+// A one-off command parses a few commands at most: V8's optimising compiler would only start on the
+// parser's WebAssembly, and Node would wait for it at exit (about 1.4 s after a classification here).
+// The daemon keeps the optimised code; everything else runs on the baseline compiler.
+if (process.argv[2] !== 'serve') setFlagsFromString('--liftoff-only');
 import { ensureCliBundle } from './cli-bundle.js';
 
 let entry;

@@ -40,6 +40,9 @@ export function QuestionCard({ q }: { q: QuestionView }) {
 
 type OfferChoice = 'session' | 'hour' | 'always' | 'deny';
 
+/** A blocked write, or a change to code that runs outside the jail: one path, for the session or always. */
+const PATH_CHOICES: [OfferChoice, string][] = [['session', 'Allow for this session'], ['always', 'Always allow this path'], ['deny', 'Keep denied']];
+
 /** What a consent card says for each kind of thing the sandbox blocked, and the choices it offers. */
 const OFFER_WORDING: Record<ConsentOfferView['access'], { title: (o: ConsentOfferView) => string; blocked: string; allowing: string; reporter: string; choices: (o: ConsentOfferView) => [OfferChoice, string][] }> = {
   write: {
@@ -47,14 +50,14 @@ const OFFER_WORDING: Record<ConsentOfferView['access'], { title: (o: ConsentOffe
     blocked: 'the jail kept it from writing to',
     allowing: 'Allowing it lets later commands write there',
     reporter: 'the jail',
-    choices: () => [['session', 'Allow for this session'], ['always', 'Always allow this path'], ['deny', 'Keep denied']],
+    choices: () => PATH_CHOICES,
   },
   code: {
     title: (o) => `Sandbox blocked code that runs outside the jail: ${o.path}`,
     blocked: 'the jail kept it from changing',
     allowing: 'Allowing it lets later commands change it (and what it runs then runs outside the jail)',
     reporter: 'the jail',
-    choices: () => [['session', 'Allow for this session'], ['always', 'Always allow this path'], ['deny', 'Keep denied']],
+    choices: () => PATH_CHOICES,
   },
   read: {
     title: (o) => `Sandbox hid a file that may hold credentials: ${o.path}`,

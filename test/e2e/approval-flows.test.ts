@@ -218,6 +218,7 @@ describe('chat and approval cards in the browser', () => {
       buttons: ['Show it for this session', 'Always show this path', 'Keep hidden'],
     });
     expect(await axeProblems(page)).toEqual([]);
+    await shot(offer, 'sandbox-hidden-card');
     await offer.getByRole('button', { name: 'Keep hidden' }).click();
     await until('the offer to go', async () => (await offer.count()) === 0);
   });

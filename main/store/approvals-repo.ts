@@ -5,6 +5,7 @@ import type { Class, Effect } from '../../common/domain';
 import type { ReviewReport } from '../../common/review';
 import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
+import { outcomeOfJoinedRow } from './outcomes-repo';
 
 interface ApprovalRow {
   id: string;
@@ -180,21 +181,7 @@ export class ApprovalsRepo {
          WHERE ${whereAndOrder}`,
       )
       .all(...params) as (ApprovalRow & Record<string, unknown>)[];
-    return rows.map((r) =>
-      toDecision(
-        r,
-        r['x_status']
-          ? {
-              status: r['x_status'] as never,
-              exit_code: (r['x_exit_code'] as number | null) ?? null,
-              signal: (r['x_signal'] as string | null) ?? null,
-              duration_ms: (r['x_duration_ms'] as number | null) ?? null,
-              error: (r['x_error'] as string | null) ?? null,
-              recorded_at: r['x_recorded_at'] as number,
-            }
-          : null,
-      ),
-    );
+    return rows.map((r) => toDecision(r, outcomeOfJoinedRow(r)));
   }
 }
 

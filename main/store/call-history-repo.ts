@@ -2,11 +2,12 @@
 // grant, asked and answered, refused, stopped), with its approval, its execution outcome and its
 // checkpoint, newest first. Filters and paging run in SQL so 100,000 calls page as fast as 100:
 // a cursor for reading on (ctl, export), an offset under a fixed `upto` for a list that jumps.
-import type { ExecutionStatus, Outcome } from '../../common/approvals';
+import type { Outcome } from '../../common/approvals';
 import type { CallState } from '../../common/call-state';
 import type { Class, Effect } from '../../common/domain';
 import { DECIDER_GROUPS, decodeCursor, deciderGroupOf, encodeCursor, type CallFilter, type CallPage, type CallRecord } from '../../common/history';
 import type { Db } from './db';
+import { outcomeOfJoinedRow } from './outcomes-repo';
 
 export interface CallQuery extends CallFilter {
   limit: number;
@@ -196,16 +197,7 @@ function toRecord(r: Row): CallRecord {
     created_at: r['created_at'] as number,
     updated_at: r['updated_at'] as number,
     approval: r['a_id'] ? { id: String(r['a_id']), outcome: (r['a_outcome'] as Outcome | null) ?? null, decided_at: (r['a_decided_at'] as number | null) ?? null } : null,
-    execution: r['x_status']
-      ? {
-          status: r['x_status'] as ExecutionStatus,
-          exit_code: (r['x_exit_code'] as number | null) ?? null,
-          signal: (r['x_signal'] as string | null) ?? null,
-          duration_ms: (r['x_duration_ms'] as number | null) ?? null,
-          error: (r['x_error'] as string | null) ?? null,
-          recorded_at: r['x_recorded_at'] as number,
-        }
-      : null,
+    execution: outcomeOfJoinedRow(r),
     checkpoint_id: (r['checkpoint_id'] as string | null) ?? null,
   };
 }

@@ -1,5 +1,5 @@
 // The write-once execution outcome of an approved call.
-import type { ExecutionOutcome } from '../../common/approvals';
+import type { ExecutionOutcome, ExecutionStatus } from '../../common/approvals';
 import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
@@ -11,6 +11,19 @@ export class OutcomeAlreadyRecorded extends Error {
 }
 
 /** An outcome to store: its error text has passed the redactor (sanitiseErrorText). */
+/** An outcome joined into another query under `x_` column aliases (o.status AS x_status, …), or null when there is none. */
+export function outcomeOfJoinedRow(r: Record<string, unknown>): ExecutionOutcome | null {
+  if (!r['x_status']) return null;
+  return {
+    status: r['x_status'] as ExecutionStatus,
+    exit_code: (r['x_exit_code'] as number | null) ?? null,
+    signal: (r['x_signal'] as string | null) ?? null,
+    duration_ms: (r['x_duration_ms'] as number | null) ?? null,
+    error: (r['x_error'] as string | null) ?? null,
+    recorded_at: r['x_recorded_at'] as number,
+  };
+}
+
 export type NewOutcome = Omit<ExecutionOutcome, 'error'> & { error: Redacted<string> | null };
 
 export class OutcomesRepo {

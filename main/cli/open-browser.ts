@@ -3,9 +3,10 @@
 // can read another's argv in /proc, and a browser started by the opener keeps it for its whole life),
 // so the browser is given a page in the data directory (0700, the page 0600) that forwards to the address.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { systemHas } from '../../bin/setup.js';
 
 export type Opener = { ok: true; argv: string[] } | { ok: false; why: string };
 
@@ -16,17 +17,9 @@ export interface OpenerContext {
   onPath?: (program: string) => boolean;
 }
 
+/** The PATH search the set-up check (bin/setup.js) uses, so both agree on what is installed. */
 export function onPathOf(env: NodeJS.ProcessEnv): (program: string) => boolean {
-  return (program) =>
-    (env['PATH'] ?? '').split(delimiter).some((dir) => {
-      if (!dir) return false;
-      try {
-        accessSync(join(dir, program), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+  return systemHas(env).onPath;
 }
 
 /**

@@ -1174,8 +1174,9 @@ const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 're
 /** Where a variable's new value comes from when only the run knows it (read, a substitution, such a variable). */
 function runtimeOrigin(word: Word | null, known: ReadonlyMap<string, string>): string | null {
   if (!word) return null;
-  if (word.source.startsWith('(set by ')) return word.source.slice(1, -1);
+  // programs/read.ts gives a variable that read, getopts, printf -v or wait -p sets this unknown Word.
+  if (!word.literal && word.source.startsWith('(set by ')) return word.source.slice(1, -1);
   if (word.substitutions.length) return printsANumber(word.source) ? null : `set from ${word.source}`;
-  for (const m of word.source.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (known.has(m[1]!)) return `set from ${word.source}`;
+  if (known.size > 0) for (const m of word.source.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (known.has(m[1]!)) return `set from ${word.source}`;
   return null;
 }

@@ -10,7 +10,7 @@ import { planContainment, type Containment, type ContainmentPlan, type LaunchLim
 import { detectViolations } from './denial';
 import { EgressSession, hostViolations, type EgressReport } from './egress/session';
 import { DEFAULT_ALLOW_HOSTS } from '../main/policy/hosts';
-import { bwrapArgs } from './jail/bwrap';
+import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
 import { probeJail, type JailProbe } from './probe';
@@ -62,10 +62,12 @@ const REFILL_DURING_MS = 100;
 /** The jail's launcher environment: bwrap clears it and sets the scrubbed one itself. */
 const LAUNCH_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin' };
 
-/** A launcher that runs (in its cgroups) and waits for its request on stdin. */
+/** A launcher that runs (in its cgroups) and waits for the byte on stdin that says its request file is written. */
 interface Launcher {
   child: ChildProcess;
   containment: Containment;
+  /** Where its request goes (in the executor's private scratch folder; the jail does not see it). */
+  requestFile: string;
 }
 
 /** A launcher that is not going to be used: stopped, its cgroups removed. */
@@ -73,6 +75,7 @@ function discard(l: Launcher): void {
   if (l.child.pid) signal([l.child.pid], 'SIGKILL');
   l.child.stdin?.destroy();
   l.containment.cleanup();
+  rmSync(l.requestFile, { force: true });
 }
 
 export class Executor {
@@ -89,6 +92,7 @@ export class Executor {
    */
   private spare: Launcher | null = null;
   private disposed = false;
+  private launches = 0;
 
   constructor(private readonly o: ExecutorOptions) {
     this.probe = o.probe ?? probeJail();
@@ -117,7 +121,8 @@ export class Executor {
 
   private startLauncher(l: LaunchLimits): Launcher {
     const containment = (this.containment as Extract<ContainmentPlan, { ok: true }>).make(l);
-    const argv = containment.launcher();
+    const requestFile = join(this.scratch, `request-${++this.launches}`);
+    const argv = containment.launcher({ file: requestFile });
     let child: ChildProcess;
     try {
       child = spawn(argv[0]!, argv.slice(1), { cwd: '/', env: { ...containment.env, ...LAUNCH_ENV }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -128,7 +133,7 @@ export class Executor {
     // A launcher that fails to start has no pid: the run that takes it reports it, a spare is dropped.
     child.on('error', () => undefined);
     child.stdin!.on('error', () => undefined);
-    return { child, containment };
+    return { child, containment, requestFile };
   }
 
   /** The spare, when it is still waiting and can take these limits; otherwise null (it is dropped). */
@@ -164,6 +169,11 @@ export class Executor {
     return [this.probe.bwrap, ...bwrapArgs(planJail(req, this.plan, this.seccompFile ? 3 : undefined), req.argv)];
   }
 
+  /** How many descriptors on /dev/null a request's bwrap command line reads placeholders from (fds 4, 5, …), for running commandLine() directly. */
+  placeholderFds(req: RunRequest): number {
+    return placeholderFileCount(planJail(req, this.plan, this.seccompFile ? 3 : undefined));
+  }
+
   async run(req: RunRequest, abort?: AbortSignal): Promise<RunResult> {
     const limits = { ...this.limits, ...req.limits };
     const status = this.status();
@@ -173,7 +183,7 @@ export class Executor {
     const createdPlaceholders: string[] = [];
     let containment: Containment | null = null;
     /** Jailed without a terminal: the launcher already runs and waits for this request. */
-    let launched: { launcher: Launcher; request: string } | null = null;
+    let launched: Launcher | null = null;
     let hidden: { dirs: string[]; files: string[] } | undefined;
     // A network-class jail's one way out: its own proxy, bridged in once the jail has started.
     const egress =
@@ -186,7 +196,7 @@ export class Executor {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
-      const l = this.launchLimits(limits);
+      const l = { ...this.launchLimits(limits), placeholderFds: placeholderFileCount(spec) };
       const command = [(this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
       if (req.terminal) {
         // A terminal's stdin is the terminal: the request goes in argv, and the launcher starts now.
@@ -195,14 +205,13 @@ export class Executor {
       } else {
         const launcher = this.takeSpare(l) ?? this.startLauncher(l);
         containment = launcher.containment;
-        let request: string;
         try {
-          request = requestBytes(containment.request(l, command));
+          writeFileSync(launcher.requestFile, requestBytes(containment.request(l, command)), { mode: 0o600 });
         } catch (e) {
           discard(launcher);
           throw e;
         }
-        launched = { launcher, request };
+        launched = launcher;
       }
     } else {
       argv = [...req.argv];
@@ -295,12 +304,13 @@ export class Executor {
       }
 
       if (launched) {
-        child = launched.launcher.child;
+        child = launched.child;
         if (!child.pid) {
           err.push(Buffer.from('threshold: could not start the jail launcher\n'));
           return finish(null, null);
         }
-        child.stdin!.end(launched.request);
+        // The request is in its file: one byte tells the launcher to read it.
+        child.stdin!.end('\0');
         // A long command: the next spare starts while it runs, so that a call made meanwhile finds one.
         refillTimer = setTimeout(() => this.refill(), this.o.spareAfterMs ?? REFILL_DURING_MS);
         refillTimer.unref();
@@ -337,6 +347,7 @@ export class Executor {
     }
     const outOfMemory = containment?.outOfMemory(exit) ?? false;
     containment?.cleanup();
+    if (launched) rmSync(launched.requestFile, { force: true });
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
     for (const p of createdPlaceholders) removeIfEmpty(p);
 
@@ -372,7 +383,7 @@ export class Executor {
   }
 }
 
-/** The launcher's request on its stdin: NUL-terminated strings (an argument holding a NUL would split in two, so none may). */
+/** The launcher's request, as written to its file: NUL-terminated strings (an argument holding a NUL would split in two, so none may). */
 export function requestBytes(request: readonly string[]): string {
   for (const a of request) if (a.includes('\0')) throw new Error('an argument holds a NUL byte, which no program argument can');
   return request.map((a) => `${a}\0`).join('');

@@ -20,7 +20,7 @@ function homeViewArgs(v: HomeView): string[] {
   for (const o of v.ops) {
     if (o.op === 'bind') a.push('--ro-bind', o.path, o.path);
     else if (o.op === 'dir') a.push('--perms', octal(o.mode), '--dir', o.path);
-    else if (o.op === 'file') a.push('--perms', o.readable ? '0444' : '0000', '--file', String(fd++), o.path);
+    else if (o.op === 'file') a.push('--perms', '0000', '--file', String(fd++), o.path);
     else a.push('--symlink', o.target, o.path);
   }
   return a;

@@ -4,7 +4,8 @@
 // placeholder), so a home with 40 dot-entries cost 40 of them. Instead, one tmpfs goes over the home
 // folder, what stays visible is bound back read-only, a hidden folder is created there as an empty
 // folder and a hidden file as an empty file with no permissions, symbolic links are recreated as they
-// are, and the tmpfs is remounted read-only last: creating, writing, chmod-ing or renaming anything in
+// are (a config that must read as empty keeps its bind of /dev/null), and the tmpfs is remounted
+// read-only last: creating, writing, chmod-ing or renaming anything in
 // it then fails with "Read-only file system", and with every capability dropped a mode 000 file stays
 // unreadable. What the jail sees and may write is what the mounts per entry gave: the hidden paths come
 // from planHiddenPaths unchanged, this only renders them.
@@ -18,8 +19,8 @@ export type HomeOp =
   | { op: 'bind'; path: string }
   /** A folder on the tmpfs: a hidden one (empty, mode 755 like the tmpfs that hid it) or one holding visible entries (its host mode). */
   | { op: 'dir'; path: string; mode: number }
-  /** A hidden file: empty, unreadable (mode 000), or readable and empty (a start-up config programs fail without). */
-  | { op: 'file'; path: string; readable: boolean }
+  /** A hidden file: empty and unreadable (mode 000). */
+  | { op: 'file'; path: string }
   /** A symbolic link, recreated with the same target: its target is judged by its own path, as before. */
   | { op: 'symlink'; path: string; target: string };
 
@@ -98,9 +99,12 @@ export function planHomeView(o: { home: string; hidden: HiddenPaths; mountedLate
       } else if (dirs.has(p)) {
         ops.push({ op: 'dir', path: p, mode: 0o755 });
         covered.push(p);
-      } else if (files.has(p) || emptied.has(p)) {
-        ops.push({ op: 'file', path: p, readable: emptied.has(p) });
+      } else if (files.has(p)) {
+        ops.push({ op: 'file', path: p });
         covered.push(p);
+      } else if (emptied.has(p)) {
+        // Reads as empty: /dev/null stays bound over it (a mount point bwrap creates here), as before.
+        continue;
       } else if (st.isDirectory() && (hiding || (depth === 0 && dotLike(name))) && holdsHidden(p) && depth < 32) {
         // A dot-folder holding something visible: its entries one by one, as planHiddenPaths hid them.
         ops.push({ op: 'dir', path: p, mode: st.mode & 0o7777 });

@@ -35,7 +35,7 @@ function plainTrue(): Promise<number> {
 
 /** Runs argv to its end, as the jail's own bwrap would be run by the launcher (with its placeholder descriptors, fds 4, 5, … on /dev/null). */
 function timed(argv: string[], placeholderFds = 0): Promise<number> {
-  const fds = placeholderFds ? ['ignore', ...Array.from({ length: placeholderFds }, () => devNull())] : [];
+  const fds: ('ignore' | number)[] = placeholderFds ? ['ignore', ...Array.from({ length: placeholderFds }, () => devNull())] : [];
   return new Promise((resolve) => {
     const t = performance.now();
     const c = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'ignore', ...fds], detached: true, cwd: '/', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });

@@ -3,7 +3,7 @@
 // start runs nothing: the caller gets an error that names the cause and the fix.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IPty } from 'node-pty';
-import { existsSync, mkdtempSync, rmdirSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
@@ -75,7 +75,7 @@ function discard(l: Launcher): void {
   if (l.child.pid) signal([l.child.pid], 'SIGKILL');
   l.child.stdin?.destroy();
   l.containment.cleanup();
-  rmSync(l.requestFile, { force: true });
+  removeFile(l.requestFile);
 }
 
 export class Executor {
@@ -347,7 +347,7 @@ export class Executor {
     }
     const outOfMemory = containment?.outOfMemory(exit) ?? false;
     containment?.cleanup();
-    if (launched) rmSync(launched.requestFile, { force: true });
+    if (launched) removeFile(launched.requestFile);
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
     for (const p of createdPlaceholders) removeIfEmpty(p);
 
@@ -389,13 +389,21 @@ export function requestBytes(request: readonly string[]): string {
   return request.map((a) => `${a}\0`).join('');
 }
 
+function removeFile(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // never written
+  }
+}
+
 /** Placeholders the jail left for protected paths: removed again when nothing was put in them. */
 function removeIfEmpty(p: string): void {
   try {
-    const st = statSync(p);
-    if (st.isDirectory() && readdirSync(p).length === 0) rmdirSync(p);
-    else if (st.isFile() && st.size === 0) rmSync(p);
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (st?.isDirectory()) rmdirSync(p); // refused (ENOTEMPTY) when something was put in it
+    else if (st?.isFile() && st.size === 0) unlinkSync(p);
   } catch {
-    // not there
+    // not empty, or gone
   }
 }

@@ -49,6 +49,8 @@ beforeAll(async () => {
   put('-dash', 'visible-dash\n');
   put('ünïcode.txt', 'visible-unicode\n');
   put('.config/tool/state', 'tool-state\n');
+  // What a lived-in home folder holds besides: shell files, tool logins, a keyring.
+  for (const f of ['.bashrc', '.bash_history', '.profile', '.zshrc', '.netrc', '.viminfo', '.docker/config.json', '.kube/config', '.gnupg/pubring.kbx']) put(f, s);
   symlinkSync('.npmrc', join(fx.home, 'link-to-npmrc'));
   symlinkSync(join(fx.home, '.aws'), join(fx.home, 'Stuff'));
   symlinkSync('.ssh/id_ed25519', join(fx.home, '.key-link'));
@@ -117,6 +119,7 @@ describe('the home view against what would get past it', () => {
 
   it('an entry made in the home folder after the jail was planned is not shown at all (the mounts per entry showed it)', () => {
     const spec = planJail(request(), ctx);
+    expect(spec.homeView).toBeDefined();
     const late = [put('.late-token', fx.secret), put('.late-dir/token', fx.secret), put('late-plain', fx.secret)];
     try {
       const out = inJail(spec, 'cat ~/.late-token ~/.late-dir/token ~/late-plain');
@@ -153,6 +156,17 @@ describe('the home view against what would get past it', () => {
   ])('no view where $name: the mounts per entry stay', ({ over }) => {
     const spec = planJail(request(over(), 'write'), ctx);
     expect(spec.homeView).toBeUndefined();
+  });
+
+  it('a home folder with more to show than to hide keeps the mounts per entry (fewer mount-table reads)', () => {
+    const home = mkdtempSync(join(fx.root, 'plain-home-'));
+    for (const d of ['Desktop', 'Documents', 'Downloads', 'Music', 'Pictures']) mkdirSync(join(home, d));
+    writeFileSync(join(home, '.npmrc'), fx.secret);
+    mkdirSync(join(home, '.ssh'));
+    const hidden = { dirs: [join(home, '.ssh')], files: [join(home, '.npmrc')], emptied: [] };
+    mkdirSync(join(home, '.aws'));
+    const more = { ...hidden, dirs: [...hidden.dirs, join(home, '.aws'), ...['.a', '.b', '.c', '.d', '.e'].map((d) => (mkdirSync(join(home, d)), join(home, d)))] };
+    expect({ few: planHomeView({ home, hidden, mountedLater: ['/w'] }), many: planHomeView({ home, hidden: more, mountedLater: ['/w'] })?.covered.length }).toEqual({ few: null, many: 8 });
   });
 
   it.each([

@@ -42,8 +42,9 @@ function dotLike(name: string): boolean {
 }
 
 /**
- * The home view for these hidden paths, or null where the mounts per entry stay: nothing hidden in the
- * home folder, the workspace is the home folder or holds it, the home folder is not a plain folder at
+ * The home view for these hidden paths, or null where the mounts per entry stay: they would be fewer
+ * (more entries to bind back than hidden ones), nothing hidden in the home folder, the workspace is the
+ * home folder or holds it, the home folder is not a plain folder at
  * its own path (a symbolic link on the way), or the jail does not show it anyway (under /tmp).
  * `mountedLater`: paths bound by the jail after the view (the workspace, writable grants), left out of it.
  */
@@ -118,5 +119,9 @@ export function planHomeView(o: { home: string; hidden: HiddenPaths; mountedLate
     return true;
   };
   if (!walk(home, false, 0)) return null;
+  // Each bind back and the final remount read the mount table once, as each mount per hidden entry did:
+  // a home folder with more to show than to hide keeps the mounts per entry (the cheaper of the two).
+  const binds = ops.filter((op) => op.op === 'bind').length + 1;
+  if (binds >= covered.length) return null;
   return { home, mode, ops, covered };
 }

@@ -93,6 +93,15 @@ export class Executor {
   private spare: Launcher | null = null;
   private disposed = false;
   private launches = 0;
+  /**
+   * Protected paths in the workspace that running jails mount over, with how many do. A placeholder is
+   * removed only once no running jail mounts it: Linux lets a mount point in another mount namespace be
+   * removed and detaches the mount there, so removing a placeholder at the end of one run while a run
+   * beside it had bound it read-only let that run create the file (a .envrc, a hook) after all.
+   */
+  private protectedInUse = new Map<string, number>();
+  /** Placeholders whose run ended while another jail still mounted them: removed when the last one ends. */
+  private placeholdersLeft = new Set<string>();
 
   constructor(private readonly o: ExecutorOptions) {
     this.probe = o.probe ?? probeJail();
@@ -181,6 +190,7 @@ export class Executor {
 
     let argv: string[] = [];
     const createdPlaceholders: string[] = [];
+    let mountedProtected: string[] = [];
     let containment: Containment | null = null;
     /** Jailed without a terminal: the launcher already runs and waits for this request. */
     let launched: Launcher | null = null;
@@ -196,6 +206,8 @@ export class Executor {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
+      mountedProtected = [...spec.absentProtected.map((p) => p.path), ...spec.readOnlyInWorkspace];
+      for (const p of mountedProtected) this.protectedInUse.set(p, (this.protectedInUse.get(p) ?? 0) + 1);
       const l = { ...this.launchLimits(limits), placeholderFds: placeholderFileCount(spec) };
       const command = [(this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
       if (req.terminal) {
@@ -349,7 +361,7 @@ export class Executor {
     containment?.cleanup();
     if (launched) removeFile(launched.requestFile);
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
-    for (const p of createdPlaceholders) removeIfEmpty(p);
+    this.releasePlaceholders(mountedProtected, createdPlaceholders);
 
     if (refillTimer) {
       // A short command: the next spare starts once the result is out. Starting a launcher forks the
@@ -373,6 +385,20 @@ export class Executor {
       memory: status.jailed && this.containment.ok ? { limitBytes: limits.maxMemoryBytes, heldBy: this.containment.memory, exceeded: outOfMemory } : null,
       ...(egressReport ? { egress: egressReport } : {}),
     };
+  }
+
+  private releasePlaceholders(mounted: readonly string[], created: readonly string[]): void {
+    for (const p of mounted) {
+      const n = (this.protectedInUse.get(p) ?? 1) - 1;
+      if (n > 0) this.protectedInUse.set(p, n);
+      else this.protectedInUse.delete(p);
+    }
+    for (const p of created) this.placeholdersLeft.add(p);
+    for (const p of [...this.placeholdersLeft]) {
+      if (this.protectedInUse.has(p)) continue;
+      this.placeholdersLeft.delete(p);
+      removeIfEmpty(p);
+    }
   }
 
   dispose(): void {

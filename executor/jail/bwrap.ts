@@ -18,7 +18,8 @@ function homeViewArgs(v: HomeView): string[] {
   const a = ['--perms', octal(v.mode), '--tmpfs', v.home];
   let fd = PLACEHOLDER_FD_BASE;
   for (const o of v.ops) {
-    if (o.op === 'bind') a.push('--ro-bind', o.path, o.path);
+    // -try: an entry removed since planning is simply not there (a failed bind would stop the jail).
+    if (o.op === 'bind') a.push('--ro-bind-try', o.path, o.path);
     else if (o.op === 'dir') a.push('--perms', octal(o.mode), '--dir', o.path);
     else if (o.op === 'file') a.push('--perms', '0000', '--file', String(fd++), o.path);
     else a.push('--symlink', o.target, o.path);

@@ -130,6 +130,16 @@ describe('the home view against what would get past it', () => {
     }
   });
 
+  it('an entry removed from the home folder after planning neither shows nor stops the jail (a vanished hidden folder stopped the mounts per entry)', () => {
+    const spec = planJail(request(), ctx);
+    const gone = [put('plain-gone.txt', 'x'), put('.gone-dir/x', fx.secret)];
+    const late = planJail(request(), ctx);
+    for (const p of gone) rmSync(p, { force: true });
+    rmSync(join(fx.home, '.gone-dir'), { recursive: true, force: true });
+    const out = inJail(late, 'ls -A ~ | grep -c gone; cat ~/Documents/notes.txt');
+    expect({ view: !!spec.homeView && !!late.homeView, out }).toEqual({ view: true, out: '1\nvisible-notes\n' });
+  });
+
   it.each([
     { name: 'a hidden file cannot be made readable', script: 'chmod 644 ~/.npmrc' },
     { name: 'a hidden file cannot be renamed away', script: 'mv ~/.npmrc ~/npmrc' },

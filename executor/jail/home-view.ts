@@ -9,13 +9,13 @@
 // it then fails with "Read-only file system", and with every capability dropped a mode 000 file stays
 // unreadable. What the jail sees and may write is what the mounts per entry gave: the hidden paths come
 // from planHiddenPaths unchanged, this only renders them.
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../../main/policy/paths';
 import type { HiddenPaths } from './plan';
 
 export type HomeOp =
-  /** Visible as on the host, read-only (a recursive bind: its own mounts come along). */
+  /** Visible as on the host, read-only (a recursive bind: its own mounts come along; skipped if it is gone by then). */
   | { op: 'bind'; path: string }
   /** A folder on the tmpfs: a hidden one (empty, mode 755 like the tmpfs that hid it) or one holding visible entries (its host mode). */
   | { op: 'dir'; path: string; mode: number }
@@ -73,31 +73,19 @@ export function planHomeView(o: { home: string; hidden: HiddenPaths; mountedLate
   const holdsHidden = (p: string) => all.some((h) => h !== p && isInside(h, p));
   /** Renders one folder's entries; `hiding`: inside a dot-entry, where entries not visible are hidden. */
   const walk = (dir: string, hiding: boolean, depth: number): boolean => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir).sort();
+      // The entry types come with the listing (no lstat each); a folder walked into is lstat-ed for its mode.
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return false;
     }
-    for (const name of names) {
+    for (const entry of entries) {
+      const name = entry.name;
       const p = join(dir, name);
       if (later.has(p)) continue;
-      let st;
-      try {
-        st = lstatSync(p, { throwIfNoEntry: false });
-      } catch {
-        st = undefined;
-      }
-      if (!st) continue; // gone since it was listed: not there for the jail either
-      if (st.isSymbolicLink()) {
-        let target: string;
-        try {
-          target = readlinkSync(p);
-        } catch {
-          continue;
-        }
-        ops.push({ op: 'symlink', path: p, target });
-      } else if (dirs.has(p)) {
+      // The planned hidden paths first, whatever they have become since: a hidden name stays hidden.
+      if (dirs.has(p)) {
         ops.push({ op: 'dir', path: p, mode: 0o755 });
         covered.push(p);
       } else if (files.has(p)) {
@@ -106,8 +94,18 @@ export function planHomeView(o: { home: string; hidden: HiddenPaths; mountedLate
       } else if (emptied.has(p)) {
         // Reads as empty: /dev/null stays bound over it (a mount point bwrap creates here), as before.
         continue;
-      } else if (st.isDirectory() && (hiding || (depth === 0 && dotLike(name))) && holdsHidden(p) && depth < 32) {
+      } else if (entry.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = readlinkSync(p);
+        } catch {
+          continue; // gone since it was listed: not there for the jail either
+        }
+        ops.push({ op: 'symlink', path: p, target });
+      } else if (entry.isDirectory() && (hiding || (depth === 0 && dotLike(name))) && holdsHidden(p) && depth < 32) {
         // A dot-folder holding something visible: its entries one by one, as planHiddenPaths hid them.
+        const st = lstatSync(p, { throwIfNoEntry: false });
+        if (!st?.isDirectory()) continue; // gone or replaced since it was listed
         ops.push({ op: 'dir', path: p, mode: st.mode & 0o7777 });
         if (!walk(p, true, depth + 1)) {
           // Not listable now (walk pushed nothing): bound as it is, its hidden paths mounted over as before.

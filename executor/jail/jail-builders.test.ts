@@ -98,7 +98,7 @@ describe('bwrapArgs', () => {
       mounted: { dirs: pairs(a, '--tmpfs').filter((d) => d?.startsWith('/home/u/')), files: pairs(a, '--ro-bind').filter((p) => p === '/tmp/unreadable').length },
       last: a.slice(a.lastIndexOf('--remount-ro'), a.lastIndexOf('--remount-ro') + 3),
     }).toEqual({
-      view: ['--perms', '0700', '--tmpfs', '/home/u', '--perms', '0000', '--file', '4', '/home/u/.npmrc', '--perms', '0755', '--dir', '/home/u/.ssh', '--perms', '0750', '--dir', '/home/u/.cargo', '--ro-bind', '/home/u/.cargo/bin', '/home/u/.cargo/bin', '--perms', '0000', '--file', '5', '/home/u/.cargo/env', '--symlink', '.ssh', '/home/u/docs'],
+      view: ['--perms', '0700', '--tmpfs', '/home/u', '--perms', '0000', '--file', '4', '/home/u/.npmrc', '--perms', '0755', '--dir', '/home/u/.ssh', '--perms', '0750', '--dir', '/home/u/.cargo', '--ro-bind-try', '/home/u/.cargo/bin', '/home/u/.cargo/bin', '--perms', '0000', '--file', '5', '/home/u/.cargo/env', '--symlink', '.ssh', '/home/u/docs'],
       workspaceAfterView: true,
       mounted: { dirs: [], files: 1 },
       last: ['--remount-ro', '/home/u', '--clearenv'],

@@ -207,7 +207,6 @@ export class Executor {
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
       mountedProtected = [...spec.absentProtected.map((p) => p.path), ...spec.readOnlyInWorkspace];
-      for (const p of mountedProtected) this.protectedInUse.set(p, (this.protectedInUse.get(p) ?? 0) + 1);
       const l = { ...this.launchLimits(limits), placeholderFds: placeholderFileCount(spec) };
       const command = [(this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
       if (req.terminal) {
@@ -229,6 +228,9 @@ export class Executor {
       argv = [...req.argv];
     }
 
+    // Counted from here on, where nothing throws before the release below (a request that could not be
+    // written ran nothing and made no placeholder).
+    for (const p of mountedProtected) this.protectedInUse.set(p, (this.protectedInUse.get(p) ?? 0) + 1);
     const started = performance.now();
     const out = new HeadTailBuffer(limits.outputCapBytes);
     const err = new HeadTailBuffer(limits.outputCapBytes);
@@ -357,11 +359,12 @@ export class Executor {
       const left = descendants(pid);
       if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
     }
+    // The jail is gone: its placeholders go too, unless a jail beside it still mounts them.
+    this.releasePlaceholders(mountedProtected, createdPlaceholders);
     const outOfMemory = containment?.outOfMemory(exit) ?? false;
     containment?.cleanup();
     if (launched) removeFile(launched.requestFile);
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
-    this.releasePlaceholders(mountedProtected, createdPlaceholders);
 
     if (refillTimer) {
       // A short command: the next spare starts once the result is out. Starting a launcher forks the

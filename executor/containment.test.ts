@@ -102,18 +102,19 @@ describe.runIf(asRoot)('run cgroups of two owners (as root)', () => {
 describe('the launcher and its request, as data', () => {
   const l = { maxProcesses: 64, fileBytes: 10 * 1024 * 1024 + 5, cpuSeconds: 30, memoryBytes: 512 * 1024 * 1024, seccompFile: '/s/filter.bpf' };
   it.each([
-    { name: 'a spare waits for its request on stdin', argv: launcherArgv(['/cg/pids/run-1', '/cg/memory/run-1']).slice(5), want: ['threshold-jail', '/cg/pids/run-1', '/cg/memory/run-1', 'stdin'] },
-    { name: 'one cgroup holding both controllers (v2) is joined once', argv: launcherArgv(['/cg/run-1', '/cg/run-1']).slice(5), want: ['threshold-jail', '/cg/run-1', '', 'stdin'] },
+    { name: 'a spare waits for its request in a file', argv: launcherArgv(['/cg/pids/run-1', '/cg/memory/run-1'], { file: '/s/request-1' }).slice(5), want: ['threshold-jail', '/cg/pids/run-1', '/cg/memory/run-1', 'file', '/s/request-1'] },
+    { name: 'one cgroup holding both controllers (v2) is joined once', argv: launcherArgv(['/cg/run-1', '/cg/run-1'], { file: '/s/request-1' }).slice(5), want: ['threshold-jail', '/cg/run-1', '', 'file', '/s/request-1'] },
     { name: 'a terminal run carries its request in argv', argv: launcherArgv(['', ''], ['a', 'b']).slice(5), want: ['threshold-jail', '', '', 'args', 'a', 'b'] },
-    { name: 'the request: seccomp, processes, 1 KiB blocks, CPU seconds, no address-space limit, argv', argv: launchRequest(l, 64, false, ['bwrap', '--', 'true']), want: ['/s/filter.bpf', '64', '10240', '30', '', 'bwrap', '--', 'true'] },
-    { name: 'the RLIMIT_AS fallback adds the memory limit in KiB', argv: launchRequest({ ...l, seccompFile: null }, 70, true, ['x']), want: ['', '70', '10240', '30', '524288', 'x'] },
+    { name: 'the request: seccomp, processes, 1 KiB blocks, CPU seconds, no address-space limit, no placeholder descriptors, argv', argv: launchRequest(l, 64, false, ['bwrap', '--', 'true']), want: ['/s/filter.bpf', '64', '10240', '30', '', '0', 'bwrap', '--', 'true'] },
+    { name: 'the RLIMIT_AS fallback adds the memory limit in KiB', argv: launchRequest({ ...l, seccompFile: null }, 70, true, ['x']), want: ['', '70', '10240', '30', '524288', '0', 'x'] },
+    { name: 'the placeholder descriptors bwrap copies empty files from', argv: launchRequest({ ...l, placeholderFds: 3 }, 64, false, ['x']), want: ['/s/filter.bpf', '64', '10240', '30', '', '3', 'x'] },
     { name: "a regular user's scope: its own unit, the memory limit and no swap", argv: scopeArgv('threshold-run-ab', 1024), want: ['systemd-run', '--user', '--scope', '--quiet', '--unit=threshold-run-ab', '-p', 'MemoryMax=1024', '-p', 'MemorySwapMax=0', '--'] },
   ])('$name', ({ argv, want }) => {
     expect(argv).toEqual(want);
   });
 
   it('the launcher never reads the user shell set-up', () => {
-    expect(launcherArgv(['', '']).slice(0, 4)).toEqual(['/bin/bash', '--norc', '--noprofile', '-c']);
+    expect(launcherArgv(['', ''], { file: '/s/request-1' }).slice(0, 4)).toEqual(['/bin/bash', '--norc', '--noprofile', '-c']);
   });
 
   it.each([
@@ -152,7 +153,7 @@ describe("a regular user's containment with a systemd scope (systemd faked: the 
   const l = { maxProcesses: 10, fileBytes: 4096, cpuSeconds: 5, memoryBytes: 1 << 30, seccompFile: null };
   const c = plan.ok ? plan.make(l) : null;
   it('runs the launcher inside its own scope, reaching the session bus, with no address-space limit', () => {
-    const argv = c!.launcher();
+    const argv = c!.launcher({ file: '/s/request-1' });
     expect({ memory: plan.ok && plan.memory, prefix: argv.slice(0, 3), env: c!.env, vmem: c!.request(l, ['x'])[4], launcher: argv[4] }).toEqual({
       memory: 'systemd-scope',
       prefix: ['systemd-run', expect.stringMatching(/^--unit=threshold-run-[0-9a-f]{12}$/), `MemoryMax=${1 << 30}`],
@@ -165,6 +166,6 @@ describe("a regular user's containment with a systemd scope (systemd faked: the 
     expect({ same: c!.limit(l), other: c!.limit({ ...l, memoryBytes: 1 << 20 }) }).toEqual({ same: true, other: false });
   });
   it("asks the scope's unit whether the OOM killer ended the run", () => {
-    expect({ killed: c!.outOfMemory({ code: 137, signal: null }), unit: asked[0] === c!.launcher()[1]!.slice('--unit='.length) }).toEqual({ killed: true, unit: true });
+    expect({ killed: c!.outOfMemory({ code: 137, signal: null }), unit: asked[0] === c!.launcher({ file: '/s/request-1' })[1]!.slice('--unit='.length) }).toEqual({ killed: true, unit: true });
   });
 });

@@ -8,8 +8,8 @@
 //
 // One small bash launcher applies it all before it becomes the jail: it closes every inherited descriptor
 // but stdio, moves itself into the run's cgroups, then reads its request (the seccomp program to open as
-// fd 3, the limits, the bwrap command line), sets the limits and execs bwrap. Nothing forks before the
-// limits apply. Because the request comes last, a launcher can be started ahead of time (a spare, see
+// fd 3, the limits, how many empty placeholders bwrap copies from /dev/null, the bwrap command line),
+// sets the limits and execs bwrap. Nothing forks before the limits apply. Because the request comes last, a launcher can be started ahead of time (a spare, see
 // ./run.ts): the shell's start and the cgroup join — most of a jail's start-up cost — are then off the
 // path of the call that uses it.
 import { spawnSync } from 'node:child_process';
@@ -30,7 +30,12 @@ export interface LaunchLimits {
   memoryBytes: number;
   /** The seccomp program to give bwrap as fd 3, if any. */
   seccompFile: string | null;
+  /** How many descriptors on /dev/null bwrap reads empty files from (`--file`), as fds 4, 5, …: one per file, which bwrap closes. */
+  placeholderFds?: number;
 }
+
+/** The first descriptor of the empty placeholders (fd 3 is the seccomp program). */
+export const PLACEHOLDER_FD_BASE = 4;
 
 /** How the memory limit is held: see the header. */
 export type MemoryContainment = 'cgroup' | 'systemd-scope' | 'rlimit-as';
@@ -38,10 +43,10 @@ export type MemoryContainment = 'cgroup' | 'systemd-scope' | 'rlimit-as';
 export interface Containment {
   /**
    * The launcher's argv. With a request, the request follows in argv (for a terminal, whose stdin is the
-   * terminal); without one, the launcher reads it from stdin, NUL-terminated strings, then stdin
-   * becomes /dev/null.
+   * terminal); with a request file, the launcher waits for one NUL byte on stdin, then reads the
+   * request from that file (NUL-terminated strings) and stdin becomes /dev/null.
    */
-  launcher(request?: string[]): string[];
+  launcher(request: readonly string[] | { file: string }): string[];
   /** Variables the launcher needs besides PATH (a systemd scope's session bus); none reach the jail. */
   env: Record<string, string>;
   /** The request for a command line: the limits the launcher sets, then the argv it execs. */
@@ -64,27 +69,32 @@ const LAUNCHER = [
   // would pass into the jail: only stdin, stdout and stderr go on.
   'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" 2>/dev/null || true ;; esac; done',
   'for g in "$1" "$2"; do [ -n "$g" ] && echo $$ > "$g/cgroup.procs"; done',
-  // A launcher started ahead of time waits here for its request; one whose request never comes (the
-  // daemon quit) exits without running anything.
-  'if [ "$3" = stdin ]; then mapfile -d "" -t r; exec 0</dev/null; [ "${#r[@]}" -gt 5 ] || exit 0; set -- "${r[@]}"; else shift 3; fi',
+  // A launcher started ahead of time waits here for the byte that says its request is written; one
+  // whose request never comes (the daemon quit) exits without running anything. The request is read
+  // from a file: from a pipe or socket bash reads one byte per system call (so as never to read past
+  // what it was asked for), about 1 µs a byte here, 3-4 ms for a jail's command line; a file it reads
+  // in blocks.
+  'if [ "$3" = file ]; then IFS= read -r -d "" _ || exit 0; exec 0</dev/null; mapfile -d "" -t r <"$4"; [ "${#r[@]}" -gt 6 ] || exit 0; set -- "${r[@]}"; else shift 3; fi',
   '[ -n "$1" ] && exec 3<"$1"',
+  'case $6 in ""|*[!0-9]*) exit 125 ;; esac',
+  `for ((i = ${PLACEHOLDER_FD_BASE}; i < ${PLACEHOLDER_FD_BASE} + $6; i++)); do eval "exec $i</dev/null"; done`,
   'ulimit -u "$2"; ulimit -f "$3"; ulimit -t "$4"; ulimit -c 0',
   '[ -n "$5" ] && ulimit -v "$5"',
-  'shift 5',
+  'shift 6',
   'exec "$@"',
 ].join('\n');
 
-/** The launcher's argv: the cgroups to join (pids, memory; either may be ''), then stdin or the request. */
-export function launcherArgv(cgroups: readonly [string, string], request?: readonly string[]): string[] {
+/** The launcher's argv: the cgroups to join (pids, memory; either may be ''), then the request or the file it will be in. */
+export function launcherArgv(cgroups: readonly [string, string], request: readonly string[] | { file: string }): string[] {
   // --norc: bash runs ~/.bashrc when its stdin is a socket (it takes that for rshd), and the stdin a
   // spare waits on is one; nothing of the user's shell set-up may run outside the jail.
-  return ['/bin/bash', '--norc', '--noprofile', '-c', LAUNCHER, 'threshold-jail', cgroups[0], cgroups[1] === cgroups[0] ? '' : cgroups[1], ...(request ? ['args', ...request] : ['stdin'])];
+  return ['/bin/bash', '--norc', '--noprofile', '-c', LAUNCHER, 'threshold-jail', cgroups[0], cgroups[1] === cgroups[0] ? '' : cgroups[1], ...('file' in request ? ['file', request.file] : ['args', ...request])];
 }
 
-/** The launcher's request: seccomp file, RLIMIT_NPROC, RLIMIT_FSIZE (1024-byte blocks), RLIMIT_CPU, RLIMIT_AS (KiB or ''), argv. */
+/** The launcher's request: seccomp file, RLIMIT_NPROC, RLIMIT_FSIZE (1024-byte blocks), RLIMIT_CPU, RLIMIT_AS (KiB or ''), placeholder descriptors, argv. */
 export function launchRequest(l: LaunchLimits, nproc: number, addressSpace: boolean, argv: readonly string[]): string[] {
   // bash's ulimit -f and -v count 1024-byte blocks.
-  return [l.seccompFile ?? '', String(nproc), String(Math.max(1, Math.floor(l.fileBytes / 1024))), String(l.cpuSeconds), addressSpace ? String(Math.max(1, Math.floor(l.memoryBytes / 1024))) : '', ...argv];
+  return [l.seccompFile ?? '', String(nproc), String(Math.max(1, Math.floor(l.fileBytes / 1024))), String(l.cpuSeconds), addressSpace ? String(Math.max(1, Math.floor(l.memoryBytes / 1024))) : '', String(l.placeholderFds ?? 0), ...argv];
 }
 
 function writable(dir: string): boolean {

@@ -1,5 +1,5 @@
-// Every way the jail's launcher was (or could have been) sidestepped since it reads its request from
-// stdin, one line each with the reason. The launcher runs outside the jail, so what it runs matters.
+// Every way the jail's launcher was (or could have been) sidestepped since it waits on stdin for its
+// request, one line each with the reason. The launcher runs outside the jail, so what it runs matters.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,15 +10,21 @@ import { requestBytes } from './run';
 
 const limits = { maxProcesses: 50, fileBytes: 2 * 1024 * 1024, cpuSeconds: 7, memoryBytes: 256 * 1024 * 1024, seccompFile: null };
 
-/** Starts a launcher as a spare is started (request on stdin, a socket), sends it the request, and collects what the command printed. */
-function viaStdin(argv: string[], o: { env?: NodeJS.ProcessEnv; request?: string[]; extraFds?: number } = {}): Promise<{ code: number | null; out: string }> {
+const scratch = mkdtempSync(join(tmpdir(), 'threshold-launcher-'));
+let requests = 0;
+
+/** Starts a launcher as a spare is started (waiting on stdin, a socket), writes its request file and the byte that says so, and collects what the command printed. */
+function viaStdin(argv: string[], o: { env?: NodeJS.ProcessEnv; request?: string[]; extraFds?: number; never?: boolean } = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const launcher = launcherArgv(['', '']);
+    const file = join(scratch, `request-${++requests}`);
+    const launcher = launcherArgv(['', ''], { file });
     const child = spawn(launcher[0]!, launcher.slice(1), { env: o.env ?? { PATH: '/usr/bin:/bin' }, stdio: ['pipe', 'pipe', 'pipe', ...Array.from({ length: o.extraFds ?? 0 }, () => 'pipe' as const)] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.on('close', (code) => resolve({ code, out }));
-    child.stdin!.end(o.request ? requestBytes(o.request) : requestBytes(launchRequest(limits, limits.maxProcesses, false, argv)));
+    if (o.never) return void child.stdin!.end();
+    writeFileSync(file, o.request ? requestBytes(o.request) : requestBytes(launchRequest(limits, limits.maxProcesses, false, argv)));
+    child.stdin!.end('\0');
   });
 }
 
@@ -41,9 +47,22 @@ describe('launcher regressions', () => {
     expect({ controlRan, code: r.code, launcherRan: existsSync(join(home, 'ran')) }).toEqual({ controlRan: true, code: 0, launcherRan: false });
   });
 
-  it('a spare whose request never comes (the daemon quit) exits without running anything', async () => {
-    const r = await viaStdin([], { request: [] });
+  it.each([
+    { name: 'its stdin closes without the byte (the daemon quit)', o: { never: true } },
+    { name: 'the request file holds no request', o: { request: [] } },
+  ])('a spare whose request never comes exits without running anything: $name', async ({ o }) => {
+    const r = await viaStdin([], o);
     expect(r).toEqual({ code: 0, out: '' });
+  });
+
+  it('a request whose placeholder count is not a number runs nothing (the count is an arithmetic expression to bash)', async () => {
+    const r = await viaStdin([], { request: ['', '50', '2048', '7', '', 'a[$(touch /tmp/x)]', '/bin/echo', 'ran'] });
+    expect(r).toEqual({ code: 125, out: '' });
+  });
+
+  it('the placeholder descriptors are open on /dev/null, from fd 4 on, and no others', async () => {
+    const r = await viaStdin([], { request: ['', '50', '2048', '7', '', '2', '/bin/bash', '--norc', '-c', 'for f in 3 4 5 6; do [ -e /proc/$$/fd/$f ] && echo "$f $(readlink /proc/$$/fd/$f)"; done; true'] });
+    expect(r).toEqual({ code: 0, out: '4 /dev/null\n5 /dev/null\n' });
   });
 
   it('the limits of the request hold before the command starts', async () => {
@@ -56,7 +75,7 @@ describe('launcher regressions', () => {
     expect(r).toEqual({ code: 0, out: '0 1 2 \n' });
   });
 
-  it('the command reads /dev/null, not the request pipe', async () => {
+  it('the command reads /dev/null, not the pipe the launcher waited on', async () => {
     const r = await viaStdin(['/bin/bash', '--norc', '-c', 'readlink /proc/self/fd/0']);
     expect(r).toEqual({ code: 0, out: '/dev/null\n' });
   });

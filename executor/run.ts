@@ -3,14 +3,14 @@
 // start runs nothing: the caller gets an error that names the cause and the fix.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IPty } from 'node-pty';
-import { existsSync, mkdtempSync, rmdirSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
 import { detectViolations } from './denial';
 import { EgressSession, hostViolations, type EgressReport } from './egress/session';
 import { DEFAULT_ALLOW_HOSTS } from '../main/policy/hosts';
-import { bwrapArgs } from './jail/bwrap';
+import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
 import { probeJail, type JailProbe } from './probe';
@@ -62,10 +62,12 @@ const REFILL_DURING_MS = 100;
 /** The jail's launcher environment: bwrap clears it and sets the scrubbed one itself. */
 const LAUNCH_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin' };
 
-/** A launcher that runs (in its cgroups) and waits for its request on stdin. */
+/** A launcher that runs (in its cgroups) and waits for the byte on stdin that says its request file is written. */
 interface Launcher {
   child: ChildProcess;
   containment: Containment;
+  /** Where its request goes (in the executor's private scratch folder; the jail does not see it). */
+  requestFile: string;
 }
 
 /** A launcher that is not going to be used: stopped, its cgroups removed. */
@@ -73,6 +75,7 @@ function discard(l: Launcher): void {
   if (l.child.pid) signal([l.child.pid], 'SIGKILL');
   l.child.stdin?.destroy();
   l.containment.cleanup();
+  removeFile(l.requestFile);
 }
 
 export class Executor {
@@ -89,6 +92,16 @@ export class Executor {
    */
   private spare: Launcher | null = null;
   private disposed = false;
+  private launches = 0;
+  /**
+   * Protected paths in the workspace that running jails mount over, with how many do. A placeholder is
+   * removed only once no running jail mounts it: Linux lets a mount point in another mount namespace be
+   * removed and detaches the mount there, so removing a placeholder at the end of one run while a run
+   * beside it had bound it read-only let that run create the file (a .envrc, a hook) after all.
+   */
+  private protectedInUse = new Map<string, number>();
+  /** Placeholders whose run ended while another jail still mounted them: removed when the last one ends. */
+  private placeholdersLeft = new Set<string>();
 
   constructor(private readonly o: ExecutorOptions) {
     this.probe = o.probe ?? probeJail();
@@ -117,7 +130,8 @@ export class Executor {
 
   private startLauncher(l: LaunchLimits): Launcher {
     const containment = (this.containment as Extract<ContainmentPlan, { ok: true }>).make(l);
-    const argv = containment.launcher();
+    const requestFile = join(this.scratch, `request-${++this.launches}`);
+    const argv = containment.launcher({ file: requestFile });
     let child: ChildProcess;
     try {
       child = spawn(argv[0]!, argv.slice(1), { cwd: '/', env: { ...containment.env, ...LAUNCH_ENV }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -128,7 +142,7 @@ export class Executor {
     // A launcher that fails to start has no pid: the run that takes it reports it, a spare is dropped.
     child.on('error', () => undefined);
     child.stdin!.on('error', () => undefined);
-    return { child, containment };
+    return { child, containment, requestFile };
   }
 
   /** The spare, when it is still waiting and can take these limits; otherwise null (it is dropped). */
@@ -164,6 +178,11 @@ export class Executor {
     return [this.probe.bwrap, ...bwrapArgs(planJail(req, this.plan, this.seccompFile ? 3 : undefined), req.argv)];
   }
 
+  /** How many descriptors on /dev/null a request's bwrap command line reads placeholders from (fds 4, 5, …), for running commandLine() directly. */
+  placeholderFds(req: RunRequest): number {
+    return placeholderFileCount(planJail(req, this.plan, this.seccompFile ? 3 : undefined));
+  }
+
   async run(req: RunRequest, abort?: AbortSignal): Promise<RunResult> {
     const limits = { ...this.limits, ...req.limits };
     const status = this.status();
@@ -171,9 +190,10 @@ export class Executor {
 
     let argv: string[] = [];
     const createdPlaceholders: string[] = [];
+    let mountedProtected: string[] = [];
     let containment: Containment | null = null;
     /** Jailed without a terminal: the launcher already runs and waits for this request. */
-    let launched: { launcher: Launcher; request: string } | null = null;
+    let launched: Launcher | null = null;
     let hidden: { dirs: string[]; files: string[] } | undefined;
     // A network-class jail's one way out: its own proxy, bridged in once the jail has started.
     const egress =
@@ -186,7 +206,8 @@ export class Executor {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
-      const l = this.launchLimits(limits);
+      mountedProtected = [...spec.absentProtected.map((p) => p.path), ...spec.readOnlyInWorkspace];
+      const l = { ...this.launchLimits(limits), placeholderFds: placeholderFileCount(spec) };
       const command = [(this.probe as { bwrap: string }).bwrap, ...bwrapArgs(spec, req.argv)];
       if (req.terminal) {
         // A terminal's stdin is the terminal: the request goes in argv, and the launcher starts now.
@@ -195,19 +216,21 @@ export class Executor {
       } else {
         const launcher = this.takeSpare(l) ?? this.startLauncher(l);
         containment = launcher.containment;
-        let request: string;
         try {
-          request = requestBytes(containment.request(l, command));
+          writeFileSync(launcher.requestFile, requestBytes(containment.request(l, command)), { mode: 0o600 });
         } catch (e) {
           discard(launcher);
           throw e;
         }
-        launched = { launcher, request };
+        launched = launcher;
       }
     } else {
       argv = [...req.argv];
     }
 
+    // Counted from here on, where nothing throws before the release below (a request that could not be
+    // written ran nothing and made no placeholder).
+    for (const p of mountedProtected) this.protectedInUse.set(p, (this.protectedInUse.get(p) ?? 0) + 1);
     const started = performance.now();
     const out = new HeadTailBuffer(limits.outputCapBytes);
     const err = new HeadTailBuffer(limits.outputCapBytes);
@@ -295,12 +318,13 @@ export class Executor {
       }
 
       if (launched) {
-        child = launched.launcher.child;
+        child = launched.child;
         if (!child.pid) {
           err.push(Buffer.from('threshold: could not start the jail launcher\n'));
           return finish(null, null);
         }
-        child.stdin!.end(launched.request);
+        // The request is in its file: one byte tells the launcher to read it.
+        child.stdin!.end('\0');
         // A long command: the next spare starts while it runs, so that a call made meanwhile finds one.
         refillTimer = setTimeout(() => this.refill(), this.o.spareAfterMs ?? REFILL_DURING_MS);
         refillTimer.unref();
@@ -335,10 +359,12 @@ export class Executor {
       const left = descendants(pid);
       if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
     }
+    // The jail is gone: its placeholders go too, unless a jail beside it still mounts them.
+    this.releasePlaceholders(mountedProtected, createdPlaceholders);
     const outOfMemory = containment?.outOfMemory(exit) ?? false;
     containment?.cleanup();
+    if (launched) removeFile(launched.requestFile);
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
-    for (const p of createdPlaceholders) removeIfEmpty(p);
 
     if (refillTimer) {
       // A short command: the next spare starts once the result is out. Starting a launcher forks the
@@ -364,6 +390,20 @@ export class Executor {
     };
   }
 
+  private releasePlaceholders(mounted: readonly string[], created: readonly string[]): void {
+    for (const p of mounted) {
+      const n = (this.protectedInUse.get(p) ?? 1) - 1;
+      if (n > 0) this.protectedInUse.set(p, n);
+      else this.protectedInUse.delete(p);
+    }
+    for (const p of created) this.placeholdersLeft.add(p);
+    for (const p of [...this.placeholdersLeft]) {
+      if (this.protectedInUse.has(p)) continue;
+      this.placeholdersLeft.delete(p);
+      removeIfEmpty(p);
+    }
+  }
+
   dispose(): void {
     this.disposed = true;
     if (this.spare) discard(this.spare);
@@ -372,19 +412,27 @@ export class Executor {
   }
 }
 
-/** The launcher's request on its stdin: NUL-terminated strings (an argument holding a NUL would split in two, so none may). */
+/** The launcher's request, as written to its file: NUL-terminated strings (an argument holding a NUL would split in two, so none may). */
 export function requestBytes(request: readonly string[]): string {
   for (const a of request) if (a.includes('\0')) throw new Error('an argument holds a NUL byte, which no program argument can');
   return request.map((a) => `${a}\0`).join('');
 }
 
+function removeFile(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // never written
+  }
+}
+
 /** Placeholders the jail left for protected paths: removed again when nothing was put in them. */
 function removeIfEmpty(p: string): void {
   try {
-    const st = statSync(p);
-    if (st.isDirectory() && readdirSync(p).length === 0) rmdirSync(p);
-    else if (st.isFile() && st.size === 0) rmSync(p);
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (st?.isDirectory()) rmdirSync(p); // refused (ENOTEMPTY) when something was put in it
+    else if (st?.isFile() && st.size === 0) unlinkSync(p);
   } catch {
-    // not there
+    // not empty, or gone
   }
 }

@@ -75,6 +75,35 @@ describe('bwrapArgs', () => {
   it('sets only the given environment', () => {
     expect(pairs(bwrapArgs(spec(), ['env']), '--setenv')).toEqual(['HOME', 'PATH']);
   });
+
+  it('renders the home view: one tmpfs with the home mode, its entries in order (files on fds 4, 5), no mount for what it covers, read-only after every mount in it', () => {
+    const homeView = {
+      home: '/home/u',
+      mode: 0o700,
+      ops: [
+        { op: 'file' as const, path: '/home/u/.npmrc' },
+        { op: 'dir' as const, path: '/home/u/.ssh', mode: 0o755 },
+        { op: 'dir' as const, path: '/home/u/.cargo', mode: 0o750 },
+        { op: 'bind' as const, path: '/home/u/.cargo/bin' },
+        { op: 'file' as const, path: '/home/u/.cargo/env' },
+        { op: 'symlink' as const, path: '/home/u/docs', target: '.ssh' },
+      ],
+      covered: ['/home/u/.npmrc', '/home/u/.ssh', '/home/u/.cargo/env'],
+    };
+    const a = bwrapArgs(spec({ homeView, hiddenFiles: ['/home/u/.npmrc', '/home/u/.cargo/env', '/home/u/proj/.env'] }), ['true']);
+    const from = a.indexOf('--perms', a.indexOf('/dev/shm'));
+    expect({
+      view: a.slice(from, a.indexOf('--bind', from)),
+      workspaceAfterView: a.indexOf('/home/u/proj') > from,
+      mounted: { dirs: pairs(a, '--tmpfs').filter((d) => d?.startsWith('/home/u/')), files: pairs(a, '--ro-bind').filter((p) => p === '/tmp/unreadable').length },
+      last: a.slice(a.lastIndexOf('--remount-ro'), a.lastIndexOf('--remount-ro') + 3),
+    }).toEqual({
+      view: ['--perms', '0700', '--tmpfs', '/home/u', '--perms', '0000', '--file', '4', '/home/u/.npmrc', '--perms', '0755', '--dir', '/home/u/.ssh', '--perms', '0750', '--dir', '/home/u/.cargo', '--ro-bind-try', '/home/u/.cargo/bin', '/home/u/.cargo/bin', '--perms', '0000', '--file', '5', '/home/u/.cargo/env', '--symlink', '.ssh', '/home/u/docs'],
+      workspaceAfterView: true,
+      mounted: { dirs: [], files: 1 },
+      last: ['--remount-ro', '/home/u', '--clearenv'],
+    });
+  });
 });
 
 describe('seatbeltProfile', () => {

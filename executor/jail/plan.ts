@@ -7,6 +7,7 @@ import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside 
 import { proxyEnv } from '../egress/bridge';
 import { scrubEnv } from '../env';
 import type { RunRequest } from '../types';
+import { planHomeView } from './home-view';
 import type { JailSpec } from './spec';
 
 export interface PlanContext {
@@ -178,6 +179,8 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     extraWritable.push(...undo.keepInPlace);
     readOnlyInWorkspace.unshift(...undo.readOnly);
   }
+  // The home view renders the same hidden paths; the workspace and the writable grants are bound after it.
+  const homeView = planHomeView({ home: ctx.home, hidden: { dirs: hiddenDirs, files: hiddenFiles, emptied: hidden.emptied }, mountedLater: [workspace, ...(req.jail.class !== 'read' ? extraWritable : [])] });
   return {
     class: req.jail.class,
     workspace,
@@ -193,6 +196,7 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     emptyFile: ctx.emptyFile,
     // The proxy variables are set last, so an allowed variable of the same name cannot point elsewhere.
     env: { ...scrubEnv(req.env, req.envAllow), ...(req.jail.class === 'network' ? proxyEnv() : {}) },
+    ...(homeView ? { homeView } : {}),
     ...(seccompFd !== undefined ? { seccompFd } : {}),
   };
 }

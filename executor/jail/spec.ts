@@ -1,6 +1,7 @@
 // What a jail looks like, decided before anything runs. The Linux (bubblewrap) and macOS (Seatbelt)
 // builders turn the same spec into their own form.
 import type { JailClass } from '../types';
+import type { HomeView } from './home-view';
 
 export interface JailSpec {
   class: JailClass;
@@ -25,6 +26,12 @@ export interface JailSpec {
   env: Record<string, string>;
   /** An empty regular file: the read-only placeholder over protected files that do not exist yet. */
   emptyFile: string;
+  /**
+   * The home folder rendered on one tmpfs (Linux): its hidden entries as empty folders and unreadable
+   * files instead of a mount each. Absent where the mounts per entry stay (see home-view.ts). The
+   * hidden lists above stay complete either way (the macOS profile and the denial messages use them).
+   */
+  homeView?: HomeView;
   /** File descriptor of a seccomp program to load, if any. */
   seccompFd?: number;
 }

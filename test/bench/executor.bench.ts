@@ -1,7 +1,7 @@
 // The jailed executor: jail overhead, memory under an output flood, how fast a cancelled tree is gone,
 // and incremental checkpoints of a large workspace.
-import { spawn, execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShadowGit } from '../../executor/checkpoints';
@@ -19,6 +19,12 @@ function unshareAll(ws: string, devProc: boolean): Promise<number> {
   return timed(['bwrap', '--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', ...(devProc ? ['--dev', '/dev', '--proc', '/proc'] : []), '--bind', ws, ws, '--', 'true']);
 }
 
+let nullFd = -1;
+function devNull(): number {
+  if (nullFd < 0) nullFd = openSync('/dev/null', 'r');
+  return nullFd;
+}
+
 function plainTrue(): Promise<number> {
   return new Promise((resolve) => {
     const t = performance.now();
@@ -27,11 +33,12 @@ function plainTrue(): Promise<number> {
   });
 }
 
-/** Runs argv to its end, as the jail's own bwrap would be run by the launcher. */
-function timed(argv: string[]): Promise<number> {
+/** Runs argv to its end, as the jail's own bwrap would be run by the launcher (with its placeholder descriptors, fds 4, 5, … on /dev/null). */
+function timed(argv: string[], placeholderFds = 0): Promise<number> {
+  const fds: ('ignore' | number)[] = placeholderFds ? ['ignore', ...Array.from({ length: placeholderFds }, () => devNull())] : [];
   return new Promise((resolve) => {
     const t = performance.now();
-    const c = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore', detached: true, cwd: '/', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
+    const c = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'ignore', ...fds], detached: true, cwd: '/', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
     c.on('close', () => resolve(performance.now() - t));
   });
 }
@@ -51,6 +58,10 @@ export const suites: BenchSuite[] = [
       const cold = new Executor({ home: homedir(), appDirs: [], spare: false });
       const unjailed = new Executor({ home: homedir(), appDirs: [], unjailed: true, probe: { ok: false, cause: 'benchmark baseline', fix: '-' } });
       const floorArgv = ex.commandLine(req).filter((a, i, all) => a !== '--seccomp' && all[i - 1] !== '--seccomp');
+      const floorFds = ex.placeholderFds(req);
+      // A command line bwrap refuses would look fast: the floor must run its command.
+      const check = spawnSync(floorArgv[0]!, floorArgv.slice(1), { stdio: ['ignore', 'ignore', 'pipe', 'ignore', ...Array.from({ length: floorFds }, () => devNull())], encoding: 'utf8' });
+      if (check.status !== 0) throw new Error(`the jail's own command line does not run: ${check.stderr}`);
       const samples = { jailed: [] as number[], cold: [] as number[], plain: [] as number[], raw: [] as number[], bare: [] as number[], floor: [] as number[], all: [] as number[], devProc: [] as number[] };
       const time = async (f: () => Promise<unknown>) => {
         const t = performance.now();
@@ -71,7 +82,7 @@ export const suites: BenchSuite[] = [
         await settle();
         samples.jailed.push(await time(() => ex.run(req)));
         await settle();
-        samples.floor.push(await timed(floorArgv));
+        samples.floor.push(await timed(floorArgv, floorFds));
         await settle();
         samples.cold.push(await time(() => cold.run(req)));
         await settle();

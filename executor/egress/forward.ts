@@ -9,10 +9,14 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import type { BodySplice } from './bridge';
 import type { Upstream } from './relay';
 
 /** The host connection as Node's HTTP client sees it: writes go to the host, reads come from feed(). */
 class HostLink extends Duplex {
+  /** Set while the helper reads the host's socket: the parser may no longer start or stop it. */
+  held = false;
+
   constructor(private readonly host: Socket) {
     super();
   }
@@ -30,12 +34,12 @@ class HostLink extends Duplex {
 
   // The client parser stops and starts reading when its response is full or drained: that is the host's socket.
   override pause(): this {
-    this.host.pause();
+    if (!this.held) this.host.pause();
     return super.pause();
   }
 
   override resume(): this {
-    this.host.resume();
+    if (!this.held) this.host.resume();
     return super.resume();
   }
 
@@ -57,10 +61,19 @@ function statedLength(method: string | undefined, r: IncomingMessage): number | 
   return Number(cl);
 }
 
+/**
+ * Bodies at least this long are spliced by the helper when there is one; shorter ones are copied here,
+ * where handing two sockets over and back would cost more than the copy (docs/performance.md, "Egress
+ * throughput, fourth session").
+ */
+export const SPLICE_MIN_BYTES = 256 * 1024;
+
 export interface ForwardTarget {
   upstream: Upstream;
   path: string;
   headers: OutgoingHttpHeaders;
+  /** The bridge's helper, to move long bodies without Node. */
+  splice?: BodySplice;
   /** The host could not be reached or hung up before its answer. */
   onFailure(e: Error): void;
 }
@@ -89,8 +102,32 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
       return false;
     }
     if (ok) return true;
-    res.once('drain', () => host.resume());
+    res.once('drain', () => !link.held && host.resume());
     return false;
+  };
+  // The rest of the body goes through the helper. The host's socket stops here first (it reads with
+  // onread, so pause stops the reading itself), and the helper starts once everything written to the
+  // client so far (the head, what the parser had of the body) is in the kernel: the empty write's
+  // callback comes after all earlier writes.
+  const handOver = (splice: BodySplice, client: Socket) => {
+    link.held = true;
+    host.pause();
+    res.write(Buffer.alloc(0), () => {
+      if (done) return;
+      const body = splice(client, host, left!);
+      res.once('close', body.abort);
+      void body.done.then((ok) => {
+        if (done) return;
+        if (ok) {
+          left = 0;
+          return finish();
+        }
+        // Cut short: the client must not take what it got for the whole body, nor reuse the connection.
+        done = true;
+        res.destroy();
+        link.destroy();
+      });
+    });
   };
   // What the parser already took of the body goes first, then the copying carries on from the socket.
   const takeOver = () => {
@@ -100,12 +137,16 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
     if (left === 0) return finish();
     let chunk: Buffer | null;
     while (left !== null && !done && (chunk = upRes!.read() as Buffer | null) !== null) copy(chunk);
+    if (done) return;
+    // Only while this response has the client's socket (a pipelined one waits for those before it).
+    const client = res.socket;
+    if (t.splice && left! >= SPLICE_MIN_BYTES && client && client === req.socket && !client.destroyed) return handOver(t.splice, client);
     // The parser may have stopped the socket when its own buffer filled; the copying decides from here.
-    if (!done && !res.writableNeedDrain) host.resume();
+    if (!res.writableNeedDrain) host.resume();
   };
 
   t.upstream.readInto((block, release) => {
-    if (done) return false;
+    if (done || link.held) return false;
     if (left !== null) return copy(block, release);
     // The parser keeps slices of what it is fed: those blocks are never given back for reuse.
     link.feed(block);

@@ -112,13 +112,12 @@ export const suites: BenchSuite[] = [
         const url = `http://127.0.0.1:${server.port}/100mb`;
         const ws = mkdtempSync(join(homedir(), WORKSPACE_PREFIX));
         const ex = new Executor({ home: homedir(), appDirs: [] });
-        // Removed whatever happens below; also when the process is ended another way (Ctrl-C).
+        // Removed whatever happens below (a run killed outright leaves it to the next run's sweep).
         const cleanUp = () => {
           ex.dispose();
           server.stop();
           rmSync(ws, { recursive: true, force: true });
         };
-        process.once('exit', cleanUp);
         const jailed = (tunnel: boolean) =>
           measured(server, async () => {
             const r = await ex.run({ argv: [...CURL, '--noproxy', '', ...(tunnel ? ['--proxytunnel'] : []), url], cwd: ws, env: process.env, jail: { class: 'network', workspace: ws, allowHosts: [`127.0.0.1:${server.port}`] } });
@@ -146,7 +145,6 @@ export const suites: BenchSuite[] = [
             calls.push(await callOnly());
           }
         } finally {
-          process.removeListener('exit', cleanUp);
           cleanUp();
         }
         const d = median(plain.map((x) => x.mbs));

@@ -214,6 +214,12 @@ describe('plain HTTP bodies spliced by the bridge helper', () => {
     expect({ seen: got.seen.map(shape), after: got.after, splices: spliced.filter((n) => n >= SPLICE_MIN_BYTES).length, hostSaw, deniedConnections }).toEqual(c.expected());
   });
 
+  it('ten long bodies on ten connections at once each arrive whole, each moved by the helper', { timeout: 30_000 }, async () => {
+    spliced = [];
+    const got = await Promise.all(Array.from({ length: 10 }, (_, i) => talk(get(ports.web, '/stated', `h${i}`, true))));
+    expect({ seen: got.map((g) => responses(g).seen), splices: spliced.length }).toEqual({ seen: Array.from({ length: 10 }, () => [ok(payload)]), splices: 10 });
+  });
+
   it('a client that leaves during the splice ends it (the host connection is closed though the host sends nothing more), and the next download is whole', { timeout: 20_000 }, async () => {
     stalled.length = 0;
     spliced = [];

@@ -139,9 +139,15 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
     let chunk: Buffer | null;
     while (left !== null && !done && (chunk = upRes!.read() as Buffer | null) !== null) copy(chunk);
     if (done) return;
-    // Only while this response has the client's socket (a pipelined one waits for those before it).
-    const client = res.socket;
-    if (t.splice && left! >= SPLICE_MIN_BYTES && client && client === req.socket && !client.destroyed) return handOver(t.splice, client);
+    const splice = t.splice;
+    if (splice && left! >= SPLICE_MIN_BYTES) {
+      // Only while this response has the client's socket. A pipelined one waits in Node's queue for
+      // those before it: the copy goes on into its buffer (which soon stops the host's socket), and
+      // the helper takes the rest once the socket is this response's.
+      const mayTake = (client: Socket | null): client is Socket => !done && !link.held && left! >= SPLICE_MIN_BYTES && client !== null && client === req.socket && !client.destroyed;
+      if (mayTake(res.socket)) return handOver(splice, res.socket);
+      if (!res.socket) res.once('socket', (client: Socket) => mayTake(client) && handOver(splice, client));
+    }
     // The parser may have stopped the socket when its own buffer filled; the copying decides from here.
     if (!res.writableNeedDrain) host.resume();
   };

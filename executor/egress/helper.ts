@@ -20,7 +20,8 @@
 //    open file) and waits with poll instead. "unsplice:ID" shuts both sockets down (the client left).
 //
 // -I -S and C modules only (_socket, posix, _thread): nothing from the environment is imported, and it
-// starts in about the time of an empty interpreter. Python without os.splice (before 3.10) copies instead.
+// starts in about the time of an empty interpreter. Python without os.splice (before 3.10) copies instead
+// (tunnels and bodies alike), and a body always gets its answer, whatever went wrong.
 export const HELPER_LISTENER_MESSAGE = 'threshold-egress-listener';
 export const TUNNEL_CLIENT_MESSAGE = 'tunnel-client';
 export const TUNNEL_HOST_MESSAGE = 'tunnel-host';
@@ -112,44 +113,67 @@ bodies = {}
 def body(ident, c, h, left):
     ok = False
     try:
-        r, w = posix.pipe()
-        try:
+        import select
+        hf, cf = h.fileno(), c.fileno()
+        readable = select.poll()
+        readable.register(hf, select.POLLIN)
+        writable = select.poll()
+        writable.register(cf, select.POLLOUT)
+        if hasattr(posix, 'splice'):
+            r, w = posix.pipe()
             try:
-                import fcntl
-                fcntl.fcntl(w, 1031, BLOCK)  # F_SETPIPE_SZ
-            except Exception:
-                pass
-            import select
-            hf, cf = h.fileno(), c.fileno()
-            readable = select.poll()
-            readable.register(hf, select.POLLIN)
-            writable = select.poll()
-            writable.register(cf, select.POLLOUT)
+                try:
+                    import fcntl
+                    fcntl.fcntl(w, 1031, BLOCK)  # F_SETPIPE_SZ
+                except Exception:
+                    pass
+                while left:
+                    try:
+                        n = posix.splice(hf, w, min(left, BLOCK))
+                    except BlockingIOError:
+                        readable.poll()
+                        continue
+                    if not n:
+                        break
+                    left -= n
+                    while n:
+                        try:
+                            n -= posix.splice(r, cf, n)
+                        except BlockingIOError:
+                            writable.poll()
+            finally:
+                posix.close(r)
+                posix.close(w)
+        else:
+            buf = bytearray(min(left, BLOCK))
+            view = memoryview(buf)
             while left:
                 try:
-                    n = posix.splice(hf, w, min(left, BLOCK))
+                    n = h.recv_into(buf, min(left, BLOCK))
                 except BlockingIOError:
                     readable.poll()
                     continue
                 if not n:
                     break
                 left -= n
-                while n:
+                m = 0
+                while m < n:
                     try:
-                        n -= posix.splice(r, cf, n)
+                        m += c.send(view[m:n])
                     except BlockingIOError:
                         writable.poll()
-            ok = not left
-        finally:
-            posix.close(r)
-            posix.close(w)
-    except OSError:
+        ok = not left
+    except Exception:
         pass
+    # Always answered: the proxy holds the response open until it hears.
     with lock:
         bodies.pop(ident, None)
         c.close()
         h.close()
-        ch.sendall(b'"${SPLICED_MESSAGE}:%d:%s"\n' % (ident, b'ok' if ok else b'short'))
+        try:
+            ch.sendall(b'"${SPLICED_MESSAGE}:%d:%s"\n' % (ident, b'ok' if ok else b'short'))
+        except OSError:
+            pass
 
 def unsplice(ident):
     with lock:

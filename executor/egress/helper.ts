@@ -19,9 +19,10 @@
 //    their descriptors are shared: the helper never changes their blocking mode (a flag of the shared
 //    open file) and waits with poll instead. "unsplice:ID" shuts both sockets down (the client left).
 //
-// -I -S and C modules only (_socket, posix, _thread): nothing from the environment is imported, and it
-// starts in about the time of an empty interpreter. Python without os.splice (before 3.10) copies instead
-// (tunnels and bodies alike), and a body always gets its answer, whatever went wrong.
+// -I -S and C modules only (_socket, posix, _thread; fcntl and select once there is something to
+// relay): nothing from the environment is imported, and it starts in about the time of an empty
+// interpreter. Python without os.splice (before 3.10) copies instead, tunnels and bodies alike; a body
+// always gets its answer, whatever went wrong.
 export const HELPER_LISTENER_MESSAGE = 'threshold-egress-listener';
 export const TUNNEL_CLIENT_MESSAGE = 'tunnel-client';
 export const TUNNEL_HOST_MESSAGE = 'tunnel-host';

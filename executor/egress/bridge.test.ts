@@ -32,7 +32,7 @@ beforeAll(async () => {
     ports[name] = (server.address() as AddressInfo).port;
   }
   proxy = new EgressProxy({ patterns: Object.values(ports).map((p) => `127.0.0.1:${p}`) });
-  bridge = await startHelper([], PORT, performance.now() + 10_000, (listener, handoff) => proxy.adopt(listener, handoff));
+  bridge = await startHelper([], PORT, performance.now() + 10_000, (listener, relay) => proxy.adopt(listener, relay));
 });
 
 afterAll(async () => {

@@ -3,12 +3,13 @@
 // host: once bwrap has made the namespace, a helper (./helper.ts, a few lines of Python) runs *in that
 // namespace only* (nsenter --net; the host's mount and PID namespaces, outside the jail's seccomp
 // filter). It makes the listening socket 127.0.0.1:PORT there and hands it to this process, whose proxy
-// accepts the jail's connections itself; and it relays the tunnels the proxy has allowed, with splice.
+// accepts the jail's connections itself; it relays the tunnels the proxy has allowed, and moves the
+// bodies of plain HTTP responses the proxy has framed, with splice.
 // Jailed processes cannot see the helper (another PID namespace). The command itself starts only when
 // the listener is up: a short wait in the jail, before its argv, watches /proc/net/tcp.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Server, type Socket } from 'node:net';
-import { HELPER_LISTENER_MESSAGE, HELPER_SCRIPT, TUNNEL_CLIENT_MESSAGE, TUNNEL_HOST_MESSAGE, TUNNEL_READY_MESSAGE } from './helper';
+import { HELPER_LISTENER_MESSAGE, HELPER_SCRIPT, SPLICE_CLIENT_MESSAGE, SPLICE_HOST_MESSAGE, SPLICED_MESSAGE, TUNNEL_CLIENT_MESSAGE, TUNNEL_HOST_MESSAGE, TUNNEL_READY_MESSAGE, UNSPLICE_MESSAGE } from './helper';
 import { existsSync, readlinkSync } from 'node:fs';
 import { descendants } from '../processes';
 
@@ -77,6 +78,25 @@ function python(): string {
  */
 export type TunnelHandoff = (client: Socket, host: Socket, answer: string | Buffer, ahead: Buffer) => void;
 
+/** A body being moved by the helper: `done` says whether all of it went (false: the host ended first, or a socket broke). */
+export interface SplicedBody {
+  done: Promise<boolean>;
+  /** Ends it early (the client went away): the helper shuts both sockets down. */
+  abort(): void;
+}
+
+/**
+ * Has the helper move exactly `length` bytes from the host's socket to the client's. Both stay open
+ * here; the caller must neither read the host's socket nor write to the client's until `done`.
+ */
+export type BodySplice = (client: Socket, host: Socket, length: number) => SplicedBody;
+
+/** What the helper does for the proxy. */
+export interface HelperRelay {
+  tunnel: TunnelHandoff;
+  splice: BodySplice;
+}
+
 export interface Bridge {
   stop(): void;
 }
@@ -86,7 +106,7 @@ export interface Bridge {
  * goes to `adopt`, with the way to hand tunnels over. Resolves null when the jail ended (or never made a
  * namespace) first, or the helper failed: the command's own wait then fails it plainly.
  */
-export async function startBridge(o: { jailRoot: number; adopt: (listener: Server, handoff: TunnelHandoff) => void; port?: number; timeoutMs?: number; isDone: () => boolean }): Promise<Bridge | null> {
+export async function startBridge(o: { jailRoot: number; adopt: (listener: Server, relay: HelperRelay) => void; port?: number; timeoutMs?: number; isDone: () => boolean }): Promise<Bridge | null> {
   const deadline = performance.now() + (o.timeoutMs ?? 5_000);
   let target: number | null = null;
   while (target === null) {
@@ -102,7 +122,7 @@ export async function startBridge(o: { jailRoot: number; adopt: (listener: Serve
 }
 
 /** Starts the helper behind `prefix` (nsenter into a jail; nothing, for the tests on the host's loopback). */
-export async function startHelper(prefix: readonly string[], port: number, deadline: number, adopt: (listener: Server, handoff: TunnelHandoff) => void): Promise<Bridge | null> {
+export async function startHelper(prefix: readonly string[], port: number, deadline: number, adopt: (listener: Server, relay: HelperRelay) => void): Promise<Bridge | null> {
   const argv = [...prefix, python(), '-I', '-S', '-c', HELPER_SCRIPT, String(port)];
   const child: ChildProcess = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], detached: true });
   child.on('error', () => {});
@@ -126,8 +146,9 @@ export async function startHelper(prefix: readonly string[], port: number, deadl
     stop();
     return null;
   }
-  // One tunnel at a time: the next goes once the helper has said it took the last one, so Node's own
-  // queue of handles is empty and a client's socket leaves this process in the tick its buffer is read.
+  // One tunnel (or body) at a time: the next goes once the helper has said it took the last one, so
+  // Node's own queue of handles is empty and a client's socket leaves this process in the tick its
+  // buffer is read.
   const queue: (() => void)[] = [];
   let busy = false;
   const next = () => {
@@ -135,9 +156,22 @@ export async function startHelper(prefix: readonly string[], port: number, deadl
     const go = queue.shift();
     if (go) go();
   };
-  child.on('message', (msg) => msg === TUNNEL_READY_MESSAGE && next());
-  // A helper that went away takes no more tunnels: those waiting are closed (go() sees no channel).
-  child.once('disconnect', () => next());
+  const bodies = new Map<number, (ok: boolean) => void>();
+  const settle = (id: number, ok: boolean) => {
+    bodies.get(id)?.(ok);
+    bodies.delete(id);
+  };
+  child.on('message', (msg) => {
+    if (msg === TUNNEL_READY_MESSAGE) return next();
+    const m = typeof msg === 'string' ? new RegExp(`^${SPLICED_MESSAGE}:(\\d+):(ok|short)$`).exec(msg) : null;
+    if (m) settle(Number(m[1]), m[2] === 'ok');
+  });
+  // A helper that went away takes no more tunnels: those waiting are closed (go() sees no channel);
+  // the bodies it was moving have ended with it.
+  child.once('disconnect', () => {
+    for (const id of [...bodies.keys()]) settle(id, false);
+    next();
+  });
   const handoff: TunnelHandoff = (client, host, answer, ahead) => {
     const go = () => {
       busy = true;
@@ -161,6 +195,31 @@ export async function startHelper(prefix: readonly string[], port: number, deadl
     if (busy) queue.push(go);
     else go();
   };
-  adopt(listener, handoff);
+  let lastBody = 0;
+  const splice: BodySplice = (client, host, length) => {
+    const id = ++lastBody;
+    const done = new Promise<boolean>((resolve) => bodies.set(id, resolve));
+    const go = () => {
+      busy = true;
+      if (!child.connected || client.destroyed || host.destroyed || !bodies.has(id)) {
+        settle(id, false);
+        return next();
+      }
+      // keepOpen: this process goes on with both sockets once the body has gone.
+      child.send(`${SPLICE_CLIENT_MESSAGE}:${id}:${length}`, client, { keepOpen: true });
+      child.send(SPLICE_HOST_MESSAGE, host, { keepOpen: true });
+    };
+    if (busy) queue.push(go);
+    else go();
+    return {
+      done,
+      abort: () => {
+        if (!bodies.has(id)) return;
+        if (child.connected) child.send(`${UNSPLICE_MESSAGE}:${id}`);
+        settle(id, false);
+      },
+    };
+  };
+  adopt(listener, { tunnel: handoff, splice });
   return { stop };
 }

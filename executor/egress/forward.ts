@@ -9,10 +9,14 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import type { BodySplice } from './bridge';
 import type { Upstream } from './relay';
 
 /** The host connection as Node's HTTP client sees it: writes go to the host, reads come from feed(). */
 class HostLink extends Duplex {
+  /** Set while the helper reads the host's socket: the parser may no longer start or stop it. */
+  held = false;
+
   constructor(private readonly host: Socket) {
     super();
   }
@@ -30,12 +34,12 @@ class HostLink extends Duplex {
 
   // The client parser stops and starts reading when its response is full or drained: that is the host's socket.
   override pause(): this {
-    this.host.pause();
+    if (!this.held) this.host.pause();
     return super.pause();
   }
 
   override resume(): this {
-    this.host.resume();
+    if (!this.held) this.host.resume();
     return super.resume();
   }
 
@@ -57,10 +61,20 @@ function statedLength(method: string | undefined, r: IncomingMessage): number | 
   return Number(cl);
 }
 
+/**
+ * A body with at least this much still to come is spliced by the helper when there is one; a shorter
+ * one is copied here. Handing two sockets over and back costs about a millisecond (IPC round trips, a
+ * thread in the helper): at 1 MiB the copy here was still as fast, from 2 MiB the splice was faster
+ * (docs/performance.md, "Egress throughput, fourth session").
+ */
+export const SPLICE_MIN_BYTES = 2 * 1024 * 1024;
+
 export interface ForwardTarget {
   upstream: Upstream;
   path: string;
   headers: OutgoingHttpHeaders;
+  /** The bridge's helper, to move long bodies without Node. */
+  splice?: BodySplice;
   /** The host could not be reached or hung up before its answer. */
   onFailure(e: Error): void;
 }
@@ -89,8 +103,32 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
       return false;
     }
     if (ok) return true;
-    res.once('drain', () => host.resume());
+    res.once('drain', () => !link.held && host.resume());
     return false;
+  };
+  // The rest of the body goes through the helper. The host's socket stops here first (it reads with
+  // onread, so pause stops the reading itself), and the helper starts once everything written to the
+  // client so far (the head, what the parser had of the body) is in the kernel: the empty write's
+  // callback comes after all earlier writes.
+  const handOver = (splice: BodySplice, client: Socket) => {
+    link.held = true;
+    host.pause();
+    res.write(Buffer.alloc(0), () => {
+      if (done) return;
+      const body = splice(client, host, left!);
+      res.once('close', body.abort);
+      void body.done.then((ok) => {
+        if (done) return;
+        if (ok) {
+          left = 0;
+          return finish();
+        }
+        // Cut short: the client must not take what it got for the whole body, nor reuse the connection.
+        done = true;
+        res.destroy();
+        link.destroy();
+      });
+    });
   };
   // What the parser already took of the body goes first, then the copying carries on from the socket.
   const takeOver = () => {
@@ -100,12 +138,22 @@ export function forwardPlain(req: IncomingMessage, res: ServerResponse, t: Forwa
     if (left === 0) return finish();
     let chunk: Buffer | null;
     while (left !== null && !done && (chunk = upRes!.read() as Buffer | null) !== null) copy(chunk);
+    if (done) return;
+    const splice = t.splice;
+    if (splice && left! >= SPLICE_MIN_BYTES) {
+      // Only while this response has the client's socket. A pipelined one waits in Node's queue for
+      // those before it: the copy goes on into its buffer (which soon stops the host's socket), and
+      // the helper takes the rest once the socket is this response's.
+      const mayTake = (client: Socket | null): client is Socket => !done && !link.held && left! >= SPLICE_MIN_BYTES && client !== null && client === req.socket && !client.destroyed;
+      if (mayTake(res.socket)) return handOver(splice, res.socket);
+      if (!res.socket) res.once('socket', (client: Socket) => mayTake(client) && handOver(splice, client));
+    }
     // The parser may have stopped the socket when its own buffer filled; the copying decides from here.
-    if (!done && !res.writableNeedDrain) host.resume();
+    if (!res.writableNeedDrain) host.resume();
   };
 
   t.upstream.readInto((block, release) => {
-    if (done) return false;
+    if (done || link.held) return false;
     if (left !== null) return copy(block, release);
     // The parser keeps slices of what it is fed: those blocks are never given back for reuse.
     link.feed(block);

@@ -11,13 +11,26 @@
 //    threads move the bytes with splice(2), which hands pages from socket to pipe to socket without
 //    copying them through user space: a fifth of the CPU per megabyte of relaying in Node. Nothing is
 //    checked here any more: a tunnel is opaque, and it reaches only the host:port the proxy allowed.
+// 3. It moves the body of a plain HTTP response whose length the proxy has read in its head
+//    ("splice-client:ID:LENGTH", then "splice-host"): exactly LENGTH bytes from the host's socket to
+//    the client's, one way, with splice; then it closes its copies and says "spliced:ID:ok" (or
+//    ":short" when the host ended first or a socket broke). Node keeps both sockets meanwhile (it goes
+//    on parsing what the client sends next, writes nothing to it, and reads nothing from the host), so
+//    their descriptors are shared: the helper never changes their blocking mode (a flag of the shared
+//    open file) and waits with poll instead. "unsplice:ID" shuts both sockets down (the client left).
 //
-// -I -S and C modules only (_socket, posix, _thread): nothing from the environment is imported, and it
-// starts in about the time of an empty interpreter. Python without os.splice (before 3.10) copies instead.
+// -I -S and C modules only (_socket, posix, _thread; fcntl and select once there is something to
+// relay): nothing from the environment is imported, and it starts in about the time of an empty
+// interpreter. Python without os.splice (before 3.10) copies instead, tunnels and bodies alike; a body
+// always gets its answer, whatever went wrong.
 export const HELPER_LISTENER_MESSAGE = 'threshold-egress-listener';
 export const TUNNEL_CLIENT_MESSAGE = 'tunnel-client';
 export const TUNNEL_HOST_MESSAGE = 'tunnel-host';
 export const TUNNEL_READY_MESSAGE = 'tunnel-ready';
+export const SPLICE_CLIENT_MESSAGE = 'splice-client';
+export const SPLICE_HOST_MESSAGE = 'splice-host';
+export const SPLICED_MESSAGE = 'spliced';
+export const UNSPLICE_MESSAGE = 'unsplice';
 
 export const HELPER_SCRIPT = String.raw`
 import _socket as S, binascii, posix, sys, _thread
@@ -96,8 +109,87 @@ def tunnel(c, h, answer, ahead):
     _thread.start_new_thread(pump, (c, h, end))
     _thread.start_new_thread(pump, (h, c, end))
 
+bodies = {}
+
+def body(ident, c, h, left):
+    ok = False
+    try:
+        import select
+        hf, cf = h.fileno(), c.fileno()
+        readable = select.poll()
+        readable.register(hf, select.POLLIN)
+        writable = select.poll()
+        writable.register(cf, select.POLLOUT)
+        if hasattr(posix, 'splice'):
+            r, w = posix.pipe()
+            try:
+                try:
+                    import fcntl
+                    fcntl.fcntl(w, 1031, BLOCK)  # F_SETPIPE_SZ
+                except Exception:
+                    pass
+                while left:
+                    try:
+                        n = posix.splice(hf, w, min(left, BLOCK))
+                    except BlockingIOError:
+                        readable.poll()
+                        continue
+                    if not n:
+                        break
+                    left -= n
+                    while n:
+                        try:
+                            n -= posix.splice(r, cf, n)
+                        except BlockingIOError:
+                            writable.poll()
+            finally:
+                posix.close(r)
+                posix.close(w)
+        else:
+            buf = bytearray(min(left, BLOCK))
+            view = memoryview(buf)
+            while left:
+                try:
+                    n = h.recv_into(buf, min(left, BLOCK))
+                except BlockingIOError:
+                    readable.poll()
+                    continue
+                if not n:
+                    break
+                left -= n
+                m = 0
+                while m < n:
+                    try:
+                        m += c.send(view[m:n])
+                    except BlockingIOError:
+                        writable.poll()
+        ok = not left
+    except Exception:
+        pass
+    # Always answered: the proxy holds the response open until it hears.
+    with lock:
+        bodies.pop(ident, None)
+        c.close()
+        h.close()
+        try:
+            ch.sendall(b'"${SPLICED_MESSAGE}:%d:%s"\n' % (ident, b'ok' if ok else b'short'))
+        except OSError:
+            pass
+
+def unsplice(ident):
+    with lock:
+        pair = bodies.get(ident)
+        if pair is None:
+            return
+        for s in pair:
+            try:
+                s.shutdown(S.SHUT_RDWR)
+            except OSError:
+                pass
+
 fds = []
 pending = None
+spliced = None
 data = b''
 while True:
     try:
@@ -112,23 +204,38 @@ while True:
     data += got
     while b'\n' in data:
         line, data = data.split(b'\n', 1)
+        if line.startswith(b'"${UNSPLICE_MESSAGE}:'):
+            unsplice(int(line[len('"${UNSPLICE_MESSAGE}:'):-1]))
+            continue
         if not line.startswith(b'{"cmd":"NODE_HANDLE",'):
             continue
         ack()
         host = b'"msg":"${TUNNEL_HOST_MESSAGE}"' in line
+        body_host = b'"msg":"${SPLICE_HOST_MESSAGE}"' in line
         s = S.socket(fileno=fds.pop(0)) if fds else None
         i = line.find(b'"msg":"${TUNNEL_CLIENT_MESSAGE}:')
+        j = line.find(b'"msg":"${SPLICE_CLIENT_MESSAGE}:')
         if s is not None and i >= 0:
             if pending is not None:
                 pending[0].close()
             parts = line[i + 7:line.index(b'"', i + 7)].split(b':')
             pending = (s, binascii.a2b_base64(parts[1]), binascii.a2b_base64(parts[2]))
+        elif s is not None and j >= 0:
+            if spliced is not None:
+                spliced[0].close()
+            parts = line[j + 7:line.index(b'"', j + 7)].split(b':')
+            spliced = (s, int(parts[1]), int(parts[2]))
         elif s is not None and host and pending is not None:
             tunnel(pending[0], s, pending[1], pending[2])
             pending = None
+        elif s is not None and body_host and spliced is not None:
+            with lock:
+                bodies[spliced[1]] = (spliced[0], s)
+            _thread.start_new_thread(body, (spliced[1], spliced[0], s, spliced[2]))
+            spliced = None
         elif s is not None:
             s.close()
-        if host:
+        if host or body_host:
             # Whatever became of it, the proxy may send the next tunnel now.
             with lock:
                 ch.sendall(b'"${TUNNEL_READY_MESSAGE}"\n')

@@ -10,7 +10,7 @@ import { createServer as createHttpServer, type IncomingMessage, type OutgoingHt
 import { createServer, isIP, type Server, type Socket } from 'node:net';
 import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
 import { forwardPlain } from './forward';
-import type { TunnelHandoff } from './bridge';
+import type { HelperRelay } from './bridge';
 import { dialUpstream, type Upstream } from './relay';
 
 export type EgressProtocol = 'http' | 'connect' | 'socks5';
@@ -68,7 +68,7 @@ export class EgressProxy {
   private readonly http = createHttpServer();
   private server: Server | null = null;
   private readonly adopted = new Set<Server>();
-  private handoff: TunnelHandoff | null = null;
+  private relay: HelperRelay | null = null;
 
   constructor(private readonly o: EgressProxyOptions) {
     this.http.on('request', (req, res) => void this.plainHttp(req, res));
@@ -89,11 +89,11 @@ export class EgressProxy {
 
   /**
    * Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace);
-   * with `handoff`, allowed tunnels are relayed there instead of here.
+   * with `relay`, allowed tunnels and the long bodies of plain HTTP responses are moved there instead of here.
    */
-  adopt(listener: Server, handoff?: TunnelHandoff): void {
+  adopt(listener: Server, relay?: HelperRelay): void {
     this.adopted.add(listener);
-    if (handoff) this.handoff = handoff;
+    if (relay) this.relay = relay;
     listener.on('connection', (s: Socket) => this.accept(s));
     listener.on('close', () => this.adopted.delete(listener));
   }
@@ -189,10 +189,10 @@ export class EgressProxy {
 
   /** Answers the client and starts relaying: here, or in the bridge's helper when there is one. */
   private openTunnel(client: Socket, upstream: Upstream, answer: string | Buffer, ahead: Buffer): void {
-    if (this.handoff) {
+    if (this.relay) {
       this.sockets.delete(client);
       this.sockets.delete(upstream.socket);
-      return this.handoff(client, upstream.socket, answer, ahead);
+      return this.relay.tunnel(client, upstream.socket, answer, ahead);
     }
     client.write(answer);
     if (ahead.length) upstream.socket.write(ahead);
@@ -236,6 +236,7 @@ export class EgressProxy {
       upstream,
       path: `${url.pathname}${url.search}`,
       headers,
+      ...(this.relay ? { splice: this.relay.splice } : {}),
       onFailure: (e) => res.writeHead(502, { 'content-type': 'text/plain' }).end(`${host}:${port} could not be reached: ${e.message}\n`),
     });
   }

@@ -21,7 +21,7 @@ export class EgressSession {
 
   /** Called once the jail's launcher has started: the proxy takes connections on a listener in its namespace. */
   attach(jailRoot: number, isDone: () => boolean): void {
-    this.bridge = startBridge({ jailRoot, isDone, adopt: (listener, handoff) => this.proxy.adopt(listener, handoff) });
+    this.bridge = startBridge({ jailRoot, isDone, adopt: (listener, relay) => this.proxy.adopt(listener, relay) });
   }
 
   async close(): Promise<EgressReport> {

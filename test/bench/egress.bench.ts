@@ -4,7 +4,7 @@
 // Unpaced, the download is CPU-bound, so the suite also reports each process's CPU time per 100 MB:
 // what the proxied path costs in all, against the two cores the direct one has to itself.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Executor } from '../../executor/run';
@@ -78,17 +78,46 @@ async function measured(server: { cpu(): number }, download: () => Promise<strin
 
 const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 
+// The jail's workspace must be where the jail can see it (it masks /tmp), so it is in the home folder,
+// where every jail would list a leftover among its hidden entries. Named with this process's id, so a
+// later run can remove what a killed one left.
+const WORKSPACE_PREFIX = `.threshold-bench-egress-${process.pid}-`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the workspaces of bench runs that are no longer running. */
+function sweepWorkspaces(): void {
+  for (const name of readdirSync(homedir())) {
+    const m = /^\.threshold-bench-egress-(\d+)-/.exec(name);
+    if (m && !alive(Number(m[1]))) rmSync(join(homedir(), name), { recursive: true, force: true });
+  }
+}
+
 export const suites: BenchSuite[] = [
   {
     name: 'egress',
     async run(report) {
+      sweepWorkspaces();
       // As fast as loopback goes (CPU-bound: four processes share the cores instead of two), then paced
       // like a gigabit link (about 119 MB/s), which is what a download meets outside this machine.
       for (const [label, rate] of [['loopback, unpaced', 0], ['paced at 1 Gbit/s', 119]] as const) {
         const server = await startServer(rate);
         const url = `http://127.0.0.1:${server.port}/100mb`;
-        const ws = mkdtempSync(join(homedir(), '.threshold-bench-egress-'));
+        const ws = mkdtempSync(join(homedir(), WORKSPACE_PREFIX));
         const ex = new Executor({ home: homedir(), appDirs: [] });
+        // Removed whatever happens below (a run killed outright leaves it to the next run's sweep).
+        const cleanUp = () => {
+          ex.dispose();
+          server.stop();
+          rmSync(ws, { recursive: true, force: true });
+        };
         const jailed = (tunnel: boolean) =>
           measured(server, async () => {
             const r = await ex.run({ argv: [...CURL, '--noproxy', '', ...(tunnel ? ['--proxytunnel'] : []), url], cwd: ws, env: process.env, jail: { class: 'network', workspace: ws, allowHosts: [`127.0.0.1:${server.port}`] } });
@@ -106,17 +135,18 @@ export const suites: BenchSuite[] = [
         const tunnelled: Sample[] = [];
         const plain: Sample[] = [];
         const calls: number[] = [];
-        await jailed(true);
-        await direct();
-        for (let i = 0; i < 5; i++) {
-          plain.push(await direct());
-          tunnelled.push(await jailed(true));
-          through.push(await jailed(false));
-          calls.push(await callOnly());
+        try {
+          await jailed(true);
+          await direct();
+          for (let i = 0; i < 5; i++) {
+            plain.push(await direct());
+            tunnelled.push(await jailed(true));
+            through.push(await jailed(false));
+            calls.push(await callOnly());
+          }
+        } finally {
+          cleanUp();
         }
-        ex.dispose();
-        server.stop();
-        rmSync(ws, { recursive: true, force: true });
         const d = median(plain.map((x) => x.mbs));
         const t = median(tunnelled.map((x) => x.mbs));
         const h = median(through.map((x) => x.mbs));

@@ -2,6 +2,7 @@
 // host's loopback. Each case checks from outside what reached the host: the allowed server answers
 // through the proxy; every other host, port and protocol is refused (a host_denied violation the gate
 // turns into a card) or has no route at all, and the host's loopback is never reached directly.
+import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,9 @@ let allowedPort = 0;
 let otherPort = 0;
 const hits = { allowed: 0, other: 0, udp: 0 };
 const udp = createSocket('udp4');
+// Long enough for the helper to splice a plain HTTP body (executor/egress/forward.ts SPLICE_MIN_BYTES).
+const big = Buffer.alloc(8 * 1024 * 1024 + 3, 'threshold egress ');
+const bigSha = createHash('sha256').update(big).digest('hex');
 let udpPort = 0;
 
 const listen = async (s: HttpServer) => {
@@ -30,6 +34,7 @@ beforeAll(async () => {
   ex = new Executor({ home: fx.home, appDirs: [fx.configDir, fx.dataDir], resolveHost: async (h) => (h === 'localhost' ? ['127.0.0.1'] : h === 'rebind.test' ? ['127.0.0.1'] : []) });
   allowed = createHttpServer((req, res) => {
     hits.allowed++;
+    if (req.url === '/big') return void res.writeHead(200, { 'content-length': big.length }).end(big);
     res.end(`allowed server: ${req.method} ${req.url}`);
   });
   other = createHttpServer((_req, res) => {
@@ -66,6 +71,18 @@ const cases: Case[] = [
     script: () => `curl -sS --noproxy '' http://127.0.0.1:${allowedPort}/plain`,
     hosts: () => [`127.0.0.1:${allowedPort}`],
     expected: () => ({ exit: 0, stdout: 'allowed server: GET /plain', hits: { ...none, allowed: 1 }, denied: [] }),
+  },
+  {
+    name: 'a long plain HTTP body (spliced by the bridge helper) arrives byte for byte',
+    script: () => `printf %s "$(curl -sS --noproxy '' http://127.0.0.1:${allowedPort}/big | sha256sum | cut -c1-64)"`,
+    hosts: () => [`127.0.0.1:${allowedPort}`],
+    expected: () => ({ exit: 0, stdout: bigSha, hits: { ...none, allowed: 1 }, denied: [] }),
+  },
+  {
+    name: 'a long body through a CONNECT tunnel arrives byte for byte',
+    script: () => `printf %s "$(curl -sS --noproxy '' --proxytunnel http://127.0.0.1:${allowedPort}/big | sha256sum | cut -c1-64)"`,
+    hosts: () => [`127.0.0.1:${allowedPort}`],
+    expected: () => ({ exit: 0, stdout: bigSha, hits: { ...none, allowed: 1 }, denied: [] }),
   },
   {
     name: 'a tunnelled (CONNECT) request to the allowed address goes through the proxy',

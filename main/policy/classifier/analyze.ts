@@ -15,7 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { containsError, copyTree, plainCommandTree, TooDeepError } from './syntax';
+import { containsError, copyTree, plainTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
@@ -173,7 +173,7 @@ export class ShellAnalyzer {
       return { kind: 'unknown' };
     }
     if (source.trim() === '') return { kind: 'none' };
-    const root = (plainShortcut ? plainCommandTree(source) : null) ?? parseAndCopy(source);
+    const root = (plainShortcut ? plainTree(source) : null) ?? parseAndCopy(source);
     const hasError = containsError(root);
     {
       if (hasError) {

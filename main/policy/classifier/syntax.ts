@@ -343,31 +343,161 @@ const NUMBER = /^-?(0x)?[0-9]+$/;
  * expand, quote or treat as an operator, no word starting with =), or null for anything else.
  */
 export function plainCommandTree(source: string): SyntaxNode | null {
-  if (!PLAIN_COMMAND.test(source)) return null;
-  const space = source.indexOf(' ');
-  const first = space === -1 ? source : source.slice(0, space);
-  if (RESERVED_FIRST.has(first)) return null;
-  const end = source.length;
-  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, end);
-  const command = new SyntaxNode(1, 'command', true, false, null, source, 0, end);
-  adopt(root, command);
-  let id = 2;
-  let start = 0;
-  for (;;) {
-    const stop = source.indexOf(' ', start);
-    const wordEnd = stop === -1 ? end : stop;
-    const type = NUMBER.test(source.slice(start, wordEnd)) ? 'number' : 'word';
-    if (start === 0) {
-      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, 0, wordEnd);
+  if (!isPlainCommand(source, 0, source.length)) return null;
+  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, source.length);
+  addCommand(root, source, 0, source.length, 1);
+  return root;
+}
+
+/** source[start, end) is one plain command: plain words, and a first word bash runs as a program. */
+function isPlainCommand(source: string, start: number, end: number): boolean {
+  const text = start === 0 && end === source.length ? source : source.slice(start, end);
+  if (!PLAIN_COMMAND.test(text)) return false;
+  const space = text.indexOf(' ');
+  return !RESERVED_FIRST.has(space === -1 ? text : text.slice(0, space));
+}
+
+/** Builds the command node of the plain command source[start, end) under parent, ids from `id`; returns the next id. */
+function addCommand(parent: SyntaxNode, source: string, start: number, end: number, id: number): number {
+  const command = new SyntaxNode(id++, 'command', true, false, null, source, start, end);
+  adopt(parent, command);
+  for (let wordStart = start; ; ) {
+    const stop = source.indexOf(' ', wordStart);
+    const wordEnd = stop === -1 || stop > end ? end : stop;
+    const type = NUMBER.test(source.slice(wordStart, wordEnd)) ? 'number' : 'word';
+    if (wordStart === start) {
+      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, start, wordEnd);
       adopt(command, name);
-      adopt(name, new SyntaxNode(id++, type, true, false, null, source, 0, wordEnd));
-    } else adopt(command, new SyntaxNode(id++, type, true, false, 'argument', source, start, wordEnd));
-    if (stop === -1) return root;
-    start = stop + 1;
+      adopt(name, new SyntaxNode(id++, type, true, false, null, source, start, wordEnd));
+    } else adopt(command, new SyntaxNode(id++, type, true, false, 'argument', source, wordStart, wordEnd));
+    if (wordEnd === end) return id;
+    wordStart = wordEnd + 1;
   }
 }
 
 function adopt(parent: SyntaxNode, child: SyntaxNode): void {
   child.parent = parent;
   parent.children.push(child);
+}
+
+// ── Pipelines and lists of plain commands ─────────────────────────────────────────────────────────
+// `git diff | wc -l`, `npm ci && npm test`, `cd src; ls`: plain commands joined by |, &&, || and ;, with
+// at most one space on either side of each operator. tree-sitter-bash gives them one shape: the program
+// holds the statements between the ;s, a statement is a list when it has && or || (nested to the left:
+// `a && b || c` is ((a && b) || c)), and a pipeline binds tighter than either.
+
+/** Only plain-word characters, spaces and the operators |, & and ;. */
+const PLAIN_LIST = /^[A-Za-z0-9_./,:+=| &;-]+$/;
+
+type Operator = '|' | '&&' | '||' | ';';
+
+/** One piece of a plain list: a command's span, or an operator at a position. */
+interface Piece {
+  start: number;
+  end: number;
+  op: Operator | null;
+}
+
+/**
+ * The tree of a plain command, or of plain commands joined by |, &&, || and ; (at most one space on each
+ * side of an operator, none at either end of the line, no operator at the end), or null for anything else.
+ */
+export function plainTree(source: string): SyntaxNode | null {
+  const single = plainCommandTree(source);
+  if (single || !PLAIN_LIST.test(source)) return single;
+  const pieces = splitPlainList(source);
+  if (!pieces) return null;
+  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, source.length);
+  let id = 1;
+  // Statements are the runs of pieces between the ; operators.
+  for (let from = 0; from < pieces.length; ) {
+    let to = from;
+    while (to < pieces.length && pieces[to]!.op !== ';') to++;
+    const next = addList(root, source, pieces, from, to, id);
+    if (next === null) return null;
+    id = next;
+    if (to < pieces.length) adopt(root, new SyntaxNode(id++, ';', false, false, null, source, pieces[to]!.start, pieces[to]!.end));
+    from = to + 1;
+  }
+  return root;
+}
+
+/** Commands and operators in order (a command first and last, operators between), or null when a part is not plain. */
+function splitPlainList(source: string): Piece[] | null {
+  const pieces: Piece[] = [];
+  let start = 0;
+  for (let i = 0; ; ) {
+    const c = source.charCodeAt(i);
+    if (i < source.length && c !== 124 && c !== 38 && c !== 59) {
+      i++;
+      continue;
+    }
+    // A command ends here: drop one space before an operator (one after it was dropped below).
+    const end = i < source.length && source.charCodeAt(i - 1) === 32 ? i - 1 : i;
+    if (end <= start || !isPlainCommand(source, start, end)) return null;
+    pieces.push({ start, end, op: null });
+    if (i === source.length) return pieces.length > 1 ? pieces : null;
+    const next = source.charCodeAt(i + 1);
+    let op: Operator;
+    if (c === 59) op = ';';
+    else if (c === 38) {
+      if (next !== 38) return null; // a lone & runs in the background: the parser's
+      op = '&&';
+    } else if (next === 124) op = '||';
+    else if (next === 38) return null; // |& pipes standard error too
+    else op = '|';
+    pieces.push({ start: i, end: i + op.length, op });
+    i += op.length;
+    if (source.charCodeAt(i) === 32) i++;
+    start = i;
+  }
+}
+
+/**
+ * Adds the statement pieces[from, to) (pipelines joined by && and ||) under parent; returns the next id,
+ * or null for a statement the grammar reads its own way.
+ */
+function addList(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number | null {
+  // The last && or || splits the statement: the list of everything before it, the operator, the last pipeline.
+  let split = -1;
+  for (let k = to - 1; k > from; k--) {
+    const op = pieces[k]!.op;
+    if (op === '&&' || op === '||') {
+      split = k;
+      break;
+    }
+  }
+  if (split === -1) return addPipeline(parent, source, pieces, from, to, id);
+  // tree-sitter-bash reads `a | b | c && d` as a | (b | c && d): lists hold pipelines of two commands at most here.
+  if (longPipeline(pieces, from, to)) return null;
+  const list = new SyntaxNode(id++, 'list', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
+  adopt(parent, list);
+  const next = addList(list, source, pieces, from, split, id);
+  if (next === null) return null;
+  id = next;
+  adopt(list, new SyntaxNode(id++, pieces[split]!.op!, false, false, null, source, pieces[split]!.start, pieces[split]!.end));
+  return addPipeline(list, source, pieces, split + 1, to, id);
+}
+
+/** Whether pieces[from, to) holds three or more commands joined by | in a row. */
+function longPipeline(pieces: Piece[], from: number, to: number): boolean {
+  let run = 0;
+  for (let k = from + 1; k < to; k += 2) {
+    run = pieces[k]!.op === '|' ? run + 1 : 0;
+    if (run >= 2) return true;
+  }
+  return false;
+}
+
+/** Adds pieces[from, to) (commands joined by |) under parent: one command, or a pipeline of them. */
+function addPipeline(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number {
+  if (to - from === 1) return addCommand(parent, source, pieces[from]!.start, pieces[from]!.end, id);
+  const pipeline = new SyntaxNode(id++, 'pipeline', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
+  adopt(parent, pipeline);
+  for (let k = from; k < to; k++) {
+    const p = pieces[k]!;
+    if (p.op === null) id = addCommand(pipeline, source, p.start, p.end, id);
+    else adopt(pipeline, new SyntaxNode(id++, p.op, false, false, null, source, p.start, p.end));
+  }
+  return id;
 }

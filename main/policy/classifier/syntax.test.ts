@@ -202,6 +202,29 @@ function generatedLists(count: number, seed: number): string[] {
   return out;
 }
 
+/** Quoted words: every mark bash reads inside quotes, quotes of the other kind, glued words and empty ones. */
+function generatedQuotedCommands(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const inside = [...' aZ09-=#*?~(){}[]|;&<>%@^,.:/+_\'"$`\\!\t'];
+  const plain = ['a', 'ls', '-n', '1', 'x=y', 'b,c', '--', 'if', 'done', '.', 'git'];
+  const word = () => {
+    if (random() < 0.4) return pick(plain);
+    const quote = random() < 0.5 ? "'" : '"';
+    let text = '';
+    for (let n = Math.floor(random() * 5); n > 0; n--) text += pick(inside);
+    return quote + text + quote;
+  };
+  const joins = [' ', ' ', ' ', '', '  ', ' | ', ' && ', '; '];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = random() < 0.9 ? pick(plain) : word();
+    for (let k = 1 + Math.floor(random() * 4); k > 0; k--) line += pick(joins) + word();
+    out.push(line);
+  }
+  return out;
+}
+
 describe('pipelines and lists of plain commands built without the parser', () => {
   it('every fixture command the shortcut takes gets exactly the tree tree-sitter gives it', () => {
     const { accepted, differ } = plainTreesThatDiffer(fixtureCommands(), plainTree);
@@ -213,7 +236,16 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     expect(differ).toEqual([]);
     expect(accepted).toBeGreaterThan(3000);
   });
+  it('40,000 generated commands with quoted words get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedQuotedCommands(40_000, 20261203), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(2500);
+  });
   it.each([
+    ['single-quoted words', "echo 'a b' 'x|y;z'"],
+    ['double-quoted words', 'git commit -m "wip: a & b"'],
+    ['empty quoted words', `printf '' ""`],
+    ['quoted words in a pipeline', 'grep -rn "import" src | wc -l'],
     ['a pipeline', 'git diff | wc -l'],
     ['a pipeline without spaces', 'ls|wc -l'],
     ['an && list', 'npm ci && npm test'],
@@ -244,6 +276,17 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     ['a word the shortcut leaves to the parser', 'a | echo $HOME'],
     ['a pipeline of three in a list (tree-sitter nests it as a | (b | c && d))', 'a | b | c && d'],
     ['a pipeline of three after a list operator', 'a || b | c | d'],
+    ['a quoted program name', "'ls' x"],
+    ['a variable in double quotes', 'echo "$HOME"'],
+    ['a command substitution in double quotes', 'echo "`id`"'],
+    ['a backslash in double quotes', 'echo "a\\b"'],
+    ['a ! in double quotes', 'echo "hi!"'],
+    ['double quotes holding only spaces (the grammar gives the closing quote the spaces)', 'echo "  "'],
+    ['a quote glued to a word', "echo a'b'"],
+    ['a word glued to a quote', "echo 'a'b"],
+    ['an unterminated quote', "echo 'abc"],
+    ['a tab in quotes', "echo 'a\tb'"],
+    ['a newline in quotes', "echo 'a\nb'"],
   ])('leaves %s to the parser: %j', (_what, source) => {
     expect(plainTree(source)).toBeNull();
   });

@@ -327,11 +327,16 @@ export function containsError(root: SyntaxNode): boolean {
 
 // ── Plain commands, without the parser ─────────────────────────────────────────────────────────
 // Most commands are a program and a few words of letters, digits and path punctuation: `ls -la src`,
-// `git status`, `sleep 10`. bash reads such a line as one simple command whose words are taken as
-// written, and tree-sitter gives it one shape. For those, the tree is built here instead of parsing and
-// copying; syntax.test.ts checks it against the parser on every fixture command and on generated ones.
+// `git status`, `sleep 10`, or a few of them joined: `git diff | wc -l`, `npm ci && npm test`, `cd src;
+// ls`. bash reads such a line as simple commands whose words are taken as written (or, quoted, as the
+// text between the quotes), and tree-sitter gives it one shape. For those, the tree is built here
+// instead of parsing and copying; syntax.test.ts checks it against the parser on every fixture command
+// and on generated ones, and shortcut.test.ts checks the whole Classification with and without it.
+//
+// The shape: the program holds the statements between the ;s; a statement is a list when it has && or
+// || (nested to the left: `a && b || c` is ((a && b) || c)); a pipeline binds tighter than either.
 
-/** Words made only of these characters need no quote removal and expand to themselves. */
+/** A single command of unquoted plain words: what plainCommandTree takes. */
 const PLAIN_COMMAND = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./,:+-][A-Za-z0-9_./,:+=-]*)*$/;
 /** Words bash (or the grammar) reads as part of a compound command, a declaration or a negation in command position. */
 const RESERVED_FIRST = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv', 'let', 'test']);
@@ -339,73 +344,56 @@ const RESERVED_FIRST = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esa
 const NUMBER = /^-?(0x)?[0-9]+$/;
 
 /**
- * The tree of a plain command (single spaces between words, none at either end, nothing bash would
- * expand, quote or treat as an operator, no word starting with =), or null for anything else.
+ * Characters of unquoted plain words by code, as PLAIN_COMMAND has them: 1 anywhere; 2 (-) not at the
+ * start of the program name; 3 (, : +) only after the program name; 4 (=) only after it and not first in a word.
  */
-export function plainCommandTree(source: string): SyntaxNode | null {
-  if (!isPlainCommand(source, 0, source.length)) return null;
-  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, source.length);
-  addCommand(root, source, 0, source.length, 1);
-  return root;
+const PLAIN_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./') PLAIN_CHAR[c.charCodeAt(0)] = 1;
+PLAIN_CHAR['-'.charCodeAt(0)] = 2;
+for (const c of ',:+') PLAIN_CHAR[c.charCodeAt(0)] = 3;
+PLAIN_CHAR['='.charCodeAt(0)] = 4;
+
+const SPACE = 32;
+const SINGLE_QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+const PIPE = 124;
+const AMPERSAND = 38;
+const SEMICOLON = 59;
+
+const enum WordKind {
+  Plain,
+  /** 'text': a raw_string node. */
+  SingleQuoted,
+  /** "text": a string node (quote, string_content, quote). */
+  DoubleQuoted,
 }
-
-/** source[start, end) is one plain command: plain words, and a first word bash runs as a program. */
-function isPlainCommand(source: string, start: number, end: number): boolean {
-  const text = start === 0 && end === source.length ? source : source.slice(start, end);
-  if (!PLAIN_COMMAND.test(text)) return false;
-  const space = text.indexOf(' ');
-  return !RESERVED_FIRST.has(space === -1 ? text : text.slice(0, space));
-}
-
-/** Builds the command node of the plain command source[start, end) under parent, ids from `id`; returns the next id. */
-function addCommand(parent: SyntaxNode, source: string, start: number, end: number, id: number): number {
-  const command = new SyntaxNode(id++, 'command', true, false, null, source, start, end);
-  adopt(parent, command);
-  for (let wordStart = start; ; ) {
-    const stop = source.indexOf(' ', wordStart);
-    const wordEnd = stop === -1 || stop > end ? end : stop;
-    const type = NUMBER.test(source.slice(wordStart, wordEnd)) ? 'number' : 'word';
-    if (wordStart === start) {
-      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, start, wordEnd);
-      adopt(command, name);
-      adopt(name, new SyntaxNode(id++, type, true, false, null, source, start, wordEnd));
-    } else adopt(command, new SyntaxNode(id++, type, true, false, 'argument', source, wordStart, wordEnd));
-    if (wordEnd === end) return id;
-    wordStart = wordEnd + 1;
-  }
-}
-
-function adopt(parent: SyntaxNode, child: SyntaxNode): void {
-  child.parent = parent;
-  parent.children.push(child);
-}
-
-// ── Pipelines and lists of plain commands ─────────────────────────────────────────────────────────
-// `git diff | wc -l`, `npm ci && npm test`, `cd src; ls`: plain commands joined by |, &&, || and ;, with
-// at most one space on either side of each operator. tree-sitter-bash gives them one shape: the program
-// holds the statements between the ;s, a statement is a list when it has && or || (nested to the left:
-// `a && b || c` is ((a && b) || c)), and a pipeline binds tighter than either.
-
-/** Only plain-word characters, spaces and the operators |, & and ;. */
-const PLAIN_LIST = /^[A-Za-z0-9_./,:+=| &;-]+$/;
 
 type Operator = '|' | '&&' | '||' | ';';
 
-/** One piece of a plain list: a command's span, or an operator at a position. */
+/** One piece of a plain line: a command (its span and its words as start, end, kind triples) or an operator. */
 interface Piece {
   start: number;
   end: number;
   op: Operator | null;
+  words: number[];
 }
 
 /**
- * The tree of a plain command, or of plain commands joined by |, &&, || and ; (at most one space on each
- * side of an operator, none at either end of the line, no operator at the end), or null for anything else.
+ * The tree of a plain command (single spaces between words, none at either end, nothing bash would
+ * expand, quote or treat as an operator, no word starting with =), or null for anything else.
+ */
+export function plainCommandTree(source: string): SyntaxNode | null {
+  return PLAIN_COMMAND.test(source) ? plainTree(source) : null;
+}
+
+/**
+ * The tree of a plain line, or null for anything else: plain commands joined by |, &&, || and ;, with at
+ * most one space on either side of an operator, single spaces between words and none at either end of
+ * the line. A word after the first is unquoted plain text, or all of it in single quotes, or in double
+ * quotes holding nothing bash expands (no $, `, \ or !).
  */
 export function plainTree(source: string): SyntaxNode | null {
-  const single = plainCommandTree(source);
-  if (single || !PLAIN_LIST.test(source)) return single;
-  const pieces = splitPlainList(source);
+  const pieces = scanPlainLine(source);
   if (!pieces) return null;
   const root = new SyntaxNode(0, 'program', true, false, null, source, 0, source.length);
   let id = 1;
@@ -423,34 +411,127 @@ export function plainTree(source: string): SyntaxNode | null {
 }
 
 /** Commands and operators in order (a command first and last, operators between), or null when a part is not plain. */
-function splitPlainList(source: string): Piece[] | null {
+function scanPlainLine(source: string): Piece[] | null {
+  const length = source.length;
   const pieces: Piece[] = [];
-  let start = 0;
-  for (let i = 0; ; ) {
-    const c = source.charCodeAt(i);
-    if (i < source.length && c !== 124 && c !== 38 && c !== 59) {
-      i++;
-      continue;
+  let i = 0;
+  for (;;) {
+    // One command: words separated by single spaces, up to an operator or the end.
+    const start = i;
+    const words: number[] = [];
+    let end: number;
+    for (;;) {
+      const wordStart = i;
+      const c = source.charCodeAt(i);
+      let kind = WordKind.Plain;
+      if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
+        if (wordStart === start) return null; // a quoted program name: left to the parser
+        const close = source.indexOf(c === SINGLE_QUOTE ? "'" : '"', i + 1);
+        if (close === -1 || !quotedTextIsPlain(source, i + 1, close, c === DOUBLE_QUOTE)) return null;
+        kind = c === SINGLE_QUOTE ? WordKind.SingleQuoted : WordKind.DoubleQuoted;
+        i = close + 1;
+      } else {
+        const program = wordStart === start;
+        const firstMax = program ? 1 : 3;
+        const restMax = program ? 2 : 4;
+        while (i < length) {
+          const code = source.charCodeAt(i);
+          const cls = code < 128 ? PLAIN_CHAR[code]! : 0;
+          if (cls === 0 || cls > (i === wordStart ? firstMax : restMax)) break;
+          i++;
+        }
+        if (i === wordStart) return null;
+      }
+      words.push(wordStart, i, kind);
+      if (i === length) {
+        end = i;
+        break;
+      }
+      const next = source.charCodeAt(i);
+      if (next === SPACE) {
+        const after = source.charCodeAt(i + 1);
+        if (after === PIPE || after === AMPERSAND || after === SEMICOLON) {
+          end = i++;
+          break;
+        }
+        if (i + 1 === length || after === SPACE) return null;
+        i++;
+        continue;
+      }
+      if (next === PIPE || next === AMPERSAND || next === SEMICOLON) {
+        end = i;
+        break;
+      }
+      return null; // a character the shortcut leaves to the parser, or a quote glued to a word
     }
-    // A command ends here: drop one space before an operator (one after it was dropped below).
-    const end = i < source.length && source.charCodeAt(i - 1) === 32 ? i - 1 : i;
-    if (end <= start || !isPlainCommand(source, start, end)) return null;
-    pieces.push({ start, end, op: null });
-    if (i === source.length) return pieces.length > 1 ? pieces : null;
+    const firstEnd = words[1]!;
+    if (RESERVED_FIRST.has(source.slice(start, firstEnd))) return null;
+    pieces.push({ start, end, op: null, words });
+    if (i === length) return pieces;
+    // An operator, then at most one space, then the next command.
+    const c = source.charCodeAt(i);
     const next = source.charCodeAt(i + 1);
     let op: Operator;
-    if (c === 59) op = ';';
-    else if (c === 38) {
-      if (next !== 38) return null; // a lone & runs in the background: the parser's
+    if (c === SEMICOLON) op = ';';
+    else if (c === AMPERSAND) {
+      if (next !== AMPERSAND) return null; // a lone & runs in the background: the parser's
       op = '&&';
-    } else if (next === 124) op = '||';
-    else if (next === 38) return null; // |& pipes standard error too
+    } else if (next === PIPE) op = '||';
+    else if (next === AMPERSAND) return null; // |& pipes standard error too
     else op = '|';
-    pieces.push({ start: i, end: i + op.length, op });
+    pieces.push({ start: i, end: i + op.length, op, words: [] });
     i += op.length;
-    if (source.charCodeAt(i) === 32) i++;
-    start = i;
+    if (source.charCodeAt(i) === SPACE) i++;
+    if (i >= length) return null;
   }
+}
+
+/**
+ * Quoted text the shortcut takes: printable ASCII; in double quotes nothing bash expands or escapes, and
+ * not only spaces (tree-sitter-bash then gives the closing quote the spaces instead of a string_content).
+ */
+function quotedTextIsPlain(source: string, from: number, to: number, double: boolean): boolean {
+  let onlySpaces = true;
+  for (let i = from; i < to; i++) {
+    const code = source.charCodeAt(i);
+    if (code < 32 || code > 126) return false;
+    if (double && (code === 36 || code === 96 || code === 92 || code === 33)) return false; // $ ` \ !
+    if (code !== SPACE) onlySpaces = false;
+  }
+  return !double || from === to || !onlySpaces;
+}
+
+/** Builds the command node of one command piece under parent, ids from `id`; returns the next id. */
+function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number): number {
+  const command = new SyntaxNode(id++, 'command', true, false, null, source, piece.start, piece.end);
+  adopt(parent, command);
+  const words = piece.words;
+  for (let k = 0; k < words.length; k += 3) {
+    const start = words[k]!;
+    const end = words[k + 1]!;
+    const kind = words[k + 2] as WordKind;
+    if (k === 0) {
+      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, start, end);
+      adopt(command, name);
+      adopt(name, new SyntaxNode(id++, NUMBER.test(source.slice(start, end)) ? 'number' : 'word', true, false, null, source, start, end));
+    } else if (kind === WordKind.Plain) {
+      adopt(command, new SyntaxNode(id++, NUMBER.test(source.slice(start, end)) ? 'number' : 'word', true, false, 'argument', source, start, end));
+    } else if (kind === WordKind.SingleQuoted) {
+      adopt(command, new SyntaxNode(id++, 'raw_string', true, false, 'argument', source, start, end));
+    } else {
+      const string = new SyntaxNode(id++, 'string', true, false, 'argument', source, start, end);
+      adopt(command, string);
+      adopt(string, new SyntaxNode(id++, '"', false, false, null, source, start, start + 1));
+      if (end - start > 2) adopt(string, new SyntaxNode(id++, 'string_content', true, false, null, source, start + 1, end - 1));
+      adopt(string, new SyntaxNode(id++, '"', false, false, null, source, end - 1, end));
+    }
+  }
+  return id;
+}
+
+function adopt(parent: SyntaxNode, child: SyntaxNode): void {
+  child.parent = parent;
+  parent.children.push(child);
 }
 
 /**
@@ -460,7 +541,7 @@ function splitPlainList(source: string): Piece[] | null {
 function addList(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number | null {
   // The last && or || splits the statement: the list of everything before it, the operator, the last pipeline.
   let split = -1;
-  for (let k = to - 1; k > from; k--) {
+  for (let k = to - 2; k > from; k -= 2) {
     const op = pieces[k]!.op;
     if (op === '&&' || op === '||') {
       split = k;
@@ -491,12 +572,12 @@ function longPipeline(pieces: Piece[], from: number, to: number): boolean {
 
 /** Adds pieces[from, to) (commands joined by |) under parent: one command, or a pipeline of them. */
 function addPipeline(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number {
-  if (to - from === 1) return addCommand(parent, source, pieces[from]!.start, pieces[from]!.end, id);
+  if (to - from === 1) return addCommand(parent, source, pieces[from]!, id);
   const pipeline = new SyntaxNode(id++, 'pipeline', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
   adopt(parent, pipeline);
   for (let k = from; k < to; k++) {
     const p = pieces[k]!;
-    if (p.op === null) id = addCommand(pipeline, source, p.start, p.end, id);
+    if (p.op === null) id = addCommand(pipeline, source, p, id);
     else adopt(pipeline, new SyntaxNode(id++, p.op, false, false, null, source, p.start, p.end));
   }
   return id;

@@ -225,6 +225,21 @@ function generatedQuotedCommands(count: number, seed: number): string[] {
   return out;
 }
 
+/** Unquoted words with ~, * and ? (tilde and glob words stay plain words in the grammar), joined now and then. */
+function generatedGlobCommands(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const alphabet = [...'aZ0_./-=,:+~*?~*?@%['];
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(alphabet)).join('');
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = random() < 0.9 ? pick(['ls', 'rm', 'cat', 'x1']) : word();
+    for (let k = 1 + Math.floor(random() * 3); k > 0; k--) line += pick([' ', ' ', ' ', ' | ', ' && ', ';', '  ']) + word();
+    out.push(line);
+  }
+  return out;
+}
+
 describe('pipelines and lists of plain commands built without the parser', () => {
   it('every fixture command the shortcut takes gets exactly the tree tree-sitter gives it', () => {
     const { accepted, differ } = plainTreesThatDiffer(fixtureCommands(), plainTree);
@@ -241,7 +256,14 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     expect(differ).toEqual([]);
     expect(accepted).toBeGreaterThan(2500);
   });
+  it('40,000 generated commands with tilde and glob words get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedGlobCommands(40_000, 20261204), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(5000);
+  });
   it.each([
+    ['tilde words', 'cat ~/.ssh/id_rsa ~ ~root/x'],
+    ['glob words', 'rm -rf ~/* src/*/index.?s'],
     ['single-quoted words', "echo 'a b' 'x|y;z'"],
     ['double-quoted words', 'git commit -m "wip: a & b"'],
     ['empty quoted words', `printf '' ""`],
@@ -277,6 +299,9 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     ['a pipeline of three in a list (tree-sitter nests it as a | (b | c && d))', 'a | b | c && d'],
     ['a pipeline of three after a list operator', 'a || b | c | d'],
     ['a quoted program name', "'ls' x"],
+    ['a tilde in the program name', '~/bin/tool x'],
+    ['a glob in the program name', 'l* x'],
+    ['a bracket glob', 'ls [ab]c'],
     ['a variable in double quotes', 'echo "$HOME"'],
     ['a command substitution in double quotes', 'echo "`id`"'],
     ['a backslash in double quotes', 'echo "a\\b"'],

@@ -350,7 +350,7 @@ const NUMBER = /^-?(0x)?[0-9]+$/;
 const PLAIN_CHAR = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./') PLAIN_CHAR[c.charCodeAt(0)] = 1;
 PLAIN_CHAR['-'.charCodeAt(0)] = 2;
-for (const c of ',:+') PLAIN_CHAR[c.charCodeAt(0)] = 3;
+for (const c of ',:+~*?') PLAIN_CHAR[c.charCodeAt(0)] = 3;
 PLAIN_CHAR['='.charCodeAt(0)] = 4;
 
 const SPACE = 32;

@@ -345,7 +345,7 @@ const NUMBER = /^-?(0x)?[0-9]+$/;
 
 /**
  * Characters of unquoted plain words by code, as PLAIN_COMMAND has them: 1 anywhere; 2 (-) not at the
- * start of the program name; 3 (, : +) only after the program name; 4 (=) only after it and not first in a word.
+ * start of the program name; 3 (, : + ~ * ?) only after the program name; 4 (=) only after it and not first in a word.
  */
 const PLAIN_CHAR = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./') PLAIN_CHAR[c.charCodeAt(0)] = 1;
@@ -389,8 +389,9 @@ export function plainCommandTree(source: string): SyntaxNode | null {
 /**
  * The tree of a plain line, or null for anything else: plain commands joined by |, &&, || and ;, with at
  * most one space on either side of an operator, single spaces between words and none at either end of
- * the line. A word after the first is unquoted plain text, or all of it in single quotes, or in double
- * quotes holding nothing bash expands (no $, `, \ or !).
+ * the line. A word after the first is unquoted plain text (which may hold ~, * and ?: the grammar keeps
+ * tilde and glob words as plain words, the analysis expands them), or all of it in single quotes, or in
+ * double quotes holding nothing bash expands (no $, `, \ or !).
  */
 export function plainTree(source: string): SyntaxNode | null {
   const pieces = scanPlainLine(source);

@@ -343,6 +343,12 @@ const RESERVED_FIRST = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esa
 /** What tree-sitter-bash calls a number rather than a word. */
 const NUMBER = /^-?(0x)?[0-9]+$/;
 
+/** The node type of the unquoted word source[start, end): a number starts with - or a digit. */
+function plainWordType(source: string, start: number, end: number): 'number' | 'word' {
+  const c = source.charCodeAt(start);
+  return (c === 45 || (c >= 48 && c <= 57)) && NUMBER.test(source.slice(start, end)) ? 'number' : 'word';
+}
+
 /**
  * Characters of unquoted plain words by code, as PLAIN_COMMAND has them: 1 anywhere; 2 (-) not at the
  * start of the program name; 3 (, : + ~ * ?) only after the program name; 4 (=) only after it and not first in a word.
@@ -514,9 +520,9 @@ function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number
     if (k === 0) {
       const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, start, end);
       adopt(command, name);
-      adopt(name, new SyntaxNode(id++, NUMBER.test(source.slice(start, end)) ? 'number' : 'word', true, false, null, source, start, end));
+      adopt(name, new SyntaxNode(id++, plainWordType(source, start, end), true, false, null, source, start, end));
     } else if (kind === WordKind.Plain) {
-      adopt(command, new SyntaxNode(id++, NUMBER.test(source.slice(start, end)) ? 'number' : 'word', true, false, 'argument', source, start, end));
+      adopt(command, new SyntaxNode(id++, plainWordType(source, start, end), true, false, 'argument', source, start, end));
     } else if (kind === WordKind.SingleQuoted) {
       adopt(command, new SyntaxNode(id++, 'raw_string', true, false, 'argument', source, start, end));
     } else {

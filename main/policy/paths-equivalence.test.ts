@@ -2,7 +2,7 @@
 // no prefix strings built); these tables hold them to the plain definitions on generated paths.
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCredentialPath, isInside, isOutsideJailCodePath, OUTSIDE_JAIL_CODE_PATHS, resolvePath, type PathContext } from './paths';
+import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, isCredentialPath, isHiddenHomePath, isInside, isOutsideJailCodePath, OUTSIDE_JAIL_CODE_PATHS, resolvePath, secretNameReason, type PathContext } from './paths';
 
 const ctx: PathContext = { home: '/home/user', workspace: '/home/user/project', appDirs: [] };
 
@@ -76,5 +76,70 @@ describe('the path helpers agree with their plain definitions', () => {
     const byParts = (path: string) =>
       path.split('/').some((part) => (/^\.env(\..+)?$/.test(part) && !/^\.env\.(example|sample|template|dist|defaults)$/.test(part)) || (/^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account.*\.json)$/.test(part) && !part.endsWith('.pub')));
     expect(paths.map((p) => isCredentialPath(p, ctx))).toEqual(paths.map(byParts));
+  });
+});
+
+/** secretNameReason as first written: split the path, find the deepest root, then test every folder part. */
+function secretNameByDefinition(path: string, roots: readonly string[]): string | null {
+  const parts = path.split('/').filter(Boolean);
+  const name = parts[parts.length - 1] ?? '';
+  const root = roots.filter((r) => r !== path && isInside(path, r)).sort((a, b) => b.length - a.length)[0];
+  const below = root === undefined ? parts : path.slice(root === '/' ? 1 : root.length + 1).split('/');
+  const folder = below.slice(0, -1).find((p) => /^\.?(secrets|credentials|keystore|wallets|private-keys)$/i.test(p));
+  if (name === '' || name.endsWith('.pub')) return null;
+  const source = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|rb|go|rs|java|kt|kts|scala|swift|c|cc|cpp|cxx|h|hh|hpp|cs|fs|php|pl|pm|lua|ex|exs|erl|hs|ml|clj|dart|vue|svelte|sh|bash|zsh|md|mdx|rst|html|css|scss|snap|map)$/i;
+  if (folder && !source.test(name)) return `a file in a folder named ${folder}`;
+  // The name patterns themselves are unchanged: only the folder search is skipped, so compare with a folder-free call.
+  return secretNameReason(name, []);
+}
+
+/** Home paths that reach into (and just miss) every credential location and visible entry, with secret-looking names. */
+function generatedHomePaths(count: number): string[] {
+  const segments = [
+    ...CREDENTIAL_HOME_PATHS, ...HOME_VISIBLE.map((v) => v.path), '.config', '.local', '.cargo', 'Library', 'snap', 'project', 'src',
+    '.sshx', 'ssh', '.SSH', 'secrets', '.Secrets', 'credentials', 'wallets', 'private-keys', 'keystore', 'my-secrets', 'x.pub', 'id_rsa',
+    'token.txt', 'a.ts', 'token.ts', '', '.', 'notes.md', 'server.key',
+  ];
+  let seed = 13;
+  const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const out: string[] = ['/', '', '/home/user', '/home/user/', '//', 'id_rsa', 'secrets/x'];
+  for (let i = 0; i < count; i++) {
+    const parts = Array.from({ length: 1 + Math.floor(random() * 4) }, () => segments[Math.floor(random() * segments.length)]!);
+    const base = random() < 0.8 ? '/home/user/' : random() < 0.5 ? '/work/' : '';
+    out.push(base + parts.join('/') + (random() < 0.1 ? '/' : ''));
+  }
+  return out;
+}
+
+describe('the home and name checks agree with their plain definitions', () => {
+  const paths = generatedHomePaths(8000);
+  const contexts: [string, PathContext][] = [
+    ['a workspace in the home folder', ctx],
+    ['the home folder as the workspace', { home: '/home/user', workspace: '/home/user', appDirs: [] }],
+  ];
+  it.each(contexts)('isCredentialPath of home paths, in %s', (_what, c) => {
+    const byDefinition = (path: string) => {
+      const rel = path === c.home ? '' : path.startsWith(c.home + '/') ? path.slice(c.home.length + 1) : null;
+      return (rel !== null && rel !== '' && CREDENTIAL_HOME_PATHS.some((p) => rel === p || rel.startsWith(p + '/'))) || isCredentialPath(path.replace(/^\/home\/user(?=\/|$)/, '/elsewhere'), { ...c, home: '/nowhere' });
+    };
+    expect(paths.map((p) => isCredentialPath(p, c))).toEqual(paths.map(byDefinition));
+  });
+  it.each(contexts)('isHiddenHomePath, in %s', (_what, c) => {
+    const byDefinition = (path: string) => {
+      const rel = path === c.home ? '' : path.startsWith(c.home + '/') ? path.slice(c.home.length + 1) : null;
+      if (rel === null || rel === '') return false;
+      const first = rel.split('/')[0]!;
+      if (!((first.startsWith('.') && first !== '.' && first !== '..') || first === 'Library')) return false;
+      if (c.workspace !== c.home && isInside(path, c.workspace)) return false;
+      return !HOME_VISIBLE.some((v) => rel === v.path || rel.startsWith(v.path + '/'));
+    };
+    expect(paths.map((p) => isHiddenHomePath(p, c))).toEqual(paths.map(byDefinition));
+  });
+  it.each([
+    ['no roots', []],
+    ['the workspace and the home folder', ['/home/user/project', '/home/user']],
+    ['the root and a folder named secrets', ['/', '/home/user/secrets']],
+  ])('secretNameReason with %s', (_what, roots) => {
+    expect(paths.map((p) => secretNameReason(p, roots))).toEqual(paths.map((p) => secretNameByDefinition(p, roots)));
   });
 });

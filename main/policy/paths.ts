@@ -63,7 +63,13 @@ function within(path: string, dir: string): boolean {
 
 function homeRelative(path: string, ctx: PathContext): string | null {
   if (path === ctx.home) return '';
-  return path.startsWith(ctx.home + '/') ? path.slice(ctx.home.length + 1) : null;
+  return within(path, ctx.home) ? path.slice(ctx.home.length + 1) : null;
+}
+
+/** The first segment of a relative path (all of it when it has no slash). */
+function firstSegment(rel: string): string {
+  const slash = rel.indexOf('/');
+  return slash === -1 ? rel : rel.slice(0, slash);
 }
 
 /** Home-relative directories and files that hold credentials. */
@@ -107,6 +113,9 @@ export const CREDENTIAL_HOME_PATHS: readonly string[] = [
   '.local/share/threshold',
 ];
 
+/** The first segments of CREDENTIAL_HOME_PATHS: a home path starting with none of them is in none of them. */
+const CREDENTIAL_HOME_FIRST = new Set(CREDENTIAL_HOME_PATHS.map(firstSegment));
+
 /** Absolute system files that hold credentials. */
 const CREDENTIAL_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/root/.ssh', '/var/lib/sss'];
 
@@ -119,7 +128,7 @@ const KEY_OR_ENV_HINT = /\.env|id_(rsa|dsa|ecdsa|ed25519)|\.(pem|p12|pfx|keystor
 /** True when the path is, or is inside, a credential location. */
 export function isCredentialPath(path: string, ctx: PathContext): boolean {
   const rel = homeRelative(path, ctx);
-  if (rel !== null && rel !== '' && CREDENTIAL_HOME_PATHS.some((c) => rel === c || within(rel, c))) return true;
+  if (rel !== null && rel !== '' && CREDENTIAL_HOME_FIRST.has(firstSegment(rel)) && CREDENTIAL_HOME_PATHS.some((c) => rel === c || within(rel, c))) return true;
   if (CREDENTIAL_SYSTEM_PATHS.some((c) => isInside(path, c))) return true;
   if (ctx.appDirs.some((d) => isInside(path, d))) return true;
   // Every part the loop below can match holds one of these; most paths hold none.
@@ -171,7 +180,7 @@ function hiddenHomeEntry(first: string): boolean {
 export function isHiddenHomePath(path: string, ctx: PathContext): boolean {
   const rel = homeRelative(path, ctx);
   if (rel === null || rel === '') return false;
-  if (!hiddenHomeEntry(rel.split('/')[0]!)) return false;
+  if (!hiddenHomeEntry(firstSegment(rel))) return false;
   if (ctx.workspace !== ctx.home && isInside(path, ctx.workspace)) return false;
   return !HOME_VISIBLE_PATHS.some((v) => rel === v || within(rel, v));
 }
@@ -191,6 +200,8 @@ const SECRET_NAMES: readonly { re: RegExp; what: string; code?: boolean }[] = [
 
 /** Folder names that say everything in them is a secret. */
 const SECRET_FOLDERS = /^\.?(secrets|credentials|keystore|wallets|private-keys)$/i;
+/** What a path must contain for a part of it to match SECRET_FOLDERS. */
+const SECRET_FOLDER_HINT = /secrets|credentials|keystore|wallets|private-keys/i;
 
 /**
  * What a path's name says it holds (a noun phrase), or null. Public halves (.pub) and source files are
@@ -198,13 +209,18 @@ const SECRET_FOLDERS = /^\.?(secrets|credentials|keystore|wallets|private-keys)$
  * workspace that itself lives in a folder named "secrets" does not make every file in it one.
  */
 export function secretNameReason(path: string, roots: readonly string[] = []): string | null {
-  const parts = path.split('/').filter(Boolean);
-  const name = parts[parts.length - 1] ?? '';
-  const root = roots.filter((r) => r !== path && isInside(path, r)).sort((a, b) => b.length - a.length)[0];
-  const below = root === undefined ? parts : path.slice(root === '/' ? 1 : root.length + 1).split('/');
-  const folder = below.slice(0, -1).find((p) => SECRET_FOLDERS.test(p));
+  // The last non-empty part, without splitting the path: most paths are judged by their name alone.
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  const name = path.slice(path.lastIndexOf('/', end - 1) + 1, end);
   if (name === '' || name.endsWith('.pub')) return null;
-  if (folder && !SOURCE_EXTENSION.test(name)) return `a file in a folder named ${folder}`;
+  // A folder name can only match in a path that holds one of the words.
+  if (SECRET_FOLDER_HINT.test(path)) {
+    const root = roots.filter((r) => r !== path && isInside(path, r)).sort((a, b) => b.length - a.length)[0];
+    const below = root === undefined ? path.split('/').filter(Boolean) : path.slice(root === '/' ? 1 : root.length + 1).split('/');
+    const folder = below.slice(0, -1).find((p) => SECRET_FOLDERS.test(p));
+    if (folder && !SOURCE_EXTENSION.test(name)) return `a file in a folder named ${folder}`;
+  }
   for (const n of SECRET_NAMES) {
     if (!n.re.test(name)) continue;
     if (n.code && SOURCE_EXTENSION.test(name)) continue;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { classifyCommand, initClassifier } from '../../main/policy/classifier';
 import { MAX_COMMAND_LENGTH } from '../../main/policy/classifier/analyze';
 import { parseShell } from '../../main/policy/classifier/parser';
-import { plainCommandTree } from '../../main/policy/classifier/syntax';
+import { plainCommandTree, plainTree } from '../../main/policy/classifier/syntax';
 import { evaluate } from '../../main/policy/evaluate';
 import { policyContext, TEST_PATHS } from '../support/policy';
 import { atLeast, atMost, percentile, sampleSync, type BenchSuite } from './harness';
@@ -77,6 +77,8 @@ export const suites: BenchSuite[] = [
       report({ name: 'classify cost / bare parse cost, by process CPU time', value: med(cpuRates.parse) / med(cpuRates.classify), unit: 'x' });
       const plain = cmds.filter((c) => plainCommandTree(c) !== null).length;
       report({ name: 'commands of plain words (their tree is built without the parser)', value: (100 * plain) / cmds.length, unit: '%' });
+      const joined = cmds.filter((c) => plainCommandTree(c) === null && plainTree(c) !== null).length;
+      report({ name: 'other plain lines: pipelines, lists, quoted, tilde and glob words (built without the parser too)', value: (100 * joined) / cmds.length, unit: '%' });
       const per = sampleSync(() => classifyCommand(cmds[i++ % cmds.length]!, ctx), { ms: 1500 });
       report({ name: 'classify one command p50', value: percentile(per, 50) * 1000, unit: 'µs' });
       report({ name: 'classify one command p99', value: percentile(per, 99) * 1000, unit: 'µs' });

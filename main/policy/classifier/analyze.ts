@@ -2,7 +2,7 @@
 // does not recognise fails closed: an unknown node is at least write and flagged; an unknown program
 // can reach every effect; code computed at run time is dynamic.
 import type { SyntaxNode as Node } from './syntax';
-import { SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
+import { CLASSES, SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
 import {
   containsCredentialLocation,
   globCouldReachCredential,
@@ -15,7 +15,7 @@ import {
   type PathContext,
 } from '../paths';
 import { parseShell } from './parser';
-import { containsError, copyTree, plainCommandTree, TooDeepError } from './syntax';
+import { containsError, copyTree, plainTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
@@ -62,7 +62,8 @@ class Draft {
   argv: string[] = [];
   program: string | null = null;
   cls: Class = 'read';
-  effects = new Set<Effect>().add('command_exec');
+  /** In the order first raised (the Segment lists them so). */
+  effects: Effect[] = ['command_exec'];
   reasons: string[] = [];
   via: string[];
   literal = true;
@@ -83,7 +84,7 @@ class Draft {
 
   raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
     this.cls = maxClass(this.cls, cls);
-    for (const e of effects) this.effects.add(e);
+    for (const e of effects) if (!this.effects.includes(e)) this.effects.push(e);
     if (reason && !this.reasons.includes(reason)) this.reasons.push(reason);
   }
 
@@ -93,7 +94,7 @@ class Draft {
       argv: this.argv,
       program: this.program,
       class: this.cls,
-      effects: [...this.effects],
+      effects: this.effects,
       reasons: this.reasons,
       via: this.via,
       literal: this.literal,
@@ -112,17 +113,17 @@ export class ShellAnalyzer {
   private readonly drafts: Draft[] = [];
   private readonly flags = new Set<Flag>();
   private readonly topReasons: string[] = [];
-  private readonly functions = new Set<string>();
+  private functions: Set<string> | null = null;
   /** @internal */
   readonly ctx: PathContext;
   /** What each substitution printed, by node id, for judging code built from it. */
-  private readonly substitutionOutputs = new Map<number, Producer>();
+  private substitutionOutputs: Map<number, Producer> | null = null;
   /** @internal The files that name remotes and registries (nothing is read unless a network program asks). */
   readonly files: NetworkFiles;
   /** A variable set anywhere in the command that can change where network programs connect. */
   private networkEnv: string | null = null;
   /** Variables set anywhere in the command to a value only the run knows, and where it came from. */
-  private readonly runtimeValued = new Map<string, string>();
+  private runtimeValued: Map<string, string> | null = null;
 
   constructor(opts: AnalyzeOptions) {
     this.ctx = opts.ctx;
@@ -173,8 +174,10 @@ export class ShellAnalyzer {
       return { kind: 'unknown' };
     }
     if (source.trim() === '') return { kind: 'none' };
-    const root = (plainShortcut ? plainCommandTree(source) : null) ?? parseAndCopy(source);
-    const hasError = containsError(root);
+    const plain = plainShortcut ? plainTree(source) : null;
+    const root = plain ?? parseAndCopy(source);
+    // A plain line's tree has no ERROR or missing node (syntax.test.ts holds it to the parser's).
+    const hasError = plain === null && containsError(root);
     {
       if (hasError) {
         this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
@@ -196,8 +199,8 @@ export class ShellAnalyzer {
   private judgeArithmetic(root: Node, source: string, scope: Scope): void {
     if (!mayHoldArithmetic(source)) return;
     const loops = /\bfor\b/.test(source) ? loopVariablesFromData(root) : null;
-    if (this.runtimeValued.size === 0 && !loops?.size && !/\$\(|`/.test(source)) return;
-    const origin = (name: string) => this.runtimeValued.get(name) ?? loops?.get(name) ?? null;
+    if (!this.runtimeValued?.size && !loops?.size && !/\$\(|`/.test(source)) return;
+    const origin = (name: string) => this.runtimeValued?.get(name) ?? loops?.get(name) ?? null;
     const risks = arithmeticRisks(root, origin);
     if (risks.length === 0) return;
     const d = this.newDraft(source, scope);
@@ -327,7 +330,7 @@ export class ShellAnalyzer {
 
   private walkFunction(node: Node, scope: Scope): void {
     const name = node.childForFieldName('name')?.text ?? '';
-    this.functions.add(name);
+    (this.functions ??= new Set()).add(name);
     const body = node.childForFieldName('body');
     if (body && isForkBomb(name, body)) {
       const d = this.newDraft(node.text, scope);
@@ -463,7 +466,7 @@ export class ShellAnalyzer {
     }
     if (this.networkEnv === null && networkEnvironment(name)) this.networkEnv = name;
     const from = runtimeOrigin(word, this.runtimeValued);
-    if (from) this.runtimeValued.set(name, from);
+    if (from) (this.runtimeValued ??= new Map()).set(name, from);
     if (isCodeVariable(name) && word) {
       // PAGER='…', GIT_SSH_COMMAND='…': the value is a command that later runs through a shell.
       const inner: Scope = { cwd: scope.cwd, via: [...scope.via, `${name}=`], depth: scope.depth + 1 };
@@ -505,7 +508,7 @@ export class ShellAnalyzer {
       this.flag('substitution', 'substitution: part of the command runs another command to compute a value');
       for (const s of w.substitutions) {
         const p = this.walkSubstitution(s, scope);
-        this.substitutionOutputs.set(s.id, p);
+        (this.substitutionOutputs ??= new Map()).set(s.id, p);
         producers?.push(p);
       }
     }
@@ -534,7 +537,7 @@ export class ShellAnalyzer {
     for (const a of assignments) this.judgeAssignment(d, a, scope, false);
 
     // Redirections decide what stdin is and what else the command writes.
-    const fed = this.applyRedirects(d, [...redirects, ...outerRedirects], scope);
+    const fed = this.applyRedirects(d, outerRedirects.length === 0 ? redirects : [...redirects, ...outerRedirects], scope);
     const input = fed.stdin ?? stdin;
 
     if (!nameNode) {
@@ -545,7 +548,9 @@ export class ShellAnalyzer {
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
     const args: Word[] = [];
     for (const n of argNodes) args.push(this.evalWord(n, d, scope));
-    d.argv = [nameWord.value, ...args.map((w) => w.value)];
+    const argv = [nameWord.value];
+    for (const w of args) argv.push(w.value);
+    d.argv = argv;
     if (!nameWord.literal || args.some((w) => !w.literal)) d.literal = false;
 
     let out: Producer;
@@ -589,7 +594,7 @@ export class ShellAnalyzer {
     const before = d.network.length;
     const out = this.applyRule(d, rawName, args, scope, stdin);
     if (d.network.length > before) {
-      const source = exfiltrationSource(stdin, args, d.redirects, (id) => this.substitutionOutputs.get(id));
+      const source = exfiltrationSource(stdin, args, d.redirects, (id) => this.substitutionOutputs?.get(id));
       if (source) d.raise('destructive', `${source} feeds ${normaliseProgramName(rawName, scope.cwd).name}, which sends it over the network: the shape of exfiltration`, ['destructive', 'network']);
     }
     return out;
@@ -624,7 +629,7 @@ export class ShellAnalyzer {
       known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
       return analysis.produced ?? { kind: 'unknown' };
     }
-    if (this.functions.has(name)) {
+    if (this.functions?.has(name)) {
       d.raise('read', `calls the function ${name} defined in this command`);
       return { kind: 'unknown' };
     }
@@ -765,7 +770,7 @@ export class ShellAnalyzer {
   private strongestOutput(w: Word): Producer {
     let out: Producer = { kind: 'unknown' };
     for (const s of w.substitutions) {
-      const p = this.substitutionOutputs.get(s.id);
+      const p = this.substitutionOutputs?.get(s.id);
       if (p && (p.kind === 'remote' || p.kind === 'decoded') && out.kind !== 'remote') out = p;
     }
     return out;
@@ -850,7 +855,7 @@ export class ShellAnalyzer {
 
   /** @internal */
   runComputedCode(d: Draft, code: Word, via: string): void {
-    const producers = code.substitutions.map((s) => this.substitutionOutputs.get(s.id) ?? { kind: 'unknown' as const });
+    const producers = code.substitutions.map((s) => this.substitutionOutputs?.get(s.id) ?? { kind: 'unknown' as const });
     if (code.origin) producers.push(code.origin);
     if (producers.some((p) => p.kind === 'remote')) {
       d.raise('destructive', `${via} runs code downloaded at run time`, SHELL_REACHABLE_EFFECTS);
@@ -909,21 +914,25 @@ export class ShellAnalyzer {
     const segments = this.drafts.map((d) => d.toSegment());
     let cls: Class = 'read';
     let hardline = false;
-    const effects = new Set<Effect>();
+    const effects: Effect[] = [];
     for (const s of segments) {
       cls = maxClass(cls, s.class);
       if (s.hardline) hardline = true;
-      for (const e of s.effects) effects.add(e);
+      for (const e of s.effects) if (!effects.includes(e)) effects.push(e);
     }
     if (hardline) this.flags.add('hardline');
     const failClosed = this.flags.has('parse_error') || this.flags.has('unknown_syntax') || this.flags.has('obfuscation');
     if (failClosed && classRank(cls) < classRank('write')) cls = 'write';
-    if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) effects.add(e);
+    if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) if (!effects.includes(e)) effects.push(e);
     if (segments.length === 0) cls = failClosed ? 'write' : 'read';
     const reasons: string[] = [];
     // A stable sort: segments of the same class keep their order.
-    const ordered = segments.length > 1 ? [...segments].sort((a, b) => classRank(b.class) - classRank(a.class)) : segments;
-    for (const s of ordered) for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
+    // Segments in order of class, most severe first, and in command order within a class (a stable sort).
+    const addReasons = (s: Segment) => {
+      for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
+    };
+    if (segments.length === 1) addReasons(segments[0]!);
+    else for (let rank = CLASSES.length - 1; rank >= 0; rank--) for (const s of segments) if (classRank(s.class) === rank) addReasons(s);
     for (const r of this.topReasons) if (!reasons.includes(r)) reasons.push(r);
     return {
       class: cls,
@@ -931,7 +940,7 @@ export class ShellAnalyzer {
       flags: FLAG_ORDER.filter((f) => this.flags.has(f)),
       segments,
       reasons,
-      effects: [...effects],
+      effects,
     };
   }
 
@@ -978,7 +987,7 @@ class RuleAnalysis implements Analysis {
     this.d.raise(cls, reason, effects);
   }
   addEffects(effects: readonly Effect[]): void {
-    for (const e of effects) this.d.effects.add(e);
+    for (const e of effects) if (!this.d.effects.includes(e)) this.d.effects.push(e);
   }
   markDynamic(reason: string): void {
     this.d.dynamic = true;
@@ -1112,19 +1121,22 @@ function fieldOf(parent: Node, index: number): string | null {
   return parent.fieldNameForChild(index);
 }
 
+/** The words after brace expansion: `args` itself when no word expands (no rule changes the array it is given). */
 function expandArgs(args: Word[]): Word[] {
-  const out: Word[] = [];
-  for (const w of args) {
+  let out: Word[] | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
     if (w.literal && w.value.includes('{') && /[,.]/.test(w.value) && w.source.includes('{') && !/^['"]/.test(w.source)) {
       const values = expandBraces(w.value);
       if (values.length > 1) {
+        out ??= args.slice(0, i);
         for (const v of values) out.push({ ...w, value: v });
         continue;
       }
     }
-    out.push(w);
+    out?.push(w);
   }
-  return out;
+  return out ?? args;
 }
 
 /** Replaces whitespace-separated words like {rm,-rf,/} by their brace expansion. */
@@ -1172,11 +1184,11 @@ function tildify(abs: string, ctx: PathContext): string {
 const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];
 
 /** Where a variable's new value comes from when only the run knows it (read, a substitution, such a variable). */
-function runtimeOrigin(word: Word | null, known: ReadonlyMap<string, string>): string | null {
+function runtimeOrigin(word: Word | null, known: ReadonlyMap<string, string> | null): string | null {
   if (!word) return null;
   // programs/read.ts gives a variable that read, getopts, printf -v or wait -p sets this unknown Word.
   if (!word.literal && word.source.startsWith('(set by ')) return word.source.slice(1, -1);
   if (word.substitutions.length) return printsANumber(word.source) ? null : `set from ${word.source}`;
-  if (known.size > 0) for (const m of word.source.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (known.has(m[1]!)) return `set from ${word.source}`;
+  if (known !== null && known.size > 0) for (const m of word.source.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (known.has(m[1]!)) return `set from ${word.source}`;
   return null;
 }

@@ -7,7 +7,7 @@ import { setPlainCommandShortcut, ShellAnalyzer } from './analyze';
 import { initShellParser } from './parser';
 import { PROGRAM_RULES } from './programs';
 import type { Classification } from './types';
-import { plainCommandTree } from './syntax';
+import { plainCommandTree, plainTree } from './syntax';
 
 beforeAll(async () => {
   await initShellParser();
@@ -29,8 +29,12 @@ function commands(): string[] {
   });
   const examples = PROGRAM_RULES.flatMap((r) => [...r.match, ...r.notMatch]);
   const all = [...corpus, ...options, ...lines('exfiltration-corpus.txt'), ...credentials, ...examples];
-  const carried = all.filter((c) => plainCommandTree(c) !== null).flatMap((c) => [`sudo ${c}`, `bash -c '${c}'`, `env A=1 ${c}`, `${c} | sh`, `cd /tmp && ${c}`]);
-  return [...new Set([...all, ...carried])];
+  const plain = all.filter((c) => plainCommandTree(c) !== null);
+  const carried = plain.flatMap((c) => [`sudo ${c}`, `bash -c '${c}'`, `env A=1 ${c}`, `${c} | sh`, `cd /tmp && ${c}`]);
+  // Pipelines and lists of plain commands (the shortcut's second shape), each command joined with another.
+  const joins = [' | ', ' && ', ' || ', '; ', '|', ';'];
+  const joined = plain.map((c, i) => `${c}${joins[i % joins.length]}${plain[(i * 7 + 3) % plain.length]}`);
+  return [...new Set([...all, ...carried, ...joined])];
 }
 
 const home = '/home/user';
@@ -57,8 +61,9 @@ function classifyAll(list: string[], opts: (typeof contexts)[number]['opts'], sh
 
 describe('the plain-command shortcut', () => {
   const list = commands();
-  it('takes a good share of the commands compared', () => {
+  it('takes a good share of the commands compared, plain commands and pipelines and lists of them', () => {
     expect(list.filter((c) => plainCommandTree(c) !== null).length).toBeGreaterThan(1000);
+    expect(list.filter((c) => plainCommandTree(c) === null && plainTree(c) !== null).length).toBeGreaterThan(1000);
   });
   it.each(contexts)('gives every command the same whole Classification as the parser, in $name', ({ opts }) => {
     const through = classifyAll(list, opts, false);

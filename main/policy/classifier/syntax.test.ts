@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initShellParser, moduleExportsForTest, parseShell } from './parser';
-import { containsError, copyTree, copyTreeThroughApi, enableDirectCopy, isDirectCopy, plainCommandTree, readCursorExports, sameTree, TooDeepError, type CursorExports } from './syntax';
+import { containsError, copyTree, copyTreeThroughApi, enableDirectCopy, isDirectCopy, plainCommandTree, plainTree, readCursorExports, sameTree, TooDeepError, type CursorExports, type SyntaxNode } from './syntax';
 
 beforeAll(async () => {
   await initShellParser();
@@ -126,11 +126,11 @@ function generatedCommands(count: number, seed: number): string[] {
 }
 
 /** The commands among `sources` whose built tree differs from the parser's (with both trees, to read the failure). */
-function plainTreesThatDiffer(sources: string[]): { accepted: number; differ: string[] } {
+function plainTreesThatDiffer(sources: string[], build: (source: string) => SyntaxNode | null = plainCommandTree): { accepted: number; differ: string[] } {
   let accepted = 0;
   const differ: string[] = [];
   for (const source of sources) {
-    const built = plainCommandTree(source);
+    const built = build(source);
     if (!built) continue;
     accepted++;
     const tree = parseShell(source);
@@ -177,5 +177,142 @@ describe('plain commands built without the parser', () => {
     ['non-ASCII letters', 'rм -rf x'],
   ])('%s goes to the parser: %j', (_what, source) => {
     expect(plainCommandTree(source)).toBeNull();
+  });
+});
+
+/** Operators and the spacing around them, the ones the shortcut takes and the ones near them it must leave to the parser. */
+const JOINS = ['|', '||', '&&', ';', '|', '&&', ';', '&', '|&', ';;', '| |', '&&&', '|||', '&;', ';&'];
+
+/** Generated commands joined by operators, with none, one or two spaces on each side and now and then an operator at the end. */
+function generatedLists(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const commands = generatedCommands(count * 3, seed + 1);
+  // Mostly commands the shortcut takes on their own, so most lines test the joining; the rest are not plain.
+  const plain = commands.filter((c) => plainCommandTree(c) !== null);
+  const command = () => (random() < 0.9 ? pick(plain) : pick(commands));
+  const spacing = ['', ' ', ' ', ' ', '  '];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = command();
+    for (let k = 1 + Math.floor(random() * 3); k > 0; k--) line += pick(spacing) + (random() < 0.85 ? pick(JOINS.slice(0, 7)) : pick(JOINS)) + pick(spacing) + command();
+    if (random() < 0.05) line += pick([';', ' ', '&', ' ;']);
+    out.push(line);
+  }
+  return out;
+}
+
+/** Quoted words: every mark bash reads inside quotes, quotes of the other kind, glued words and empty ones. */
+function generatedQuotedCommands(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const inside = [...' aZ09-=#*?~(){}[]|;&<>%@^,.:/+_\'"$`\\!\t'];
+  const plain = ['a', 'ls', '-n', '1', 'x=y', 'b,c', '--', 'if', 'done', '.', 'git'];
+  const word = () => {
+    if (random() < 0.4) return pick(plain);
+    const quote = random() < 0.5 ? "'" : '"';
+    let text = '';
+    for (let n = Math.floor(random() * 5); n > 0; n--) text += pick(inside);
+    return quote + text + quote;
+  };
+  const joins = [' ', ' ', ' ', '', '  ', ' | ', ' && ', '; '];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = random() < 0.9 ? pick(plain) : word();
+    for (let k = 1 + Math.floor(random() * 4); k > 0; k--) line += pick(joins) + word();
+    out.push(line);
+  }
+  return out;
+}
+
+/** Unquoted words with ~, * and ? (tilde and glob words stay plain words in the grammar), joined now and then. */
+function generatedGlobCommands(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const alphabet = [...'aZ0_./-=,:+~*?~*?@%['];
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(alphabet)).join('');
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = random() < 0.9 ? pick(['ls', 'rm', 'cat', 'x1']) : word();
+    for (let k = 1 + Math.floor(random() * 3); k > 0; k--) line += pick([' ', ' ', ' ', ' | ', ' && ', ';', '  ']) + word();
+    out.push(line);
+  }
+  return out;
+}
+
+describe('pipelines and lists of plain commands built without the parser', () => {
+  it('every fixture command the shortcut takes gets exactly the tree tree-sitter gives it', () => {
+    const { accepted, differ } = plainTreesThatDiffer(fixtureCommands(), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(500);
+  });
+  it('40,000 generated pipelines and lists get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedLists(40_000, 20261202), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(3000);
+  });
+  it('40,000 generated commands with quoted words get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedQuotedCommands(40_000, 20261203), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(2500);
+  });
+  it('40,000 generated commands with tilde and glob words get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedGlobCommands(40_000, 20261204), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(5000);
+  });
+  it.each([
+    ['tilde words', 'cat ~/.ssh/id_rsa ~ ~root/x'],
+    ['glob words', 'rm -rf ~/* src/*/index.?s'],
+    ['single-quoted words', "echo 'a b' 'x|y;z'"],
+    ['double-quoted words', 'git commit -m "wip: a & b"'],
+    ['empty quoted words', `printf '' ""`],
+    ['quoted words in a pipeline', 'grep -rn "import" src | wc -l'],
+    ['a pipeline', 'git diff | wc -l'],
+    ['a pipeline without spaces', 'ls|wc -l'],
+    ['an && list', 'npm ci && npm test'],
+    ['an || list', 'make || make clean'],
+    ['lists and pipelines mixed (nested to the left)', 'a && b | c || d e'],
+    ['statements', 'cd src; ls'],
+    ['statements without spaces', 'a;b;c'],
+    ['statements of lists', 'a && b; c | d'],
+    ['a pipeline of three', 'a | b | c'],
+    ['pipelines of two in a list', 'a | b && c | d'],
+  ])('takes %s, with the tree tree-sitter gives: %j', (_what, source) => {
+    expect(plainTreesThatDiffer([source], plainTree)).toEqual({ accepted: 1, differ: [] });
+  });
+  it.each([
+    ['a command in the background', 'sleep 1 &'],
+    ['a background operator between commands', 'a & b'],
+    ['|& (standard error piped too)', 'a |& b'],
+    ['an operator at the end', 'a && b;'],
+    ['an operator at the start', '| a'],
+    ['two operators in a row', 'a | | b'],
+    ['a case terminator', 'a ;; b'],
+    ['two spaces before an operator', 'a  | b'],
+    ['two spaces after an operator', 'a |  b'],
+    ['a reserved word after an operator', 'a | if b'],
+    ['a declaration after an operator', 'a && export b'],
+    ['an assignment after an operator', 'a; b=c d'],
+    ['a negation after an operator', 'a && ! b'],
+    ['a word the shortcut leaves to the parser', 'a | echo $HOME'],
+    ['a pipeline of three in a list (tree-sitter nests it as a | (b | c && d))', 'a | b | c && d'],
+    ['a pipeline of three after a list operator', 'a || b | c | d'],
+    ['a quoted program name', "'ls' x"],
+    ['a tilde in the program name', '~/bin/tool x'],
+    ['a glob in the program name', 'l* x'],
+    ['a bracket glob', 'ls [ab]c'],
+    ['a variable in double quotes', 'echo "$HOME"'],
+    ['a command substitution in double quotes', 'echo "`id`"'],
+    ['a backslash in double quotes', 'echo "a\\b"'],
+    ['a ! in double quotes', 'echo "hi!"'],
+    ['double quotes holding only spaces (the grammar gives the closing quote the spaces)', 'echo "  "'],
+    ['a quote glued to a word', "echo a'b'"],
+    ['a word glued to a quote', "echo 'a'b"],
+    ['an unterminated quote', "echo 'abc"],
+    ['a tab in quotes', "echo 'a\tb'"],
+    ['a newline in quotes', "echo 'a\nb'"],
+  ])('leaves %s to the parser: %j', (_what, source) => {
+    expect(plainTree(source)).toBeNull();
   });
 });

@@ -327,47 +327,265 @@ export function containsError(root: SyntaxNode): boolean {
 
 // ── Plain commands, without the parser ─────────────────────────────────────────────────────────
 // Most commands are a program and a few words of letters, digits and path punctuation: `ls -la src`,
-// `git status`, `sleep 10`. bash reads such a line as one simple command whose words are taken as
-// written, and tree-sitter gives it one shape. For those, the tree is built here instead of parsing and
-// copying; syntax.test.ts checks it against the parser on every fixture command and on generated ones.
+// `git status`, `sleep 10`, or a few of them joined: `git diff | wc -l`, `npm ci && npm test`, `cd src;
+// ls`. bash reads such a line as simple commands whose words are taken as written (or, quoted, as the
+// text between the quotes), and tree-sitter gives it one shape. For those, the tree is built here
+// instead of parsing and copying; syntax.test.ts checks it against the parser on every fixture command
+// and on generated ones, and shortcut.test.ts checks the whole Classification with and without it.
+//
+// The shape: the program holds the statements between the ;s; a statement is a list when it has && or
+// || (nested to the left: `a && b || c` is ((a && b) || c)); a pipeline binds tighter than either.
 
-/** Words made only of these characters need no quote removal and expand to themselves. */
+/** A single command of unquoted plain words: what plainCommandTree takes. */
 const PLAIN_COMMAND = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./,:+-][A-Za-z0-9_./,:+=-]*)*$/;
 /** Words bash (or the grammar) reads as part of a compound command, a declaration or a negation in command position. */
 const RESERVED_FIRST = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv', 'let', 'test']);
 /** What tree-sitter-bash calls a number rather than a word. */
 const NUMBER = /^-?(0x)?[0-9]+$/;
 
+/** The node type of the unquoted word source[start, end): a number starts with - or a digit. */
+function plainWordType(source: string, start: number, end: number): 'number' | 'word' {
+  const c = source.charCodeAt(start);
+  return (c === 45 || (c >= 48 && c <= 57)) && NUMBER.test(source.slice(start, end)) ? 'number' : 'word';
+}
+
+/**
+ * Characters of unquoted plain words by code, as PLAIN_COMMAND has them: 1 anywhere; 2 (-) not at the
+ * start of the program name; 3 (, : + ~ * ?) only after the program name; 4 (=) only after it and not first in a word.
+ */
+const PLAIN_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./') PLAIN_CHAR[c.charCodeAt(0)] = 1;
+PLAIN_CHAR['-'.charCodeAt(0)] = 2;
+for (const c of ',:+~*?') PLAIN_CHAR[c.charCodeAt(0)] = 3;
+PLAIN_CHAR['='.charCodeAt(0)] = 4;
+
+const SPACE = 32;
+const SINGLE_QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+const PIPE = 124;
+const AMPERSAND = 38;
+const SEMICOLON = 59;
+
+const enum WordKind {
+  Plain,
+  /** 'text': a raw_string node. */
+  SingleQuoted,
+  /** "text": a string node (quote, string_content, quote). */
+  DoubleQuoted,
+}
+
+type Operator = '|' | '&&' | '||' | ';';
+
+/** One piece of a plain line: a command (its span and its words as start, end, kind triples) or an operator. */
+interface Piece {
+  start: number;
+  end: number;
+  op: Operator | null;
+  words: number[];
+}
+
 /**
  * The tree of a plain command (single spaces between words, none at either end, nothing bash would
  * expand, quote or treat as an operator, no word starting with =), or null for anything else.
  */
 export function plainCommandTree(source: string): SyntaxNode | null {
-  if (!PLAIN_COMMAND.test(source)) return null;
-  const space = source.indexOf(' ');
-  const first = space === -1 ? source : source.slice(0, space);
-  if (RESERVED_FIRST.has(first)) return null;
-  const end = source.length;
-  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, end);
-  const command = new SyntaxNode(1, 'command', true, false, null, source, 0, end);
-  adopt(root, command);
-  let id = 2;
-  let start = 0;
-  for (;;) {
-    const stop = source.indexOf(' ', start);
-    const wordEnd = stop === -1 ? end : stop;
-    const type = NUMBER.test(source.slice(start, wordEnd)) ? 'number' : 'word';
-    if (start === 0) {
-      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, 0, wordEnd);
-      adopt(command, name);
-      adopt(name, new SyntaxNode(id++, type, true, false, null, source, 0, wordEnd));
-    } else adopt(command, new SyntaxNode(id++, type, true, false, 'argument', source, start, wordEnd));
-    if (stop === -1) return root;
-    start = stop + 1;
+  return PLAIN_COMMAND.test(source) ? plainTree(source) : null;
+}
+
+/**
+ * The tree of a plain line, or null for anything else: plain commands joined by |, &&, || and ;, with at
+ * most one space on either side of an operator, single spaces between words and none at either end of
+ * the line. A word after the first is unquoted plain text (which may hold ~, * and ?: the grammar keeps
+ * tilde and glob words as plain words, the analysis expands them), or all of it in single quotes, or in
+ * double quotes holding nothing bash expands (no $, `, \ or !).
+ */
+export function plainTree(source: string): SyntaxNode | null {
+  const pieces = scanPlainLine(source);
+  if (!pieces) return null;
+  const root = new SyntaxNode(0, 'program', true, false, null, source, 0, source.length);
+  let id = 1;
+  // Statements are the runs of pieces between the ; operators.
+  for (let from = 0; from < pieces.length; ) {
+    let to = from;
+    while (to < pieces.length && pieces[to]!.op !== ';') to++;
+    const next = addList(root, source, pieces, from, to, id);
+    if (next === null) return null;
+    id = next;
+    if (to < pieces.length) adopt(root, new SyntaxNode(id++, ';', false, false, null, source, pieces[to]!.start, pieces[to]!.end));
+    from = to + 1;
   }
+  return root;
+}
+
+/** Commands and operators in order (a command first and last, operators between), or null when a part is not plain. */
+function scanPlainLine(source: string): Piece[] | null {
+  const length = source.length;
+  const pieces: Piece[] = [];
+  let i = 0;
+  for (;;) {
+    // One command: words separated by single spaces, up to an operator or the end.
+    const start = i;
+    const words: number[] = [];
+    let end: number;
+    for (;;) {
+      const wordStart = i;
+      const c = source.charCodeAt(i);
+      let kind = WordKind.Plain;
+      if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
+        if (wordStart === start) return null; // a quoted program name: left to the parser
+        const close = source.indexOf(c === SINGLE_QUOTE ? "'" : '"', i + 1);
+        if (close === -1 || !quotedTextIsPlain(source, i + 1, close, c === DOUBLE_QUOTE)) return null;
+        kind = c === SINGLE_QUOTE ? WordKind.SingleQuoted : WordKind.DoubleQuoted;
+        i = close + 1;
+      } else {
+        const program = wordStart === start;
+        const firstMax = program ? 1 : 3;
+        const restMax = program ? 2 : 4;
+        while (i < length) {
+          const code = source.charCodeAt(i);
+          const cls = code < 128 ? PLAIN_CHAR[code]! : 0;
+          if (cls === 0 || cls > (i === wordStart ? firstMax : restMax)) break;
+          i++;
+        }
+        if (i === wordStart) return null;
+      }
+      words.push(wordStart, i, kind);
+      if (i === length) {
+        end = i;
+        break;
+      }
+      const next = source.charCodeAt(i);
+      if (next === SPACE) {
+        const after = source.charCodeAt(i + 1);
+        if (after === PIPE || after === AMPERSAND || after === SEMICOLON) {
+          end = i++;
+          break;
+        }
+        if (i + 1 === length || after === SPACE) return null;
+        i++;
+        continue;
+      }
+      if (next === PIPE || next === AMPERSAND || next === SEMICOLON) {
+        end = i;
+        break;
+      }
+      return null; // a character the shortcut leaves to the parser, or a quote glued to a word
+    }
+    const firstEnd = words[1]!;
+    if (RESERVED_FIRST.has(source.slice(start, firstEnd))) return null;
+    pieces.push({ start, end, op: null, words });
+    if (i === length) return pieces;
+    // An operator, then at most one space, then the next command.
+    const c = source.charCodeAt(i);
+    const next = source.charCodeAt(i + 1);
+    let op: Operator;
+    if (c === SEMICOLON) op = ';';
+    else if (c === AMPERSAND) {
+      if (next !== AMPERSAND) return null; // a lone & runs in the background: the parser's
+      op = '&&';
+    } else if (next === PIPE) op = '||';
+    else if (next === AMPERSAND) return null; // |& pipes standard error too
+    else op = '|';
+    pieces.push({ start: i, end: i + op.length, op, words: [] });
+    i += op.length;
+    if (source.charCodeAt(i) === SPACE) i++;
+    if (i >= length) return null;
+  }
+}
+
+/**
+ * Quoted text the shortcut takes: printable ASCII; in double quotes nothing bash expands or escapes, and
+ * not only spaces (tree-sitter-bash then gives the closing quote the spaces instead of a string_content).
+ */
+function quotedTextIsPlain(source: string, from: number, to: number, double: boolean): boolean {
+  let onlySpaces = true;
+  for (let i = from; i < to; i++) {
+    const code = source.charCodeAt(i);
+    if (code < 32 || code > 126) return false;
+    if (double && (code === 36 || code === 96 || code === 92 || code === 33)) return false; // $ ` \ !
+    if (code !== SPACE) onlySpaces = false;
+  }
+  return !double || from === to || !onlySpaces;
+}
+
+/** Builds the command node of one command piece under parent, ids from `id`; returns the next id. */
+function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number): number {
+  const command = new SyntaxNode(id++, 'command', true, false, null, source, piece.start, piece.end);
+  adopt(parent, command);
+  const words = piece.words;
+  for (let k = 0; k < words.length; k += 3) {
+    const start = words[k]!;
+    const end = words[k + 1]!;
+    const kind = words[k + 2] as WordKind;
+    if (k === 0) {
+      const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, start, end);
+      adopt(command, name);
+      adopt(name, new SyntaxNode(id++, plainWordType(source, start, end), true, false, null, source, start, end));
+    } else if (kind === WordKind.Plain) {
+      adopt(command, new SyntaxNode(id++, plainWordType(source, start, end), true, false, 'argument', source, start, end));
+    } else if (kind === WordKind.SingleQuoted) {
+      adopt(command, new SyntaxNode(id++, 'raw_string', true, false, 'argument', source, start, end));
+    } else {
+      const string = new SyntaxNode(id++, 'string', true, false, 'argument', source, start, end);
+      adopt(command, string);
+      adopt(string, new SyntaxNode(id++, '"', false, false, null, source, start, start + 1));
+      if (end - start > 2) adopt(string, new SyntaxNode(id++, 'string_content', true, false, null, source, start + 1, end - 1));
+      adopt(string, new SyntaxNode(id++, '"', false, false, null, source, end - 1, end));
+    }
+  }
+  return id;
 }
 
 function adopt(parent: SyntaxNode, child: SyntaxNode): void {
   child.parent = parent;
   parent.children.push(child);
+}
+
+/**
+ * Adds the statement pieces[from, to) (pipelines joined by && and ||) under parent; returns the next id,
+ * or null for a statement the grammar reads its own way.
+ */
+function addList(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number | null {
+  // The last && or || splits the statement: the list of everything before it, the operator, the last pipeline.
+  let split = -1;
+  for (let k = to - 2; k > from; k -= 2) {
+    const op = pieces[k]!.op;
+    if (op === '&&' || op === '||') {
+      split = k;
+      break;
+    }
+  }
+  if (split === -1) return addPipeline(parent, source, pieces, from, to, id);
+  // tree-sitter-bash reads `a | b | c && d` as a | (b | c && d): lists hold pipelines of two commands at most here.
+  if (longPipeline(pieces, from, to)) return null;
+  const list = new SyntaxNode(id++, 'list', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
+  adopt(parent, list);
+  const next = addList(list, source, pieces, from, split, id);
+  if (next === null) return null;
+  id = next;
+  adopt(list, new SyntaxNode(id++, pieces[split]!.op!, false, false, null, source, pieces[split]!.start, pieces[split]!.end));
+  return addPipeline(list, source, pieces, split + 1, to, id);
+}
+
+/** Whether pieces[from, to) holds three or more commands joined by | in a row. */
+function longPipeline(pieces: Piece[], from: number, to: number): boolean {
+  let run = 0;
+  for (let k = from + 1; k < to; k += 2) {
+    run = pieces[k]!.op === '|' ? run + 1 : 0;
+    if (run >= 2) return true;
+  }
+  return false;
+}
+
+/** Adds pieces[from, to) (commands joined by |) under parent: one command, or a pipeline of them. */
+function addPipeline(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number {
+  if (to - from === 1) return addCommand(parent, source, pieces[from]!, id);
+  const pipeline = new SyntaxNode(id++, 'pipeline', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
+  adopt(parent, pipeline);
+  for (let k = from; k < to; k++) {
+    const p = pieces[k]!;
+    if (p.op === null) id = addCommand(pipeline, source, p, id);
+    else adopt(pipeline, new SyntaxNode(id++, p.op, false, false, null, source, p.start, p.end));
+  }
+  return id;
 }

@@ -152,7 +152,8 @@ function hostPatternsMatch(patterns: string[], alias: string): boolean {
  * that reaches no network never gets here.
  */
 export class NetworkFiles {
-  private readonly cache = new Map<string, string | null>();
+  /** Made on the first read: most commands read no file. */
+  private cache: Map<string, string | null> | null = null;
 
   constructor(
     private readonly read: ReadText | null,
@@ -166,8 +167,9 @@ export class NetworkFiles {
 
   text(path: string): string | null {
     if (!this.read) return null;
-    if (!this.cache.has(path)) this.cache.set(path, this.read(path));
-    return this.cache.get(path)!;
+    const cache = (this.cache ??= new Map());
+    if (!cache.has(path)) cache.set(path, this.read(path));
+    return cache.get(path)!;
   }
 
   /** The repository config that applies in `dir` (its .git/config, also through a worktree's .git file), or null. */

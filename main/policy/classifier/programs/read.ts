@@ -118,6 +118,8 @@ function printedText(inv: Invocation): string {
 }
 
 function decodeEscapes(s: string): string {
+  // Every escape starts with a backslash.
+  if (!s.includes('\\')) return s;
   return s
     .replace(/\\x([0-9a-fA-F]{1,2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
     .replace(/\\0?([0-7]{1,3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8)))

@@ -34,6 +34,41 @@ require('node:http').createServer((_q, res) => {
 }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
 `;
 
+// A relay hop and nothing else, for reference: accepts on loopback, dials the server, and splices both
+// ways through a 1 MiB pipe, as the bridge's helper does for an allowed tunnel, with no jail, no proxy
+// and no checks. What curl gets through it is what one relay hop allows on this machine at all.
+const BARE_RELAY = String.raw`
+import _socket as S, posix, sys, _thread, fcntl
+def pump(a, b):
+    r, w = posix.pipe()
+    fcntl.fcntl(w, 1031, 1 << 20)
+    while True:
+        n = posix.splice(a.fileno(), w, 1 << 20)
+        if not n:
+            break
+        while n:
+            n -= posix.splice(r, b.fileno(), n)
+    b.shutdown(S.SHUT_WR)
+ls = S.socket(S.AF_INET, S.SOCK_STREAM)
+ls.bind(('127.0.0.1', 0))
+ls.listen(16)
+sys.stdout.write('%d\n' % ls.getsockname()[1])
+sys.stdout.flush()
+while True:
+    fd, _ = ls._accept()
+    c = S.socket(fileno=fd)
+    h = S.socket(S.AF_INET, S.SOCK_STREAM)
+    h.connect(('127.0.0.1', int(sys.argv[1])))
+    _thread.start_new_thread(pump, (c, h))
+    _thread.start_new_thread(pump, (h, c))
+`;
+
+async function startBareRelay(serverPort: number): Promise<{ port: number; stop(): void }> {
+  const child = spawn('/usr/bin/python3', ['-I', '-S', '-c', BARE_RELAY, String(serverPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  return { port, stop: () => child.kill('SIGKILL') };
+}
+
 /** CPU time (user + system) a process has used so far, in ms; with `children`, also its ended children's. */
 function cpuMs(pid: number | 'self', children = false): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -110,11 +145,13 @@ export const suites: BenchSuite[] = [
       for (const [label, rate] of [['loopback, unpaced', 0], ['paced at 1 Gbit/s', 119]] as const) {
         const server = await startServer(rate);
         const url = `http://127.0.0.1:${server.port}/100mb`;
+        const relay = await startBareRelay(server.port);
         const ws = mkdtempSync(join(homedir(), WORKSPACE_PREFIX));
         const ex = new Executor({ home: homedir(), appDirs: [] });
         // Removed whatever happens below (a run killed outright leaves it to the next run's sweep).
         const cleanUp = () => {
           ex.dispose();
+          relay.stop();
           server.stop();
           rmSync(ws, { recursive: true, force: true });
         };
@@ -125,6 +162,7 @@ export const suites: BenchSuite[] = [
             return r.stdout.text;
           });
         const direct = () => measured(server, () => execFileSync(CURL[0]!, [...CURL.slice(1), '--noproxy', '*', url], { encoding: 'utf8' }));
+        const relayed = () => measured(server, () => execFileSync(CURL[0]!, [...CURL.slice(1), '--noproxy', '*', `http://127.0.0.1:${relay.port}/100mb`], { encoding: 'utf8' }));
         // What this process spends on a network-class call that moves no data, to tell the proxy's share.
         const callOnly = async () => {
           const p0 = cpuMs('self', true);
@@ -135,6 +173,7 @@ export const suites: BenchSuite[] = [
         const tunnelled: Sample[] = [];
         const plain: Sample[] = [];
         const calls: number[] = [];
+        const hop: Sample[] = [];
         try {
           await jailed(true);
           await direct();
@@ -142,6 +181,7 @@ export const suites: BenchSuite[] = [
             plain.push(await direct());
             tunnelled.push(await jailed(true));
             through.push(await jailed(false));
+            hop.push(await relayed());
             calls.push(await callOnly());
           }
         } finally {
@@ -155,6 +195,8 @@ export const suites: BenchSuite[] = [
         report({ name: `100 MB download (${label}), jailed through the proxy, plain HTTP, median`, value: h, unit: 'MB/s' });
         report({ name: `throughput proxy / direct (${label}), CONNECT tunnel`, value: t / d, unit: '×', target: '>= 0.8', ok: t / d >= 0.8 });
         report({ name: `throughput proxy / direct (${label}), plain HTTP`, value: h / d, unit: '×', target: '>= 0.8', ok: h / d >= 0.8 });
+        const r = median(hop.map((x) => x.mbs));
+        report({ name: `for reference (${label}): one bare splice relay on the host, no jail or proxy / direct`, value: r / d, unit: '×', note: `${r.toFixed(0)} MB/s` });
         if (rate !== 0) continue;
         // CPU per 100 MB, medians. The proxy's share is this process's (and its children's) less a call that moves nothing.
         const call = median(calls);

@@ -18,12 +18,7 @@ let fx: JailFixture;
 let ctx: PlanContext;
 let scratch: string;
 let devNull: number;
-const put = (rel: string, text: string) => {
-  const p = join(fx.home, rel);
-  mkdirSync(dirname(p), { recursive: true });
-  writeFileSync(p, text);
-  return p;
-};
+const put = (rel: string, text: string) => fx.put(rel, text);
 
 beforeAll(async () => {
   fx = await jailFixture();

@@ -1,8 +1,7 @@
 // What the jail shows of the home folder: every dot-entry and ~/Library hidden except the visible list,
 // the workspace (even under a dot-folder) and what the user granted; ordinary folders stay readable. And
 // the consent flow that opens one hidden file for a session or always, never a folder.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Executor } from '../../executor/run';
 import type { JailClass, RunRequest } from '../../executor/types';
@@ -13,12 +12,7 @@ import { jailFixture, type JailFixture } from '../support/jail';
 
 let fx: JailFixture;
 let ex: Executor;
-const put = (rel: string, text: string) => {
-  const p = join(fx.home, rel);
-  mkdirSync(dirname(p), { recursive: true });
-  writeFileSync(p, text);
-  return p;
-};
+const put = (rel: string, text: string) => fx.put(rel, text);
 
 beforeAll(async () => {
   fx = await jailFixture();

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface JailFixture {
   root: string;
@@ -15,6 +15,8 @@ export interface JailFixture {
   socketPath: string;
   secret: string;
   server: Server;
+  /** Writes a file at this path under the fake home (its folders made as needed); returns the full path. */
+  put(rel: string, text: string): string;
   /** Whether the host socket server saw a connection. */
   connections: () => number;
   close(): Promise<void>;
@@ -58,6 +60,12 @@ export async function jailFixture(): Promise<JailFixture> {
     dataDir,
     configDir,
     socketPath,
+    put: (rel: string, text: string) => {
+      const p = join(home, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+      return p;
+    },
     secret,
     server,
     connections: () => connections,

@@ -557,7 +557,7 @@ function scanRedirect(source: string, i: number, out: number[]): number {
       duplicates = true;
     }
   } else {
-    // tree-sitter-bash reads the digit of `0<x` as an argument: a descriptor before < is the parser's.
+    // tree-sitter-bash reads the 0 of `0<x` as an argument; any descriptor before < is left to the parser.
     if (fd !== -1) return -1;
     const next = source.charCodeAt(++p);
     if (next === LESS || next === GREATER) return -1;

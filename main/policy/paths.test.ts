@@ -54,6 +54,20 @@ describe('credential locations', () => {
   ])('the glob $glob can reach a credential: $want', ({ glob, want }) => {
     expect(globCouldReachCredential(glob, ctx)).toBe(want);
   });
+
+  // The split credential list is kept per context object: a context changed after a first call must be
+  // judged by its new home and app dirs, never by the list made before (a stale list misses them).
+  it('judges a glob by the home and app dirs a context has now, after they changed in place', () => {
+    const changing = { home: '/home/user', workspace: '/w', appDirs: ['/srv/a'] };
+    const judge = () => [globCouldReachCredential('/srv/b/x?', changing), globCouldReachCredential('/data/me/snap/fire*', changing)];
+    const before = judge();
+    changing.appDirs[0] = '/srv/b';
+    const appDirChanged = judge();
+    changing.home = '/data/me';
+    const homeChanged = judge();
+    changing.appDirs.push('/srv/c');
+    expect([before, appDirChanged, homeChanged, globCouldReachCredential('/srv/c/x?', changing)]).toEqual([[false, false], [true, false], [true, true], true]);
+  });
 });
 
 describe('protected write targets', () => {

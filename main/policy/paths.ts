@@ -322,16 +322,30 @@ export function isRootOrHome(path: string, ctx: PathContext): boolean {
   return path === '/' || path === ctx.home;
 }
 
+/** The credential locations of a context, each split into its parts, as of the home and app dirs they were made for. */
+interface CredentialParts {
+  home: string;
+  appDirs: string[];
+  parts: string[][];
+}
+
+/** By context object: a session classifies every command with the same one, so the list is split once. */
+const credentialPartsByContext = new WeakMap<PathContext, CredentialParts>();
+
+/** The parts of every credential location of ctx, rebuilt when its home or app dirs changed since. */
+function credentialParts(ctx: PathContext): string[][] {
+  const held = credentialPartsByContext.get(ctx);
+  if (held && held.home === ctx.home && held.appDirs.length === ctx.appDirs.length && held.appDirs.every((d, i) => d === ctx.appDirs[i])) return held.parts;
+  const candidates = [...CREDENTIAL_HOME_PATHS.map((c) => `${ctx.home}/${c}`), ...CREDENTIAL_SYSTEM_PATHS, ...ctx.appDirs];
+  const parts = candidates.map((c) => c.split('/').filter(Boolean));
+  credentialPartsByContext.set(ctx, { home: ctx.home, appDirs: [...ctx.appDirs], parts });
+  return parts;
+}
+
 /** Glob support for path words: could this glob name something inside a credential location? */
 export function globCouldReachCredential(globAbs: string, ctx: PathContext): boolean {
   const parts = globAbs.split('/').filter(Boolean);
-  const candidates = [
-    ...CREDENTIAL_HOME_PATHS.map((c) => `${ctx.home}/${c}`),
-    ...CREDENTIAL_SYSTEM_PATHS,
-    ...ctx.appDirs,
-  ];
-  for (const candidate of candidates) {
-    const cparts = candidate.split('/').filter(Boolean);
+  for (const cparts of credentialParts(ctx)) {
     const n = Math.min(parts.length, cparts.length);
     let ok = true;
     for (let i = 0; i < n && ok; i++) ok = globPartMatches(parts[i]!, cparts[i]!);

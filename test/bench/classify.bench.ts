@@ -78,7 +78,7 @@ export const suites: BenchSuite[] = [
       const plain = cmds.filter((c) => plainCommandTree(c) !== null).length;
       report({ name: 'commands of plain words (their tree is built without the parser)', value: (100 * plain) / cmds.length, unit: '%' });
       const joined = cmds.filter((c) => plainCommandTree(c) === null && plainTree(c) !== null).length;
-      report({ name: 'other plain lines: pipelines, lists, quoted, tilde and glob words (built without the parser too)', value: (100 * joined) / cmds.length, unit: '%' });
+      report({ name: 'other plain lines: pipelines, lists, quoted, tilde and glob words, redirections (built without the parser too)', value: (100 * joined) / cmds.length, unit: '%' });
       const per = sampleSync(() => classifyCommand(cmds[i++ % cmds.length]!, ctx), { ms: 1500 });
       report({ name: 'classify one command p50', value: percentile(per, 50) * 1000, unit: 'µs' });
       report({ name: 'classify one command p99', value: percentile(per, 99) * 1000, unit: 'µs' });

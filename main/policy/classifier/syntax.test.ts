@@ -240,6 +240,34 @@ function generatedGlobCommands(count: number, seed: number): string[] {
   return out;
 }
 
+/** Plain commands with redirections: every operator near the ones the shortcut takes, odd spacing and destinations, joined now and then. */
+function generatedRedirectCommands(count: number, seed: number): string[] {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const plain = [...generatedCommands(count, seed + 1).filter((c) => plainCommandTree(c) !== null), 'ls', 'echo hi', 'make -j2', 'cat a b'];
+  const descriptors = ['', '', '', '1', '2', '0', '9', '10', '&'];
+  const operators = ['>', '>>', '<', '&>', '&>>', '>|', '>&', '<&', '<<', '<<<', '<>', '>&-', '<&-', '>>|', '&', '|', '>(', '<('];
+  const destinations = ['out', 'a.txt', '/dev/null', '1', '2', '-', '-1', '0x1', '~', '~/x', '~root/y', '*.log', 'a?', '=x', 'a=b', 'x,y', ':x', '+x', 'a@b', '"q"', "'q'", '$X', 'a)', ''];
+  const spacing = ['', ' ', ' ', '  '];
+  // Half of them of the forms the shortcut takes, so that most lines test the building.
+  const taken = () => pick(['', '', '1', '2', '&']) + pick(['>', '>>', '>|', '<']) + pick(['', ' ']) + pick(['out', 'a.txt', '/dev/null', '~/x', '1']);
+  const redirect = () => (random() < 0.5 ? taken().replace(/^(\d|&)</, '<').replace(/^&>\|/, '&>') : pick(descriptors) + pick(operators) + pick(spacing) + pick(destinations));
+  const command = () => {
+    let c = pick(plain);
+    for (let k = Math.floor(random() * 3); k >= 0; k--) c += pick([' ', ' ', ' ', '', '  ']) + redirect();
+    if (random() < 0.1) c += ' ' + pick(['x', '1', "'a'"]);
+    return c;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = random() < 0.1 ? redirect() + ' ' + pick(plain) : command();
+    if (random() < 0.3) line += pick([' | ', ' && ', ' || ', '; ', '|']) + (random() < 0.5 ? pick(plain) : command());
+    if (random() < 0.15) line = pick(plain) + pick([' | ', ' && ', '; ']) + line;
+    out.push(line);
+  }
+  return out;
+}
+
 describe('pipelines and lists of plain commands built without the parser', () => {
   it('every fixture command the shortcut takes gets exactly the tree tree-sitter gives it', () => {
     const { accepted, differ } = plainTreesThatDiffer(fixtureCommands(), plainTree);
@@ -261,6 +289,11 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     expect(differ).toEqual([]);
     expect(accepted).toBeGreaterThan(5000);
   });
+  it('40,000 generated commands with redirections get exactly the tree tree-sitter gives them, or go to the parser', () => {
+    const { accepted, differ } = plainTreesThatDiffer(generatedRedirectCommands(40_000, 20261205), plainTree);
+    expect(differ).toEqual([]);
+    expect(accepted).toBeGreaterThan(3000);
+  });
   it.each([
     ['tilde words', 'cat ~/.ssh/id_rsa ~ ~root/x'],
     ['glob words', 'rm -rf ~/* src/*/index.?s'],
@@ -278,6 +311,18 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     ['statements of lists', 'a && b; c | d'],
     ['a pipeline of three', 'a | b | c'],
     ['pipelines of two in a list', 'a | b && c | d'],
+    ['an output redirection', 'echo hi > out.txt'],
+    ['redirections without spaces', 'ls >out 2>>err <in'],
+    ['a descriptor duplicated', 'make 2>&1'],
+    ['output and errors together', 'ls &> all.log'],
+    ['appending both', 'ls &>> all.log'],
+    ['the noclobber override', 'ls >| out'],
+    ['input duplicated from a descriptor', 'cat <&0'],
+    ['several redirections', 'ls > /dev/null 2>&1 < in.txt'],
+    ['a redirection on the first command of a pipeline', 'make 2>&1 | tee build.log'],
+    ['a redirection on the first command of a list', 'ls > out && cat out'],
+    ['redirections in separate statements', 'a > x; b 2> y'],
+    ['tilde and glob destinations', 'ls > ~/out.txt 2> *.log'],
   ])('takes %s, with the tree tree-sitter gives: %j', (_what, source) => {
     expect(plainTreesThatDiffer([source], plainTree)).toEqual({ accepted: 1, differ: [] });
   });
@@ -312,6 +357,24 @@ describe('pipelines and lists of plain commands built without the parser', () =>
     ['an unterminated quote', "echo 'abc"],
     ['a tab in quotes', "echo 'a\tb'"],
     ['a newline in quotes', "echo 'a\nb'"],
+    ['a redirection before the program (a command node without a redirected_statement)', '>out ls'],
+    ['a word after a redirection (a second destination in the grammar)', 'ls > a b'],
+    ['a redirection on the last command of a pipeline (the grammar redirects the whole pipeline)', 'a | b > x'],
+    ['a redirection on the last command of a list', 'a && b > x'],
+    ['a redirection in the middle of a pipeline', 'a | b > x | c'],
+    ['a descriptor before < (the grammar reads the digit as an argument)', 'ls 0<x'],
+    ['a two-digit descriptor', 'ls 10>x'],
+    ['a here-document', 'cat <<EOF'],
+    ['a here-string', 'cat <<< x'],
+    ['a read-write redirection', 'ls <> x'],
+    ['a descriptor closed', 'ls 2>&-'],
+    ['a duplication to a file name', 'ls >& out'],
+    ['a redirection glued to a word', 'ls>out'],
+    ['two spaces before a destination', 'ls >  out'],
+    ['a quoted destination', 'ls > "a b"'],
+    ['a variable destination', 'ls > $OUT'],
+    ['a process substitution', 'diff <(ls) b'],
+    ['a redirection with nothing after it', 'ls >'],
   ])('leaves %s to the parser: %j', (_what, source) => {
     expect(plainTree(source)).toBeNull();
   });

@@ -365,6 +365,8 @@ const DOUBLE_QUOTE = 34;
 const PIPE = 124;
 const AMPERSAND = 38;
 const SEMICOLON = 59;
+const GREATER = 62;
+const LESS = 60;
 
 const enum WordKind {
   Plain,
@@ -376,12 +378,18 @@ const enum WordKind {
 
 type Operator = '|' | '&&' | '||' | ';';
 
-/** One piece of a plain line: a command (its span and its words as start, end, kind triples) or an operator. */
+/**
+ * One piece of a plain line: a command or an operator. A command has its span (redirections included),
+ * its words as start, end, kind triples ending at wordsEnd, and its redirections after the words, each
+ * as five offsets: descriptor (-1 when none), operator start and end, destination start and end.
+ */
 interface Piece {
   start: number;
   end: number;
   op: Operator | null;
   words: number[];
+  wordsEnd: number;
+  redirects: number[];
 }
 
 /**
@@ -408,6 +416,10 @@ export function plainTree(source: string): SyntaxNode | null {
   for (let from = 0; from < pieces.length; ) {
     let to = from;
     while (to < pieces.length && pieces[to]!.op !== ';') to++;
+    // tree-sitter-bash reads `a | b > x` as (a | b) > x and `a | b > x | c` as ((a | b) > x) | c: a
+    // redirection after the first command of a statement takes the commands before it along, a shape
+    // left to the parser. On the first command (`make 2>&1 | tee log`) it is the command's own.
+    for (let k = from + 2; k < to; k += 2) if (pieces[k]!.redirects.length !== 0) return null;
     const next = addList(root, source, pieces, from, to, id);
     if (next === null) return null;
     id = next;
@@ -426,12 +438,20 @@ function scanPlainLine(source: string): Piece[] | null {
     // One command: words separated by single spaces, up to an operator or the end.
     const start = i;
     const words: number[] = [];
+    const redirects: number[] = [];
     let end: number;
     for (;;) {
       const wordStart = i;
       const c = source.charCodeAt(i);
       let kind = WordKind.Plain;
-      if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
+      if (wordStart !== start && startsRedirect(source, i)) {
+        // Redirections come after every word: `ls > a b` makes b a second destination in the grammar.
+        const after = scanRedirect(source, i, redirects);
+        if (after === -1) return null;
+        i = after;
+      } else if (redirects.length !== 0) {
+        return null;
+      } else if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
         if (wordStart === start) return null; // a quoted program name: left to the parser
         const close = source.indexOf(c === SINGLE_QUOTE ? "'" : '"', i + 1);
         if (close === -1 || !quotedTextIsPlain(source, i + 1, close, c === DOUBLE_QUOTE)) return null;
@@ -449,7 +469,7 @@ function scanPlainLine(source: string): Piece[] | null {
         }
         if (i === wordStart) return null;
       }
-      words.push(wordStart, i, kind);
+      if (redirects.length === 0) words.push(wordStart, i, kind);
       if (i === length) {
         end = i;
         break;
@@ -457,7 +477,7 @@ function scanPlainLine(source: string): Piece[] | null {
       const next = source.charCodeAt(i);
       if (next === SPACE) {
         const after = source.charCodeAt(i + 1);
-        if (after === PIPE || after === AMPERSAND || after === SEMICOLON) {
+        if (after === PIPE || (after === AMPERSAND && source.charCodeAt(i + 2) !== GREATER) || after === SEMICOLON) {
           end = i++;
           break;
         }
@@ -473,7 +493,9 @@ function scanPlainLine(source: string): Piece[] | null {
     }
     const firstEnd = words[1]!;
     if (RESERVED_FIRST.has(source.slice(start, firstEnd))) return null;
-    pieces.push({ start, end, op: null, words });
+    // tree-sitter-bash drops a lone - before `1>x` from the tree: a - with redirections is the parser's.
+    if (redirects.length !== 0 && hasLoneDash(source, words)) return null;
+    pieces.push({ start, end, op: null, words, wordsEnd: words[words.length - 2]!, redirects });
     if (i === length) return pieces;
     // An operator, then at most one space, then the next command.
     const c = source.charCodeAt(i);
@@ -486,11 +508,81 @@ function scanPlainLine(source: string): Piece[] | null {
     } else if (next === PIPE) op = '||';
     else if (next === AMPERSAND) return null; // |& pipes standard error too
     else op = '|';
-    pieces.push({ start: i, end: i + op.length, op, words: [] });
+    pieces.push({ start: i, end: i + op.length, op, words: [], wordsEnd: i, redirects: [] });
     i += op.length;
     if (source.charCodeAt(i) === SPACE) i++;
     if (i >= length) return null;
   }
+}
+
+/** Whether one of the words (start, end, kind triples) is a lone unquoted -. */
+function hasLoneDash(source: string, words: number[]): boolean {
+  for (let k = 0; k < words.length; k += 3) if (words[k + 1]! - words[k]! === 1 && source.charCodeAt(words[k]!) === 45) return true;
+  return false;
+}
+
+/** Whether a redirection starts at i: `>`, `<`, `&>`, or a descriptor 1-9 glued to `>` or `<`. */
+function startsRedirect(source: string, i: number): boolean {
+  const c = source.charCodeAt(i);
+  if (c === GREATER || c === LESS) return true;
+  if (c === AMPERSAND) return source.charCodeAt(i + 1) === GREATER;
+  // 0 is not one: tree-sitter-bash reads the 0 of `0>x` as an argument.
+  if (c < 49 || c > 57) return false;
+  const next = source.charCodeAt(i + 1);
+  return next === GREATER || next === LESS;
+}
+
+/**
+ * Reads one redirection at i into out (descriptor, operator start and end, destination start and end):
+ * `[n]>`, `[n]>>`, `[n]>|`, `<`, `&>`, `&>>` to a plain unquoted word, `[n]>&` and `<&` to a
+ * descriptor number (n is 1-9), with at most one space before the destination. Returns the offset after it, or
+ * -1 for any other redirection (here-documents, here-strings, `<>`, `>&-`, process substitutions).
+ */
+function scanRedirect(source: string, i: number, out: number[]): number {
+  let p = i;
+  let fd = -1;
+  const first = source.charCodeAt(p);
+  if (first >= 49 && first <= 57) fd = p++;
+  const opStart = p;
+  let duplicates = false;
+  if (source.charCodeAt(p) === AMPERSAND) {
+    if (fd !== -1) return -1;
+    p += 2; // &>
+    if (source.charCodeAt(p) === GREATER) p++;
+  } else if (source.charCodeAt(p) === GREATER) {
+    const next = source.charCodeAt(++p);
+    if (next === GREATER || next === PIPE) p++;
+    else if (next === AMPERSAND) {
+      p++;
+      duplicates = true;
+    }
+  } else {
+    // tree-sitter-bash reads the 0 of `0<x` as an argument; any descriptor before < is left to the parser.
+    if (fd !== -1) return -1;
+    const next = source.charCodeAt(++p);
+    if (next === LESS || next === GREATER) return -1;
+    if (next === AMPERSAND) {
+      p++;
+      duplicates = true;
+    }
+  }
+  const opEnd = p;
+  if (source.charCodeAt(p) === SPACE) p++;
+  const destStart = p;
+  if (duplicates) {
+    while (p < source.length && source.charCodeAt(p) >= 48 && source.charCodeAt(p) <= 57) p++;
+  } else {
+    // The characters of a plain word after the program name (PLAIN_CHAR classes 1-3 first, then 1-4).
+    while (p < source.length) {
+      const code = source.charCodeAt(p);
+      const cls = code < 128 ? PLAIN_CHAR[code]! : 0;
+      if (cls === 0 || cls > (p === destStart ? 3 : 4)) break;
+      p++;
+    }
+  }
+  if (p === destStart) return -1;
+  out.push(fd, opStart, opEnd, destStart, p);
+  return p;
 }
 
 /**
@@ -510,8 +602,15 @@ function quotedTextIsPlain(source: string, from: number, to: number, double: boo
 
 /** Builds the command node of one command piece under parent, ids from `id`; returns the next id. */
 function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number): number {
-  const command = new SyntaxNode(id++, 'command', true, false, null, source, piece.start, piece.end);
-  adopt(parent, command);
+  const redirects = piece.redirects;
+  let statement: SyntaxNode | null = null;
+  if (redirects.length !== 0) {
+    // `cmd > file`: a redirected_statement holding the command as its body, then the redirections.
+    statement = new SyntaxNode(id++, 'redirected_statement', true, false, null, source, piece.start, piece.end);
+    adopt(parent, statement);
+  }
+  const command = new SyntaxNode(id++, 'command', true, false, statement ? 'body' : null, source, piece.start, piece.wordsEnd);
+  adopt(statement ?? parent, command);
   const words = piece.words;
   for (let k = 0; k < words.length; k += 3) {
     const start = words[k]!;
@@ -532,6 +631,18 @@ function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number
       if (end - start > 2) adopt(string, new SyntaxNode(id++, 'string_content', true, false, null, source, start + 1, end - 1));
       adopt(string, new SyntaxNode(id++, '"', false, false, null, source, end - 1, end));
     }
+  }
+  for (let k = 0; k < redirects.length; k += 5) {
+    const fd = redirects[k]!;
+    const opStart = redirects[k + 1]!;
+    const opEnd = redirects[k + 2]!;
+    const destStart = redirects[k + 3]!;
+    const destEnd = redirects[k + 4]!;
+    const redirect = new SyntaxNode(id++, 'file_redirect', true, false, 'redirect', source, fd === -1 ? opStart : fd, destEnd);
+    adopt(statement!, redirect);
+    if (fd !== -1) adopt(redirect, new SyntaxNode(id++, 'file_descriptor', true, false, 'descriptor', source, fd, fd + 1));
+    adopt(redirect, new SyntaxNode(id++, source.slice(opStart, opEnd), false, false, null, source, opStart, opEnd));
+    adopt(redirect, new SyntaxNode(id++, plainWordType(source, destStart, destEnd), true, false, 'destination', source, destStart, destEnd));
   }
   return id;
 }

@@ -40,31 +40,35 @@ export function bareHostTarget(text: string): HostTarget {
   return authorityTarget(text.split(/[/?#]/, 1)[0]!, 80, text);
 }
 
+/** No known host, and why, naming the text (a module function: see addReasons in analyze.ts). */
+function unknownTarget(why: string, whole: string): HostTarget {
+  return { host: null, why: `${why}: ${clip(whole)}` };
+}
+
 function authorityTarget(authority: string, defaultPort: number | null, whole: string): HostTarget {
-  const unknown = (why: string): HostTarget => ({ host: null, why: `${why}: ${clip(whole)}` });
-  if (authority === '') return unknown('the URL names no host');
-  if (/[\s\\%{}$`'"]/.test(authority) || authority.split('@').length > 2) return unknown('the URL\'s host can be read more than one way');
+  if (authority === '') return unknownTarget('the URL names no host', whole);
+  if (/[\s\\%{}$`'"]/.test(authority) || authority.split('@').length > 2) return unknownTarget('the URL\'s host can be read more than one way', whole);
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
   let host: string;
   let port: string | null;
   if (hostPort.startsWith('[')) {
     const close = hostPort.indexOf(']');
-    if (close === -1) return unknown('the URL\'s host is malformed');
+    if (close === -1) return unknownTarget('the URL\'s host is malformed', whole);
     host = hostPort.slice(1, close);
     const after = hostPort.slice(close + 1);
-    if (after !== '' && !after.startsWith(':')) return unknown('the URL\'s host is malformed');
+    if (after !== '' && !after.startsWith(':')) return unknownTarget('the URL\'s host is malformed', whole);
     port = after ? after.slice(1) : null;
   } else {
-    if (/[[\]]/.test(hostPort)) return unknown('the URL\'s host is a glob');
+    if (/[[\]]/.test(hostPort)) return unknownTarget('the URL\'s host is a glob', whole);
     const colon = hostPort.indexOf(':');
     host = colon === -1 ? hostPort : hostPort.slice(0, colon);
     port = colon === -1 ? null : hostPort.slice(colon + 1);
   }
   const normal = normalizeHost(host);
-  if (normal === null || !/^[a-z0-9.:_-]+$/.test(normal)) return unknown('the URL\'s host is malformed');
-  if (port !== null && port !== '' && !/^\d{1,5}$/.test(port)) return unknown('the URL\'s port is not a number');
+  if (normal === null || !/^[a-z0-9.:_-]+$/.test(normal)) return unknownTarget('the URL\'s host is malformed', whole);
+  if (port !== null && port !== '' && !/^\d{1,5}$/.test(port)) return unknownTarget('the URL\'s port is not a number', whole);
   const n = port ? Number(port) : defaultPort;
-  if (n === null || n < 1 || n > 65535) return unknown('the URL\'s port is not known');
+  if (n === null || n < 1 || n > 65535) return unknownTarget('the URL\'s port is not known', whole);
   return { host: normal, port: n };
 }
 

@@ -244,14 +244,13 @@ const xargs: Rule = {
     const replace = hasShort(inv.argv, 'Ii') || hasLong(inv.argv, ['replace']);
     const replaceStr = optionValues(inv.argv, 'I', ['replace'])[0] ?? '{}';
     const input: Word = { source: '(input)', value: '(input)', literal: false, glob: false, substitutions: [], unknown: [], origin: inv.stdin };
-    const lit = (value: string): Word => ({ source: value, value, literal: true, glob: false, substitutions: [], unknown: [] });
-    let cmd: Word[] = ops.length === 0 ? [lit('echo')] : inv.args.slice(ops[0]!);
+    let cmd: Word[] = ops.length === 0 ? [literalWord('echo')] : inv.args.slice(ops[0]!);
     if (inv.stdin.kind === 'literal') {
       // The input is known: echo / | xargs rm -rf is rm -rf /.
       const delim = hasShort(inv.argv, '0') || hasLong(inv.argv, ['null']) ? '\0' : optionValues(inv.argv, 'd', ['delimiter'])[0];
       const items = (delim ? inv.stdin.text.split(delim) : inv.stdin.text.split(/\s+/)).map((x) => x.trim()).filter(Boolean);
-      if (replace) cmd = items.flatMap((item) => cmd.map((w) => (w.value.includes(replaceStr) ? lit(w.value.split(replaceStr).join(item)) : w)));
-      else cmd = [...cmd, ...items.map(lit)];
+      if (replace) cmd = items.flatMap((item) => cmd.map((w) => (w.value.includes(replaceStr) ? literalWord(w.value.split(replaceStr).join(item)) : w)));
+      else cmd = [...cmd, ...items.map((item) => literalWord(item))];
     } else if (replace) cmd = cmd.map((w) => (w.value.includes(replaceStr) ? { ...w, literal: false, origin: inv.stdin } : w));
     else cmd = [...cmd, input];
     a.raise('read', 'the arguments xargs adds come from its input');
@@ -375,3 +374,8 @@ const codeCarriers: Rule = {
 };
 
 export const carrierRules: Rule[] = [...simpleCarriers, command, env, xargs, codeCarriers];
+
+/** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */
+function literalWord(value: string): Word {
+  return { source: value, value, literal: true, glob: false, substitutions: [], unknown: [] };
+}

@@ -76,6 +76,15 @@ function matchesAll(raw: string): boolean {
   return firstGlob !== -1 && parts.slice(firstGlob).every((p) => /^(\*+|\.\*|\.\[!\.\]\*|\.\?\*)$/.test(p));
 }
 
+/**
+ * cp/mv/ln/install into a directory: each source lands inside it (a module function rather than a
+ * closure: tsx, which runs the bench and the tests, keeps function names at a defineProperty each).
+ */
+function writeInto(inv: Invocation, a: Analysis, sources: number[], isLink: boolean, dir: string): void {
+  if (sources.length === 0) return a.write(dir, true, inv.cwd, 'writes into');
+  for (const src of sources) a.write(`${dir.replace(/\/+$/, '')}/${inv.argv[src]!.replace(/\/+$/, '').split('/').pop()}`, inv.args[src]!.literal, inv.cwd, isLink ? 'creates a link at' : 'writes');
+}
+
 function tidy(abs: string, ctx: PathContext): string {
   if (isInside(abs, ctx.workspace) && abs !== ctx.workspace) return abs.slice(ctx.workspace.length + 1);
   return abs.startsWith(ctx.home + '/') ? '~' + abs.slice(ctx.home.length) : abs;
@@ -179,15 +188,11 @@ const copyMove: Rule = {
       }
     }
     // Into a directory (-t DIR, or a destination that is plainly one), each source lands inside it.
-    const into = (dir: string, literal: boolean) => {
-      if (sources.length === 0 || !literal) return a.write(dir, literal, inv.cwd, 'writes into');
-      for (const src of sources) a.write(`${dir.replace(/\/+$/, '')}/${inv.argv[src]!.replace(/\/+$/, '').split('/').pop()}`, literal && inv.args[src]!.literal, inv.cwd, isLink ? 'creates a link at' : 'writes');
-    };
-    for (const d of targetDirs) into(d, true);
+    for (const d of targetDirs) writeInto(inv, a, sources, isLink, d);
     for (const i of dests) {
       const t = target(inv, a, i);
       if (t.literal && !t.glob && (t.raw.endsWith('/') || t.abs === a.ctx.home || t.raw === '.' || t.raw === '..' || t.raw === '~')) {
-        into(t.raw, true);
+        writeInto(inv, a, sources, isLink, t.raw);
         continue;
       }
       if (t.abs && t.abs.startsWith('/dev/') && (moving || inv.name.endsWith('cp'))) {

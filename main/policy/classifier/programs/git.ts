@@ -114,6 +114,23 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
   if (discarded.why) a.raise('destructive', discarded.why, ['destructive', 'file_delete']);
 }
 
+// The two helpers below are module functions rather than closures in analyzeSubcommand: tsx (the bench,
+// the tests) keeps function names, which costs a defineProperty for every closure it creates.
+
+/** Raises what a git subcommand does; a read path keeps only the options its table lists (git-options.ts), any other makes it at least write. */
+function judgeSubcommand(a: Analysis, sub: string, restInv: Invocation, cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []): void {
+  a.raise(cls, `git ${sub} ${why}`, effects as never);
+  if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
+}
+
+/** The remote a fetch, pull, push or ls-remote names (its first operand), or null for the default. */
+function remoteOperand(restInv: Invocation, valueOptions: { short?: string; long?: readonly string[] }): { remote: string | null; literal: boolean } {
+  const rest = restInv.argv;
+  const ops = operands(rest, valueOptions);
+  if (ops[0] === undefined) return { remote: null, literal: true };
+  return { remote: rest[ops[0]]!, literal: restInv.args[ops[0]]!.literal };
+}
+
 function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: string | null }): void {
   const argv = inv.argv;
   let i = 0;
@@ -167,18 +184,7 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
   }
   const rest = argv.slice(i + 1);
   const restInv: Invocation = { ...inv, argv: rest, args: inv.args.slice(i + 1), cwd };
-  const classify = (cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []) => {
-    a.raise(cls, `git ${sub} ${why}`, effects as never);
-    // A read path keeps only the options its table lists (git-options.ts); any other makes it at least write.
-    if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
-  };
   const net: GitNetworkContext = { files: a.files, cwd, overridden: config.length > 0 || argv.slice(0, i).some((x) => /^--(git-dir|config-env|exec-path)/.test(x)) };
-  /** The remote a fetch, pull, push or ls-remote names (its first operand), or null for the default. */
-  const remoteArg = (valueOptions: { short?: string; long?: readonly string[] }) => {
-    const ops = operands(rest, valueOptions);
-    if (ops[0] === undefined) return { remote: null as string | null, literal: true };
-    return { remote: rest[ops[0]]!, literal: restInv.args[ops[0]]!.literal };
-  };
   const discards = discardsHistory(sub, rest, config);
   if (discards) discarded.why = `git ${sub} ${discards}`;
 
@@ -187,51 +193,51 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       const mutating = hasShort(rest, 'dDmMcCu') || hasLong(rest, ['delete', 'move', 'copy', 'set-upstream-to', 'unset-upstream', 'edit-description', 'force', 'track']);
       const listing = hasShort(rest, 'alrv') || hasLong(rest, ['list', 'all', 'remotes', 'contains', 'merged', 'no-merged', 'points-at', 'show-current', 'format', 'sort', 'verbose']);
       const names = operands(rest, { long: ['contains', 'merged', 'no-merged', 'points-at', 'format', 'sort', 'set-upstream-to'] });
-      if (mutating || (!listing && names.length > 0)) classify('write', 'changes branches', ['file_write']);
-      else classify('read', 'lists branches');
+      if (mutating || (!listing && names.length > 0)) judgeSubcommand(a, sub, restInv, 'write', 'changes branches', ['file_write']);
+      else judgeSubcommand(a, sub, restInv, 'read', 'lists branches');
       return;
     }
     case 'tag': {
       const names = operands(rest, { short: 'mFun', long: ['message', 'file', 'contains', 'points-at', 'sort', 'format'] });
       const listing = hasShort(rest, 'ln') || hasLong(rest, ['list', 'contains', 'points-at', 'verify']);
-      if (!listing && (names.length > 0 || hasShort(rest, 'daf'))) classify('write', 'creates or deletes tags', ['file_write']);
-      else classify('read', 'lists tags');
+      if (!listing && (names.length > 0 || hasShort(rest, 'daf'))) judgeSubcommand(a, sub, restInv, 'write', 'creates or deletes tags', ['file_write']);
+      else judgeSubcommand(a, sub, restInv, 'read', 'lists tags');
       return;
     }
     case 'remote': {
       const action = operands(rest)[0];
       const verb = action === undefined ? undefined : rest[action];
-      if (verb === undefined || verb === 'get-url') classify('read', 'lists remotes');
+      if (verb === undefined || verb === 'get-url') judgeSubcommand(a, sub, restInv, 'read', 'lists remotes');
       else if (verb === 'show' || verb === 'update' || verb === 'prune') {
-        classify('network', 'contacts the remote', ['network']);
+        judgeSubcommand(a, sub, restInv, 'network', 'contacts the remote', ['network']);
         const named = rest.slice(action! + 1).filter((x) => !x.startsWith('-'));
         a.network({ kind: 'download', hosts: named.length && verb !== 'update' ? named.flatMap((n) => gitRemoteTargets(net, n, false)) : allGitRemotes(net), reason: `git remote ${verb} asks the remotes what they hold` });
       }
-      else classify('write', 'changes remote configuration', ['file_write']);
+      else judgeSubcommand(a, sub, restInv, 'write', 'changes remote configuration', ['file_write']);
       return;
     }
     case 'config': {
       const reading = hasShort(rest, 'l') || hasLong(rest, ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'list', 'show-origin', 'show-scope', 'get-color', 'get-colorbool']) || rest[0] === 'get' || rest[0] === 'list';
       const ops = operands(rest, { short: 'f', long: ['file', 'blob', 'type', 'default'] });
       if (reading || ops.length <= 1) {
-        classify('read', 'reads configuration');
+        judgeSubcommand(a, sub, restInv, 'read', 'reads configuration');
         return;
       }
       const global = hasLong(rest, ['global', 'system']);
       const key = rest[ops[0] === undefined ? 0 : rest[ops[0]!] === 'set' ? ops[1]! : ops[0]!] ?? '';
       const valueIndex = ops[ops.length - 1]!;
-      if (global) classify('destructive', 'changes configuration outside the workspace (~/.gitconfig or /etc/gitconfig)', ['file_write', 'destructive']);
+      if (global) judgeSubcommand(a, sub, restInv, 'destructive', 'changes configuration outside the workspace (~/.gitconfig or /etc/gitconfig)', ['file_write', 'destructive']);
       if (CODE_KEYS.test(key)) {
-        classify('write', `sets ${key}, configuration that runs code later outside the jail`, ['file_write', 'capability_change']);
+        judgeSubcommand(a, sub, restInv, 'write', `sets ${key}, configuration that runs code later outside the jail`, ['file_write', 'capability_change']);
         if (/^alias\./i.test(key) && rest[valueIndex]?.startsWith('!')) a.runCode(rest[valueIndex]!.slice(1), `git alias ${key.slice(6)}`);
-      } else classify('write', 'changes configuration', ['file_write']);
+      } else judgeSubcommand(a, sub, restInv, 'write', 'changes configuration', ['file_write']);
       for (const f of optionValues(rest, 'f', ['file'])) writeValue(restInv, a, f);
       return;
     }
     case 'stash': {
       const verb = rest[0];
-      if (verb === 'list' || verb === 'show') classify('read', 'lists stashes');
-      else classify('write', 'changes the stash and the working tree', ['file_write']);
+      if (verb === 'list' || verb === 'show') judgeSubcommand(a, sub, restInv, 'read', 'lists stashes');
+      else judgeSubcommand(a, sub, restInv, 'write', 'changes the stash and the working tree', ['file_write']);
       return;
     }
     case 'worktree':
@@ -240,46 +246,46 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
     case 'bundle': {
       const verb = rest[0];
       const readVerbs = sub === 'worktree' ? ['list'] : sub === 'notes' ? ['list', 'show', 'get-ref'] : sub === 'reflog' ? ['show', 'exists', undefined] : ['verify', 'list-heads'];
-      if (readVerbs.includes(verb) || (sub === 'reflog' && verb?.startsWith('-'))) classify('read', 'reads');
-      else classify('write', 'changes the repository', ['file_write']);
+      if (readVerbs.includes(verb) || (sub === 'reflog' && verb?.startsWith('-'))) judgeSubcommand(a, sub, restInv, 'read', 'reads');
+      else judgeSubcommand(a, sub, restInv, 'write', 'changes the repository', ['file_write']);
       return;
     }
     case 'submodule': {
       const verb = rest.find((x) => !x.startsWith('-'));
-      if (verb === undefined || verb === 'status' || verb === 'summary' || verb === 'foreach-dry') classify('read', 'lists submodules');
+      if (verb === undefined || verb === 'status' || verb === 'summary' || verb === 'foreach-dry') judgeSubcommand(a, sub, restInv, 'read', 'lists submodules');
       else if (verb === 'foreach') {
-        classify('write', 'runs a command in every submodule', ['command_exec']);
+        judgeSubcommand(a, sub, restInv, 'write', 'runs a command in every submodule', ['command_exec']);
         const codeIndex = rest.indexOf('foreach') + 1;
         const code = restInv.args.slice(codeIndex).filter((w) => !w.value.startsWith('--'));
         if (code.length === 1) a.runCode(code[0]!, 'git submodule foreach');
         else if (code.length > 1) a.runCode(code.map((w) => w.value).join(' '), 'git submodule foreach');
       } else {
-        classify('network', 'fetches submodules', ['network', 'file_write']);
+        judgeSubcommand(a, sub, restInv, 'network', 'fetches submodules', ['network', 'file_write']);
         a.network({ kind: 'download', hosts: [{ host: null, why: 'the submodules\' remotes are in .gitmodules, which the classifier does not read' }], reason: 'git submodule fetches submodules' });
       }
       return;
     }
     case 'archive': {
       if (hasLong(rest, ['remote'])) {
-        classify('network', 'fetches an archive from a remote', ['network']);
+        judgeSubcommand(a, sub, restInv, 'network', 'fetches an archive from a remote', ['network']);
         a.network({ kind: 'download', hosts: optionValues(rest, '', ['remote']).flatMap((r) => gitRemoteTargets(net, r, false)), reason: 'git archive --remote fetches an archive' });
       }
       const outs = optionValues(rest, 'o', ['output']);
       if (outs.length) {
-        classify('write', 'writes an archive', ['file_write']);
+        judgeSubcommand(a, sub, restInv, 'write', 'writes an archive', ['file_write']);
         for (const o of outs) writeValue(restInv, a, o);
-      } else classify('read', 'prints an archive');
-      if (hasLong(rest, ['exec'])) classify('write', 'runs a program on the remote side', SHELL_REACHABLE_EFFECTS);
+      } else judgeSubcommand(a, sub, restInv, 'read', 'prints an archive');
+      if (hasLong(rest, ['exec'])) judgeSubcommand(a, sub, restInv, 'write', 'runs a program on the remote side', SHELL_REACHABLE_EFFECTS);
       return;
     }
     case 'format-patch':
-      if (hasLong(rest, ['stdout'])) classify('read', 'prints patches');
-      else classify('write', 'writes patch files', ['file_write']);
+      if (hasLong(rest, ['stdout'])) judgeSubcommand(a, sub, restInv, 'read', 'prints patches');
+      else judgeSubcommand(a, sub, restInv, 'write', 'writes patch files', ['file_write']);
       return;
     case 'push': {
-      classify('network', 'sends commits to a remote', ['network']);
+      judgeSubcommand(a, sub, restInv, 'network', 'sends commits to a remote', ['network']);
       {
-        const { remote, literal } = remoteArg({ short: 'o', long: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'force-with-lease'] });
+        const { remote, literal } = remoteOperand(restInv, { short: 'o', long: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'force-with-lease'] });
         const repo = optionValues(rest, '', ['repo'])[0] ?? remote;
         const hosts = !literal ? [{ host: null, why: 'the remote is only known at run time' }] : hasLong(rest, ['all', 'mirror']) || repo !== null ? gitRemoteTargets(net, repo, true) : gitRemoteTargets(net, null, true);
         const where = hosts.map((h) => h.host ?? 'an unknown host').filter((h, k, all) => all.indexOf(h) === k).join(', ');
@@ -288,19 +294,19 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       const force = hasShort(rest, 'fd') || hasLong(rest, ['force', 'force-with-lease', 'force-if-includes', 'mirror', 'delete', 'prune']);
       const refspecs = operands(rest, { short: 'o', long: ['repo', 'receive-pack', 'exec', 'push-option', 'signed'] }).slice(1).map((k) => rest[k]!);
       if (force || refspecs.some((r) => r.startsWith('+') || r.startsWith(':'))) {
-        classify('destructive', 'rewrites or deletes history on the remote (force, delete or mirror)', ['destructive']);
+        judgeSubcommand(a, sub, restInv, 'destructive', 'rewrites or deletes history on the remote (force, delete or mirror)', ['destructive']);
       }
-      if (hasLong(rest, ['receive-pack', 'exec'])) classify('write', 'runs a program on the remote side', SHELL_REACHABLE_EFFECTS);
+      if (hasLong(rest, ['receive-pack', 'exec'])) judgeSubcommand(a, sub, restInv, 'write', 'runs a program on the remote side', SHELL_REACHABLE_EFFECTS);
       return;
     }
     case 'clone':
     case 'fetch':
     case 'pull':
     case 'ls-remote': {
-      classify('network', 'contacts a remote', ['network', sub === 'ls-remote' ? 'file_read' : 'file_write']);
+      judgeSubcommand(a, sub, restInv, 'network', 'contacts a remote', ['network', sub === 'ls-remote' ? 'file_read' : 'file_write']);
       {
         const valueOptions = { short: 'objcuj', long: ['origin', 'branch', 'config', 'reference', 'reference-if-able', 'depth', 'deepen', 'shallow-since', 'shallow-exclude', 'upload-pack', 'template', 'separate-git-dir', 'jobs', 'filter', 'refmap', 'negotiation-tip', 'server-option', 'bundle-uri', 'recurse-submodules-default', 'strategy', 'strategy-option', 'gpg-sign', 'cleanup'] };
-        const { remote, literal } = remoteArg(valueOptions);
+        const { remote, literal } = remoteOperand(restInv, valueOptions);
         let hosts;
         if (!literal) hosts = [{ host: null as null, why: 'the remote is only known at run time' }];
         else if (sub === 'clone') {
@@ -315,10 +321,10 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       }
       if (hasLong(rest, ['upload-pack', 'config', 'template', 'recurse-submodules']) || hasShort(rest, 'uc')) {
         for (const v of optionValues(rest, 'c', ['config'])) judgeConfigPair(v, true, a, `git ${sub} --config`);
-        if (hasLong(rest, ['upload-pack']) || hasShort(rest, 'u')) classify('write', 'runs a program named in --upload-pack', SHELL_REACHABLE_EFFECTS);
-        if (hasLong(rest, ['template'])) classify('write', 'installs hooks from a template directory', ['capability_change']);
+        if (hasLong(rest, ['upload-pack']) || hasShort(rest, 'u')) judgeSubcommand(a, sub, restInv, 'write', 'runs a program named in --upload-pack', SHELL_REACHABLE_EFFECTS);
+        if (hasLong(rest, ['template'])) judgeSubcommand(a, sub, restInv, 'write', 'installs hooks from a template directory', ['capability_change']);
       }
-      if (rest.some((r) => /^ext::/.test(r))) classify('destructive', 'uses the ext:: transport, which runs a shell command', SHELL_REACHABLE_EFFECTS);
+      if (rest.some((r) => /^ext::/.test(r))) judgeSubcommand(a, sub, restInv, 'destructive', 'uses the ext:: transport, which runs a shell command', SHELL_REACHABLE_EFFECTS);
       if (sub === 'clone') {
         const dests = operands(rest, { short: 'obcju', long: ['origin', 'branch', 'config', 'reference', 'depth', 'upload-pack', 'template', 'separate-git-dir', 'jobs', 'filter'] });
         if (dests.length >= 2) a.write(rest[dests[1]!]!, restInv.args[dests[1]!]!.literal, cwd, 'clones into');
@@ -326,53 +332,53 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       return;
     }
     case 'clean':
-      classify('write', 'deletes untracked files', ['file_write', 'file_delete']);
+      judgeSubcommand(a, sub, restInv, 'write', 'deletes untracked files', ['file_write', 'file_delete']);
       return;
     case 'reset':
     case 'checkout':
     case 'restore':
-      classify('write', 'changes the working tree', ['file_write']);
+      judgeSubcommand(a, sub, restInv, 'write', 'changes the working tree', ['file_write']);
       return;
     case 'diff':
     case 'log':
     case 'show':
       if (hasLong(rest, ['output'])) {
-        classify('write', 'writes its output to a file', ['file_write']);
+        judgeSubcommand(a, sub, restInv, 'write', 'writes its output to a file', ['file_write']);
         for (const o of optionValues(rest, '', ['output'])) writeValue(restInv, a, o);
-      } else if (hasLong(rest, ['ext-diff', 'textconv'])) classify('write', 'runs configured external diff programs', ['command_exec']);
-      else classify('read', 'reads history');
+      } else if (hasLong(rest, ['ext-diff', 'textconv'])) judgeSubcommand(a, sub, restInv, 'write', 'runs configured external diff programs', ['command_exec']);
+      else judgeSubcommand(a, sub, restInv, 'read', 'reads history');
       return;
     case 'grep':
-      if (hasShort(rest, 'O') || hasLong(rest, ['open-files-in-pager'])) classify('write', 'opens results in a program', SHELL_REACHABLE_EFFECTS);
-      else classify('read', 'searches tracked files');
+      if (hasShort(rest, 'O') || hasLong(rest, ['open-files-in-pager'])) judgeSubcommand(a, sub, restInv, 'write', 'opens results in a program', SHELL_REACHABLE_EFFECTS);
+      else judgeSubcommand(a, sub, restInv, 'read', 'searches tracked files');
       return;
     case 'bisect':
       if (rest[0] === 'run') {
-        classify('write', 'runs a command at every step', ['command_exec']);
+        judgeSubcommand(a, sub, restInv, 'write', 'runs a command at every step', ['command_exec']);
         a.runArgv(restInv.args.slice(1), 'git bisect run');
-      } else classify('write', 'moves the working tree between commits', ['file_write']);
+      } else judgeSubcommand(a, sub, restInv, 'write', 'moves the working tree between commits', ['file_write']);
       return;
     case 'rebase':
       if (hasShort(rest, 'x') || hasLong(rest, ['exec'])) {
-        classify('write', 'runs a command after each commit', ['command_exec']);
+        judgeSubcommand(a, sub, restInv, 'write', 'runs a command after each commit', ['command_exec']);
         for (const c of optionValues(rest, 'x', ['exec'])) a.runCode(c, 'git rebase --exec');
-      } else classify('write', 'rewrites commits', ['file_write']);
+      } else judgeSubcommand(a, sub, restInv, 'write', 'rewrites commits', ['file_write']);
       return;
     case 'commit':
-      classify('write', 'records a commit', ['file_write']);
+      judgeSubcommand(a, sub, restInv, 'write', 'records a commit', ['file_write']);
       return;
   }
-  if (READ.has(sub)) return classify('read', 'reads the repository');
-  if (WRITE.has(sub)) return classify('write', 'changes the repository', ['file_write']);
+  if (READ.has(sub)) return judgeSubcommand(a, sub, restInv, 'read', 'reads the repository');
+  if (WRITE.has(sub)) return judgeSubcommand(a, sub, restInv, 'write', 'changes the repository', ['file_write']);
   if (NETWORK.has(sub)) {
     a.network({ kind: sub.includes('push') || sub === 'send-email' ? 'upload' : 'connect', hosts: [{ host: null, why: `git ${sub} reaches a remote the classifier does not resolve` }], reason: `git ${sub} contacts a remote` });
-    return classify('network', 'contacts a remote', ['network']);
+    return judgeSubcommand(a, sub, restInv, 'network', 'contacts a remote', ['network']);
   }
   if (RUNS_TOOLS.has(sub)) {
     if (sub === 'maintenance' && ['start', 'register', 'schedule'].includes(rest[0] ?? '')) {
-      return classify('destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);
+      return judgeSubcommand(a, sub, restInv, 'destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);
     }
-    return classify('write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
+    return judgeSubcommand(a, sub, restInv, 'write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
   }
   // Could be an alias defined in configuration, which can run anything.
   a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);

@@ -82,12 +82,11 @@ const quietBuiltins: Rule = {
       a.produce({ kind: 'literal', text: printedText(inv) });
     }
     // Builtins that assign to a variable named in their arguments: the name is judged like an assignment.
-    const unknown = (source: string): Word => ({ source, value: source, literal: false, glob: false, substitutions: [], unknown: [] });
     const names: string[] = [];
     if (inv.name === 'printf' || inv.name === 'wait') names.push(...optionValues(inv.argv, inv.name === 'printf' ? 'v' : 'p', []));
     if (inv.name === 'read') names.push(...optionValues(inv.argv, 'a', []), ...operands(inv.argv, { short: 'adinNptu' }).map((i) => inv.argv[i]!));
     if (inv.name === 'getopts' && inv.argv.length >= 2) names.push(inv.argv[1]!);
-    for (const n of names) a.assign(n, unknown(`(set by ${inv.name})`));
+    for (const n of names) a.assign(n, setByBuiltin(`(set by ${inv.name})`));
     if (names.length) a.raise('read', `${inv.name} sets a variable`);
     if (inv.name === 'set') {
       for (const o of [...optionValues(inv.argv, 'o', []), ...(inv.argv.includes('-k') || /^-\w*k/.test(inv.argv[0] ?? '') ? ['keyword'] : [])]) {
@@ -104,6 +103,11 @@ const quietBuiltins: Rule = {
 };
 
 /** The text echo/printf print, for judging what a shell in the pipeline would run. */
+/** The value of a variable a builtin sets (read, getopts, printf -v, wait -p): only the run knows it. */
+function setByBuiltin(source: string): Word {
+  return { source, value: source, literal: false, glob: false, substitutions: [], unknown: [] };
+}
+
 function printedText(inv: Invocation): string {
   if (!inv.args.every((w) => w.literal)) return inv.argv.join(' ');
   if (inv.name === 'echo') {

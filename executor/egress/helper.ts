@@ -111,6 +111,14 @@ def tunnel(c, h, answer, ahead):
 
 bodies = {}
 
+def waiting(ready, call, *args):
+    # The body's sockets are shared with Node and stay non-blocking: wait for them with poll instead.
+    while True:
+        try:
+            return call(*args)
+        except BlockingIOError:
+            ready.poll()
+
 def body(ident, c, h, left):
     ok = False
     try:
@@ -129,19 +137,12 @@ def body(ident, c, h, left):
                 except Exception:
                     pass
                 while left:
-                    try:
-                        n = posix.splice(hf, w, min(left, BLOCK))
-                    except BlockingIOError:
-                        readable.poll()
-                        continue
+                    n = waiting(readable, posix.splice, hf, w, min(left, BLOCK))
                     if not n:
                         break
                     left -= n
                     while n:
-                        try:
-                            n -= posix.splice(r, cf, n)
-                        except BlockingIOError:
-                            writable.poll()
+                        n -= waiting(writable, posix.splice, r, cf, n)
             finally:
                 posix.close(r)
                 posix.close(w)
@@ -149,20 +150,13 @@ def body(ident, c, h, left):
             buf = bytearray(min(left, BLOCK))
             view = memoryview(buf)
             while left:
-                try:
-                    n = h.recv_into(buf, min(left, BLOCK))
-                except BlockingIOError:
-                    readable.poll()
-                    continue
+                n = waiting(readable, h.recv_into, buf, min(left, BLOCK))
                 if not n:
                     break
                 left -= n
                 m = 0
                 while m < n:
-                    try:
-                        m += c.send(view[m:n])
-                    except BlockingIOError:
-                        writable.poll()
+                    m += waiting(writable, c.send, view[m:n])
         ok = not left
     except Exception:
         pass

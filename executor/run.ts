@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
 import { detectViolations } from './denial';
 import { EgressSession, hostViolations, type EgressReport } from './egress/session';
-import { DEFAULT_ALLOW_HOSTS } from '../main/policy/hosts';
+import { DEFAULT_ALLOW_HOSTS } from '../common/hosts';
 import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';

@@ -8,7 +8,7 @@
 import { lookup } from 'node:dns/promises';
 import { createServer as createHttpServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer, isIP, type Server, type Socket } from 'node:net';
-import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
+import { hostAllowed, normalizeHost } from '../../common/hosts';
 import { forwardPlain } from './forward';
 import type { HelperRelay } from './bridge';
 import { dialUpstream, type Upstream } from './relay';

@@ -193,6 +193,7 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     unreadableFile: unreadableFile(ctx.emptyFile),
     readOnlyInWorkspace,
     absentProtected,
+    ...(grantedCode.size ? { grantedCodePaths: [...grantedCode] } : {}),
     emptyFile: ctx.emptyFile,
     // The proxy variables are set last, so an allowed variable of the same name cannot point elsewhere.
     env: { ...scrubEnv(req.env, req.envAllow), ...(req.jail.class === 'network' ? proxyEnv() : {}) },

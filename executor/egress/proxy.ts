@@ -68,6 +68,8 @@ export class EgressProxy {
   private readonly http = createHttpServer();
   private server: Server | null = null;
   private readonly adopted = new Set<Server>();
+  /** The loopback listeners (macOS): 127.0.0.1 and ::1 on one port. */
+  private readonly loopback: Server[] = [];
   private relay: HelperRelay | null = null;
 
   constructor(private readonly o: EgressProxyOptions) {
@@ -88,6 +90,40 @@ export class EgressProxy {
   }
 
   /**
+   * Listens on a loopback port for a jail that shares the host's network (macOS, where Seatbelt can allow
+   * one loopback port but not a namespace of its own): 127.0.0.1 and ::1 on the same port, because the
+   * profile's `localhost:PORT` names both, and a port held on one only could be taken on the other by
+   * another program (or by the jailed command itself) to pose as the proxy.
+   */
+  async listenLoopback(): Promise<number> {
+    const listen = (server: Server, port: number, host: string) =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, host, exclusive: true }, () => resolve());
+      });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const v4 = createServer((s) => this.accept(s));
+      await listen(v4, 0, '127.0.0.1');
+      const port = (v4.address() as { port: number }).port;
+      const v6 = createServer((s) => this.accept(s));
+      try {
+        await listen(v6, port, '::1');
+        this.loopback.push(v4, v6);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') {
+          v4.close();
+          continue; // someone holds ::1 on that port: another port
+        }
+        // No IPv6 loopback on this machine: nobody can listen there either.
+        this.loopback.push(v4);
+      }
+      return port;
+    }
+    throw new Error('the egress proxy found no loopback port free on both 127.0.0.1 and ::1');
+  }
+
+  /**
    * Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace);
    * with `relay`, allowed tunnels and the long bodies of plain HTTP responses are moved there instead of here.
    */
@@ -105,6 +141,7 @@ export class EgressProxy {
 
   async close(): Promise<void> {
     for (const l of this.adopted) l.close();
+    for (const l of this.loopback) l.close();
     for (const s of this.sockets) s.destroy();
     this.http.close();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));

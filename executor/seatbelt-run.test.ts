@@ -6,6 +6,7 @@
 // executor/jail/seatbelt.test.ts; that the real sandbox-exec enforces it can only be tried on a Mac.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -284,11 +285,53 @@ describe('the egress proxy on the loopback (macOS)', () => {
           resolve(true);
         }).on('error', () => resolve(false));
       });
+    const udpTaken = (type: 'udp4' | 'udp6', address: string) =>
+      new Promise<boolean>((resolve) => {
+        const s = createSocket(type);
+        s.once('error', () => {
+          s.close();
+          resolve(true);
+        });
+        s.bind({ port, address, exclusive: true }, () => {
+          s.close();
+          resolve(false);
+        });
+      });
     try {
-      expect([await reach('127.0.0.1'), await reach('::1')]).toEqual([true, true]);
+      expect({ tcp: [await reach('127.0.0.1'), await reach('::1')], udp: [await udpTaken('udp4', '127.0.0.1'), await udpTaken('udp6', '::1')] }).toEqual({ tcp: [true, true], udp: [true, true] });
     } finally {
       await proxy.close();
     }
     expect(await reach('127.0.0.1')).toBe(false);
+  });
+
+  it.each([
+    ['TCP on ::1', 'tcp6'],
+    ['UDP on 127.0.0.1', 'udp4'],
+    ['UDP on ::1', 'udp6'],
+  ] as const)('skips a port another program already holds (%s) and takes another', async (_n, kind) => {
+    const { createServer } = await import('node:net');
+    // A free port, then taken by "another program" where the profile's rule would also reach.
+    const probe = createServer();
+    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)));
+    probe.close();
+    const squatter =
+      kind === 'tcp6'
+        ? await new Promise<{ close(): unknown }>((resolve) => {
+            const s = createServer();
+            s.listen(port, '::1', () => resolve(s));
+          })
+        : await new Promise<{ close(): unknown }>((resolve) => {
+            const s = createSocket(kind);
+            s.bind({ port, address: kind === 'udp4' ? '127.0.0.1' : '::1' }, () => resolve(s));
+          });
+    const proxy = new EgressProxy({ patterns: [] });
+    try {
+      const got = await proxy.listenLoopback({ pick: (attempt) => (attempt === 0 ? port : 0) });
+      expect({ other: got !== port, real: got > 0 }).toEqual({ other: true, real: true });
+    } finally {
+      await proxy.close();
+      squatter.close();
+    }
   });
 });

@@ -88,6 +88,10 @@ const cases: [string, SbplRequest, Want][] = [
   ["commits: git's index", file('file-write-data', `${W}/.git/index`), writers],
   ['writes a git hook', file('file-write-create', `${W}/.git/hooks/pre-commit`), all('deny')],
   ['writes .git/config', file('file-write-data', `${W}/.git/config`), all('deny')],
+  // Seatbelt judges the path a symbolic link leads to: a link made in the workspace is the hook itself.
+  ['writes a git hook through a symbolic link made in the workspace', file('file-write-data', `${W}/.git/hooks/pre-commit`, `${W}/innocent-link`), all('deny')],
+  ['moves a file onto a git hook', file('file-write-create', `${W}/.git/hooks/pre-push`), all('deny')],
+  ['removes the hooks folder', { op: 'file-write-unlink', path: `${W}/.git/hooks`, vnode: 'DIRECTORY' }, all('deny')],
   ['creates .envrc that was not there', file('file-write-create', `${W}/.envrc`), all('deny')],
   ['creates .vscode/tasks.json that was not there', file('file-write-create', `${W}/.vscode/tasks.json`), all('deny')],
   ["creates a sub-folder's .envrc", file('file-write-create', `${W}/sub/.envrc`), all('deny')],
@@ -169,6 +173,11 @@ describe('edges of the profile', () => {
   it('an outside-jail code path the user granted is writable; the same name elsewhere is not', () => {
     const p = seatbeltProfile(spec('write', { absentProtected: [], grantedCodePaths: [`${W}/.envrc`] }), ctx());
     expect([ask(p, file('file-write-create', `${W}/.envrc`)), ask(p, file('file-write-create', `${W}/sub/.envrc`))]).toEqual(['allow', 'deny']);
+  });
+
+  it('without a repository, .git cannot be created (git init needs a grant), while other folders can', () => {
+    const p = seatbeltProfile(spec('write', { readOnlyInWorkspace: [], absentProtected: [{ path: `${W}/.git`, dir: true }] }), ctx());
+    expect([ask(p, { op: 'file-write-create', path: `${W}/.git`, vnode: 'DIRECTORY' }), ask(p, file('file-write-create', `${W}/.git/HEAD`)), ask(p, { op: 'file-write-create', path: `${W}/src`, vnode: 'DIRECTORY' })]).toEqual(['deny', 'deny', 'allow']);
   });
 
   it('granting .git lets git init create its hooks', () => {

@@ -28,6 +28,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [electronOnlyInGlue] }] },
   },
   {
+    // The executor is Node only and below main/ (DESIGN.md, "Layout"): shared data it needs lives in common/.
+    files: ['executor/**'],
+    ignores: ['executor/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronOnlyInGlue, sqliteOnlyInStore], patterns: [{ group: ['**/main/**'], message: 'executor/ imports nothing from main/: move what it shares into common/.' }] }],
+    },
+  },
+  {
     files: ['common/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [electronOnlyInGlue, sqliteOnlyInStore], patterns: [nodeBuiltins] }],

@@ -215,8 +215,8 @@ export const settingsViewSchema = z.object({
     unjailed: z.boolean(),
     problem: z.object({ cause: z.string(), fix: z.string() }).nullable(),
     containment: z.enum(['cgroup', 'rlimit']).nullable(),
-    /** How each call's memory limit is held (docs/executor.md, "Memory"); rlimit-as is the weak fallback. */
-    memory: z.enum(['cgroup', 'systemd-scope', 'rlimit-as']).nullable(),
+    /** How each call's memory limit is held (docs/executor.md, "Memory"); rlimit-as is the weak fallback, none is macOS (not held). */
+    memory: z.enum(['cgroup', 'systemd-scope', 'rlimit-as', 'none']).nullable(),
     /** Shown wherever the level is shown when commands run unjailed or cannot run. */
     warning: z.string().nullable(),
   }),

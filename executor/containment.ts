@@ -37,8 +37,8 @@ export interface LaunchLimits {
 /** The first descriptor of the empty placeholders (fd 3 is the seccomp program). */
 export const PLACEHOLDER_FD_BASE = 4;
 
-/** How the memory limit is held: see the header. */
-export type MemoryContainment = 'cgroup' | 'systemd-scope' | 'rlimit-as';
+/** How the memory limit is held: see the header ('none': macOS, where nothing holds it). */
+export type MemoryContainment = 'cgroup' | 'systemd-scope' | 'rlimit-as' | 'none';
 
 export interface Containment {
   /**

@@ -15,7 +15,11 @@ export interface DenialContext {
   cwd: string;
   /** What the jail hid in this run: a failed read of one of them (or inside one) is the jail's doing. */
   hidden?: { dirs: readonly string[]; files: readonly string[] };
+  /** The jail refuses with EPERM ("Operation not permitted"), reads and writes alike (macOS's Seatbelt). */
+  eperm?: boolean;
 }
+
+const EPERM = /Operation not permitted|EPERM|\[Errno 1\]/;
 
 const READ_FAILED = /Permission denied|No such file or directory|EACCES|ENOENT|\[Errno (2|13)\]|cannot open|can't open|not found/i;
 
@@ -38,7 +42,21 @@ export function detectViolations(output: string, ctx: DenialContext): JailViolat
   const out: JailViolation[] = [];
   const seen = new Set<string>();
   for (const line of output.split('\n')) {
-    if (EROFS.test(line)) {
+    if (ctx.eperm && EPERM.test(line)) {
+      // Seatbelt refuses a hidden path's read and a write outside the writable paths the same way: a hidden
+      // path in the line says which (reads of anything else are allowed); a connect() refusal names no path.
+      const hiddenPaths = ctx.hidden ? pathsIn(line, ctx.cwd).filter((p) => isHidden(p, ctx.hidden!)) : [];
+      for (const path of hiddenPaths) {
+        if (seen.has(`r:${path}`)) continue;
+        seen.add(`r:${path}`);
+        out.push({ kind: 'read_denied', target: path, evidence: line.trim().slice(0, 300) });
+      }
+      const path = hiddenPaths.length ? null : extractPath(line, ctx.cwd);
+      if (path && !seen.has(`w:${path}`)) {
+        seen.add(`w:${path}`);
+        out.push({ kind: 'write_denied', target: path, evidence: line.trim().slice(0, 300) });
+      }
+    } else if (EROFS.test(line)) {
       // Every read-only file system error comes from the jail: the host's own files are writable to the user.
       const path = extractPath(line, ctx.cwd);
       if (!path || seen.has(`w:${path}`)) continue;
@@ -68,7 +86,7 @@ function extractPath(line: string, cwd: string): string | null {
   // "mv: cannot move 'a' to 'b': Device or resource busy": the source is what the jail kept in place.
   const moved = /cannot move ['"‘’`]([^'"‘’`\n]+)['"‘’`] to/.exec(line);
   if (moved) return posix.resolve(cwd, moved[1]!);
-  const before = /([^\s:'"‘’`]+)['"‘’`]?:\s*(?:Read-only file system|Device or resource busy)/.exec(line);
+  const before = /([^\s:'"‘’`]+)['"‘’`]?:\s*(?:Read-only file system|Device or resource busy|Operation not permitted)/.exec(line);
   if (before) return posix.resolve(cwd, before[1]!);
   const q = QUOTED.exec(line);
   if (q) return posix.resolve(cwd, q[1]!);

@@ -1,8 +1,13 @@
-// Can the jail start here? Tried once with a real bubblewrap run; the answer names the cause and the fix.
+// Can the jail start here? Tried once with a real bubblewrap run (Linux) or a real sandbox-exec run of a
+// profile with every kind of rule (macOS, ./seatbelt-jail.ts); the answer names the cause and the fix.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { probeSeatbelt } from './seatbelt-jail';
 
-export type JailProbe = { ok: true; bwrap: string; version: string } | { ok: false; cause: string; fix: string };
+export type JailProbe =
+  | { ok: true; kind?: 'bubblewrap'; bwrap: string; version: string }
+  | { ok: true; kind: 'seatbelt'; sandboxExec: string; version: string }
+  | { ok: false; cause: string; fix: string };
 
 export function findBwrap(): string | null {
   for (const p of ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']) if (existsSync(p)) return p;
@@ -10,8 +15,9 @@ export function findBwrap(): string | null {
 }
 
 export function probeJail(): JailProbe {
+  if (process.platform === 'darwin') return probeSeatbelt();
   if (process.platform !== 'linux') {
-    return { ok: false, cause: `the bubblewrap jail runs on Linux; on ${process.platform} the Seatbelt jail is not wired into the executor yet`, fix: 'run Threshold on Linux, or enable [executor] unjailed = true knowingly' };
+    return { ok: false, cause: `Threshold's jail runs on Linux (bubblewrap) and macOS (Seatbelt), not on ${process.platform}`, fix: 'run Threshold on Linux or macOS, or enable [executor] unjailed = true knowingly' };
   }
   const bwrap = findBwrap();
   if (!bwrap) return { ok: false, cause: 'bubblewrap (bwrap) is not installed', fix: 'install it: sudo apt install bubblewrap (Debian/Ubuntu), sudo dnf install bubblewrap (Fedora)' };

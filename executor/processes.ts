@@ -1,6 +1,50 @@
 // Process-tree handling from outside the jail: every process of a run descends from the bwrap process
 // we spawned (the PID namespace's init reaps orphans inside), so walking /proc from it finds them all.
+// macOS has no /proc: there the process table comes from ps(1).
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+
+export interface ProcessRow {
+  pid: number;
+  ppid: number;
+  uid: number;
+}
+
+/** ps -A -o pid=,ppid=,ruid= output (the real uid: what RLIMIT_NPROC counts), one process a line. */
+export function parseProcessTable(text: string): ProcessRow[] {
+  const out: ProcessRow[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s*$/.exec(line);
+    if (m) out.push({ pid: Number(m[1]), ppid: Number(m[2]), uid: Number(m[3]) });
+  }
+  return out;
+}
+
+/** The process table from ps(1), where there is no /proc (macOS). */
+function psTable(): ProcessRow[] {
+  const r = spawnSync('/bin/ps', ['-A', '-o', 'pid=,ppid=,ruid='], { encoding: 'utf8', timeout: 5_000 });
+  return r.status === 0 ? parseProcessTable(r.stdout) : [];
+}
+
+/** The descendants of root in a process table. */
+export function descendantsIn(rows: readonly ProcessRow[], root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const r of rows) {
+    const list = children.get(r.ppid);
+    if (list) list.push(r.pid);
+    else children.set(r.ppid, [r.pid]);
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const p = stack.pop()!;
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
 
 function parentOf(pid: number): number | null {
   try {
@@ -19,26 +63,14 @@ export function descendants(root: number): number[] {
   try {
     pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
   } catch {
-    return [];
+    return descendantsIn(psTable(), root);
   }
-  const children = new Map<number, number[]>();
+  const rows: ProcessRow[] = [];
   for (const pid of pids) {
     const ppid = parentOf(pid);
-    if (ppid === null) continue;
-    const list = children.get(ppid);
-    if (list) list.push(pid);
-    else children.set(ppid, [pid]);
+    if (ppid !== null) rows.push({ pid, ppid, uid: -1 });
   }
-  const out: number[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const p = stack.pop()!;
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      stack.push(c);
-    }
-  }
-  return out;
+  return descendantsIn(rows, root);
 }
 
 export function signal(pids: readonly number[], sig: NodeJS.Signals): void {
@@ -63,8 +95,14 @@ export function alive(pid: number): boolean {
 /** Processes whose real uid is `uid` (RLIMIT_NPROC counts them all). */
 export function countProcessesOf(uid: number): number {
   let n = 0;
+  let names: string[];
   try {
-    for (const name of readdirSync('/proc')) {
+    names = readdirSync('/proc');
+  } catch {
+    return psTable().filter((r) => r.uid === uid).length;
+  }
+  try {
+    for (const name of names) {
       if (!/^\d+$/.test(name)) continue;
       try {
         const status = readFileSync(`/proc/${name}/status`, 'utf8');

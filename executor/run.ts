@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
 import { detectViolations } from './denial';
 import { EgressSession, hostViolations, type EgressReport } from './egress/session';
-import { DEFAULT_ALLOW_HOSTS } from '../main/policy/hosts';
+import { DEFAULT_ALLOW_HOSTS } from '../common/hosts';
 import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
 import { probeJail, type JailProbe } from './probe';
-import { alive, commandName, descendants, signal } from './processes';
+import { alive, commandName, countProcessesOf, descendants, signal } from './processes';
+import { looksLikeProfileFailure, profileRefused, SeatbeltJail, type SeatbeltRun } from './seatbelt-jail';
 import { scrubEnv } from './env';
 import { buildSeccompFilter } from './seccomp';
 import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult } from './types';
@@ -36,7 +37,7 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   limits?: Partial<Limits>;
   /** For tests: a probe result instead of trying bubblewrap. */
   probe?: JailProbe;
-  /** For benchmarks: a containment plan other than the one for this user. */
+  /** For tests and benchmarks: a containment plan other than the one for this user (Linux). */
   containment?: ContainmentPlan;
   /** For benchmarks: false starts every launcher when its call comes (no spare started ahead). */
   spare?: boolean;
@@ -70,6 +71,19 @@ interface Launcher {
   requestFile: string;
 }
 
+/**
+ * macOS: the limits are set by the Seatbelt launcher itself (RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_CPU); no
+ * cgroup holds memory there, and RLIMIT_AS is not enforced by the kernel, so memory is not limited.
+ */
+const SEATBELT_CONTAINMENT: ContainmentPlan = {
+  ok: true,
+  kind: 'rlimit',
+  memory: 'none',
+  make() {
+    throw new Error('the macOS jail sets its limits in its own launcher');
+  },
+};
+
 /** A launcher that is not going to be used: stopped, its cgroups removed. */
 function discard(l: Launcher): void {
   if (l.child.pid) signal([l.child.pid], 'SIGKILL');
@@ -85,6 +99,8 @@ export class Executor {
   private readonly scratch: string;
   private readonly plan: PlanContext;
   private readonly limits: Limits;
+  /** macOS: the Seatbelt jail (null on Linux, where bubblewrap is). */
+  private readonly seatbelt: SeatbeltJail | null;
   /**
    * One launcher started ahead of time, already in its cgroups, waiting for a request: a jailed call
    * takes it and starts another for the next call. The shell's start and the cgroup join (an RCU grace
@@ -105,10 +121,13 @@ export class Executor {
 
   constructor(private readonly o: ExecutorOptions) {
     this.probe = o.probe ?? probeJail();
-    this.containment = o.containment ?? planContainment();
+    const seatbelt = this.probe.ok && this.probe.kind === 'seatbelt' ? this.probe : null;
+    this.containment = seatbelt ? SEATBELT_CONTAINMENT : (o.containment ?? planContainment());
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
-    // Scratch files the jail mounts: the seccomp program and an empty placeholder file.
+    // Scratch files the jail mounts: the seccomp program and an empty placeholder file (Linux); each
+    // run's own temp folder (macOS).
     this.scratch = mkdtempSync(join(tmpdir(), 'threshold-jail-'));
+    this.seatbelt = seatbelt ? new SeatbeltJail({ sandboxExec: seatbelt.sandboxExec, scratch: this.scratch }) : null;
     const emptyFile = join(this.scratch, 'empty');
     writeFileSync(emptyFile, '', { mode: 0o444 });
     this.plan = { home: o.home, appDirs: o.appDirs, emptyFile };
@@ -164,7 +183,7 @@ export class Executor {
 
   /** Starts the next spare (after a jailed call's result, or beside a long one, so it delays neither). */
   private refill(): void {
-    if (this.disposed || this.spare || this.o.spare === false || !this.containment.ok || !this.probe.ok) return;
+    if (this.disposed || this.spare || this.o.spare === false || this.seatbelt || !this.containment.ok || !this.probe.ok) return;
     try {
       this.spare = this.startLauncher(this.launchLimits(this.limits));
     } catch {
@@ -172,14 +191,23 @@ export class Executor {
     }
   }
 
-  /** The bwrap command line a request would run (for `threshold jail --print` and tests). */
+  /**
+   * The jail's command line for a request (for `threshold jail --print` and tests): bwrap's on Linux;
+   * sandbox-exec's on macOS, whose profile names a temp folder and, for a network call, the proxy port
+   * 3128 in place of the ones a run makes.
+   */
   commandLine(req: RunRequest): string[] {
     if (!this.probe.ok) throw new JailUnavailableError(this.probe.cause, this.probe.fix);
+    if (this.probe.kind === 'seatbelt') {
+      const spec = planJail(req, this.plan);
+      return [this.probe.sandboxExec, ...this.seatbelt!.args(spec, req.argv, spec.class === 'read' ? null : join(this.scratch, 'run-N'), 3128)];
+    }
     return [this.probe.bwrap, ...bwrapArgs(planJail(req, this.plan, this.seccompFile ? 3 : undefined), req.argv)];
   }
 
-  /** How many descriptors on /dev/null a request's bwrap command line reads placeholders from (fds 4, 5, …), for running commandLine() directly. */
+  /** How many descriptors on /dev/null a request's bwrap command line reads placeholders from (fds 4, 5, …), for running commandLine() directly (none on macOS). */
   placeholderFds(req: RunRequest): number {
+    if (this.seatbelt) return 0;
     return placeholderFileCount(planJail(req, this.plan, this.seccompFile ? 3 : undefined));
   }
 
@@ -195,14 +223,29 @@ export class Executor {
     /** Jailed without a terminal: the launcher already runs and waits for this request. */
     let launched: Launcher | null = null;
     let hidden: { dirs: string[]; files: string[] } | undefined;
-    // A network-class jail's one way out: its own proxy, bridged in once the jail has started.
+    /** macOS: the run's launcher and temp folder. */
+    let seatbeltRun: SeatbeltRun | null = null;
+    const seatbelt = status.jailed ? this.seatbelt : null;
+    // A network-class jail's one way out: its own proxy, bridged in once the jail has started (Linux), or
+    // listening on a loopback port that the profile allows and nothing else (macOS).
     const egress =
       status.jailed && req.jail.class === 'network'
-        ? await EgressSession.open({ patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}) })
+        ? await EgressSession.open({ patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}), loopback: !!seatbelt })
         : null;
     let finished = false;
     let refillTimer: NodeJS.Timeout | null = null;
-    if (status.jailed) {
+    if (seatbelt) {
+      try {
+        const spec = planJail(req, this.plan);
+        hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
+        // RLIMIT_NPROC counts every process of the user: the allowance comes on top of what runs now.
+        seatbeltRun = seatbelt.prepare(spec, req.argv, { nproc: countProcessesOf(process.getuid?.() ?? 0) + limits.maxProcesses, limits, proxyPort: egress?.port ?? null });
+      } catch (e) {
+        await egress?.close();
+        throw e;
+      }
+      argv = seatbeltRun.argv;
+    } else if (status.jailed) {
       const spec = planJail(req, this.plan, this.seccompFile ? 3 : undefined);
       hidden = { dirs: spec.hiddenDirs, files: [...spec.hiddenFiles, ...spec.emptiedFiles] };
       for (const p of spec.absentProtected) if (!existsSync(p.path)) createdPlaceholders.push(p.path);
@@ -246,7 +289,11 @@ export class Executor {
     let cancelled = false;
     let child: ChildProcess | null = null;
     let ptyProcess: IPty | null = null;
+    // Jailed, the launcher's environment is only PATH: bwrap (Linux) or env -i (macOS) sets the command's.
     const env = status.jailed ? { ...containment?.env, ...LAUNCH_ENV } : scrubEnv(req.env, req.envAllow);
+    // Whom a stop signals: the command's processes but not bwrap's own (Linux); the process group and
+    // every descendant (macOS, and unjailed), since there is no PID namespace to end with the jail.
+    const byGroup = !status.jailed || !!seatbelt;
 
     const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       let terminating = false;
@@ -260,7 +307,7 @@ export class Executor {
         // SIGTERM the command's processes (not the jail's own bwrap processes, whose death would kill them
         // at once), so they can clean up; SIGKILL the whole tree after the grace.
         const tree = descendants(pid);
-        if (status.jailed) signal(tree.filter((p) => commandName(p) !== 'bwrap'), 'SIGTERM');
+        if (!byGroup) signal(tree.filter((p) => commandName(p) !== 'bwrap'), 'SIGTERM');
         else {
           signal(tree, 'SIGTERM');
           try {
@@ -300,7 +347,7 @@ export class Executor {
         // node-pty starts the program as a session leader on a new terminal; output is one stream.
         void import('node-pty').then((pty) => {
           try {
-            ptyProcess = pty.spawn(argv[0]!, argv.slice(1), { cwd: status.jailed ? '/' : req.cwd, env, cols: 120, rows: 30, name: 'xterm-256color' });
+            ptyProcess = pty.spawn(argv[0]!, argv.slice(1), { cwd: status.jailed && !seatbelt ? '/' : req.cwd, env, cols: 120, rows: 30, name: 'xterm-256color' });
           } catch (e) {
             err.push(Buffer.from(`threshold: could not start a terminal: ${(e as Error).message}\n`));
             return finish(null, null);
@@ -310,8 +357,11 @@ export class Executor {
             out.push(b);
             stream('stdout', b);
           });
-          ptyProcess.onExit(({ exitCode, signal: s }) => finish(s ? null : exitCode, s ? `SIG${s}` : null));
-          egress?.attach(ptyProcess.pid, () => finished);
+          ptyProcess.onExit(({ exitCode, signal: s }) => {
+            if (seatbelt && ptyProcess) killGroup(ptyProcess.pid);
+            finish(s ? null : exitCode, s ? `SIG${s}` : null);
+          });
+          if (!seatbelt) egress?.attach(ptyProcess.pid, () => finished);
           if (abort?.aborted) onAbort();
         });
         return;
@@ -348,16 +398,22 @@ export class Executor {
         err.push(Buffer.from(`threshold: could not start ${argv[0]}: ${e.message}\n`));
       });
       child.on('close', (code, sig) => finish(code, sig));
-      if (child.pid) egress?.attach(child.pid, () => finished);
+      // macOS: the command's end is the jail's end, as on Linux where the PID namespace dies with it. What
+      // is left in its process group is killed; a process that left the group (setsid) and still holds the
+      // output pipes would keep 'close' from coming, so the pipes are closed after the grace.
+      if (seatbelt) child.on('exit', () => endSeatbeltRun(child!, limits.graceMs));
+      if (child.pid && !seatbelt) egress?.attach(child.pid, () => finished);
       if (abort?.aborted) onAbort();
     });
 
-    // Nothing of the run may survive it. Jailed, the PID namespace died with bwrap (and the cgroup is
-    // emptied below); unjailed, the tree is searched.
+    // Nothing of the run may survive it. Jailed on Linux, the PID namespace died with bwrap (and the cgroup
+    // is emptied below); otherwise the tree is searched and the process group killed (on macOS a process
+    // that left both its group and its parent's tree is beyond reach: docs/executor.md, "macOS").
     const pid = (child as ChildProcess | null)?.pid ?? (ptyProcess as IPty | null)?.pid;
-    if (pid && !status.jailed) {
+    if (pid && byGroup) {
       const left = descendants(pid);
       if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
+      if (seatbelt) killGroup(pid);
     }
     // The jail is gone: its placeholders go too, unless a jail beside it still mounts them.
     this.releasePlaceholders(mountedProtected, createdPlaceholders);
@@ -365,6 +421,7 @@ export class Executor {
     containment?.cleanup();
     if (launched) removeFile(launched.requestFile);
     const egressReport: EgressReport | null = egress ? await egress.close() : null;
+    seatbeltRun?.cleanup();
 
     if (refillTimer) {
       // A short command: the next spare starts once the result is out. Starting a launcher forks the
@@ -375,6 +432,15 @@ export class Executor {
     }
     const stdout = out.result();
     const stderr = err.result();
+    // sandbox-exec that could not apply the profile ran nothing: the call fails with the cause and the fix
+    // (confirmed by applying the same profile to /usr/bin/true, since a command may print the same words).
+    if (seatbelt && seatbeltRun && looksLikeProfileFailure(exit.code, stderr.text)) {
+      const check = seatbelt.applies(seatbeltRun.sandboxArgs);
+      if (!check.ok) {
+        const why = profileRefused(check.error);
+        throw new JailUnavailableError(why.cause, why.fix);
+      }
+    }
     return {
       exitCode: exit.code,
       signal: exit.signal,
@@ -383,7 +449,7 @@ export class Executor {
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,
-      violations: status.jailed ? [...detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden }), ...hostViolations(egressReport?.refused ?? [])] : [],
+      violations: status.jailed ? [...detectViolations(`${stderr.text}\n${stdout.text}`, { class: req.jail.class, cwd: req.cwd, hidden, eperm: !!seatbelt }), ...hostViolations(egressReport?.refused ?? [])] : [],
       jailed: status.jailed,
       memory: status.jailed && this.containment.ok ? { limitBytes: limits.maxMemoryBytes, heldBy: this.containment.memory, exceeded: outOfMemory } : null,
       ...(egressReport ? { egress: egressReport } : {}),
@@ -410,6 +476,28 @@ export class Executor {
     this.spare = null;
     rmSync(this.scratch, { recursive: true, force: true });
   }
+}
+
+/** SIGKILL to a process group and every descendant of its leader (macOS, where no PID namespace ends them). */
+function killGroup(pid: number): void {
+  signal(descendants(pid), 'SIGKILL');
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is empty
+  }
+}
+
+/** After a macOS jail's command exited: its group goes, and its pipes are closed after the grace if something outside the group holds them. */
+function endSeatbeltRun(child: ChildProcess, graceMs: number): void {
+  if (child.pid) killGroup(child.pid);
+  const streams = [child.stdout, child.stderr].filter((s) => s !== null);
+  if (streams.every((s) => s.closed)) return;
+  const timer = setTimeout(() => {
+    for (const s of streams) s.destroy();
+  }, graceMs);
+  timer.unref();
+  child.once('close', () => clearTimeout(timer));
 }
 
 /** The launcher's request, as written to its file: NUL-terminated strings (an argument holding a NUL would split in two, so none may). */

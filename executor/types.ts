@@ -99,8 +99,8 @@ export interface RunResult {
   violations: JailViolation[];
   /** Whether the command ran jailed (false only with the explicit unjailed setting). */
   jailed: boolean;
-  /** The memory limit, how it was held, and whether it killed a process of this run (null unjailed). */
-  memory: { limitBytes: number; heldBy: 'cgroup' | 'systemd-scope' | 'rlimit-as'; exceeded: boolean } | null;
+  /** The memory limit, how it was held ('none' on macOS: not held), and whether it killed a process of this run (null unjailed). */
+  memory: { limitBytes: number; heldBy: 'cgroup' | 'systemd-scope' | 'rlimit-as' | 'none'; exceeded: boolean } | null;
   /** Network class, jailed: what the egress proxy let through and refused. */
   egress?: { allowed: string[]; refused: { host: string; port: number; protocol: string; reason: string }[] };
 }

@@ -58,6 +58,21 @@ describe('detectViolations', () => {
   ])('$line', ({ line, kind, target }) => {
     expect(detectViolations(line, { class: 'write', cwd: '/w' })).toEqual([{ kind, target, evidence: line }]);
   });
+  // macOS: Seatbelt refuses reads of hidden paths and writes outside the writable ones alike with EPERM.
+  const hidden = { dirs: ['/Users/u/.ssh'], files: ['/w/.env'] };
+  it.each([
+    { line: "touch: /Users/u/Documents/x: Operation not permitted", kind: 'write_denied', target: '/Users/u/Documents/x' },
+    { line: 'bash: line 1: .git/hooks/pre-commit: Operation not permitted', kind: 'write_denied', target: '/w/.git/hooks/pre-commit' },
+    { line: "PermissionError: [Errno 1] Operation not permitted: '/usr/local/lib/x'", kind: 'write_denied', target: '/usr/local/lib/x' },
+    { line: 'cat: /Users/u/.ssh/id_ed25519: Operation not permitted', kind: 'read_denied', target: '/Users/u/.ssh/id_ed25519' },
+    { line: 'cat: .env: Operation not permitted', kind: 'read_denied', target: '/w/.env' },
+    { line: "Error: EPERM: operation not permitted, open '/w/.env'", kind: 'read_denied', target: '/w/.env' },
+  ])('macOS: $line', ({ line, kind, target }) => {
+    expect(detectViolations(line, { class: 'write', cwd: '/w', hidden, eperm: true })).toEqual([{ kind, target, evidence: line }]);
+  });
+  it('an EPERM on Linux is not taken for the jail (there it refuses with EROFS)', () => {
+    expect(detectViolations('touch: /x: Operation not permitted', { class: 'write', cwd: '/w' })).toEqual([]);
+  });
   it('calls a name lookup in a network-class jail a jail denial too: there is no DNS there, only the egress proxy', () => {
     expect(detectViolations('curl: (6) Could not resolve host: x.dev', { class: 'network', cwd: '/w' })).toEqual([{ kind: 'network_denied', target: 'x.dev', evidence: 'curl: (6) Could not resolve host: x.dev' }]);
   });

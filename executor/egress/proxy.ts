@@ -7,8 +7,9 @@
 // sandbox blocked it, and reported to the caller, which turns it into a consent card.
 import { lookup } from 'node:dns/promises';
 import { createServer as createHttpServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
 import { createServer, isIP, type Server, type Socket } from 'node:net';
-import { hostAllowed, normalizeHost } from '../../main/policy/hosts';
+import { hostAllowed, normalizeHost } from '../../common/hosts';
 import { forwardPlain } from './forward';
 import type { HelperRelay } from './bridge';
 import { dialUpstream, type Upstream } from './relay';
@@ -68,6 +69,8 @@ export class EgressProxy {
   private readonly http = createHttpServer();
   private server: Server | null = null;
   private readonly adopted = new Set<Server>();
+  /** The loopback listeners (macOS): 127.0.0.1 and ::1 on one port, TCP and UDP. */
+  private readonly loopback: { close(): unknown }[] = [];
   private relay: HelperRelay | null = null;
 
   constructor(private readonly o: EgressProxyOptions) {
@@ -88,6 +91,67 @@ export class EgressProxy {
   }
 
   /**
+   * Listens on a loopback port for a jail that shares the host's network (macOS, where Seatbelt can allow
+   * one loopback port but not a namespace of its own): 127.0.0.1 and ::1 on the same port, because the
+   * profile's `localhost:PORT` names both, and a port held on one only could be taken on the other by
+   * another program (or by the jailed command itself) to pose as the proxy.
+   */
+  async listenLoopback(o: { pick?: (attempt: number) => number } = {}): Promise<number> {
+    const listen = (server: Server, port: number, host: string) =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, host, exclusive: true }, () => resolve());
+      });
+    // The profile's rule names an address and port, not a protocol: the same port is held for UDP too,
+    // so no datagram listener of another program can sit where the jail may send.
+    const hold = (type: 'udp4' | 'udp6', port: number, host: string) =>
+      new Promise<DatagramSocket>((resolve, reject) => {
+        const s = createSocket({ type });
+        s.once('error', (e) => {
+          s.close();
+          reject(e);
+        });
+        s.bind({ port, address: host, exclusive: true }, () => resolve(s));
+      });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const held: { close(): unknown }[] = [];
+      const v4 = createServer((s) => this.accept(s));
+      // The system picks the port (0); a test picks one it knows is taken elsewhere.
+      await listen(v4, o.pick?.(attempt) ?? 0, '127.0.0.1');
+      held.push(v4);
+      const port = (v4.address() as { port: number }).port;
+      const more: [() => Promise<{ close(): unknown }>, boolean][] = [
+        [async () => {
+          const v6 = createServer((s) => this.accept(s));
+          await listen(v6, port, '::1');
+          return v6;
+        }, true],
+        [() => hold('udp4', port, '127.0.0.1'), false],
+        [() => hold('udp6', port, '::1'), true],
+      ];
+      let taken = false;
+      for (const [open, v6] of more) {
+        try {
+          held.push(await open());
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          // No IPv6 loopback on this machine: nobody can listen there either.
+          if (v6 && code !== 'EADDRINUSE') continue;
+          taken = true; // someone holds that port there: another port
+          break;
+        }
+      }
+      if (taken) {
+        for (const h of held) h.close();
+        continue;
+      }
+      this.loopback.push(...held);
+      return port;
+    }
+    throw new Error('the egress proxy found no loopback port free on both 127.0.0.1 and ::1');
+  }
+
+  /**
    * Takes connections from a listener made elsewhere (the one the bridge made in a jail's namespace);
    * with `relay`, allowed tunnels and the long bodies of plain HTTP responses are moved there instead of here.
    */
@@ -105,6 +169,7 @@ export class EgressProxy {
 
   async close(): Promise<void> {
     for (const l of this.adopted) l.close();
+    for (const l of this.loopback) l.close();
     for (const s of this.sockets) s.destroy();
     this.http.close();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));

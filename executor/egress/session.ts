@@ -13,10 +13,16 @@ export interface EgressReport {
 export class EgressSession {
   private bridge: Promise<Bridge | null> | null = null;
 
-  private constructor(private readonly proxy: EgressProxy) {}
+  private constructor(
+    private readonly proxy: EgressProxy,
+    /** The loopback port the proxy listens on, for a jail that shares the host's network (macOS); null when bridged into a namespace. */
+    readonly port: number | null = null,
+  ) {}
 
-  static async open(o: { patterns: readonly string[]; resolve?: (host: string) => Promise<string[]> }): Promise<EgressSession> {
-    return new EgressSession(new EgressProxy({ patterns: o.patterns, ...(o.resolve ? { resolve: o.resolve } : {}) }));
+  /** `loopback`: listen on the host's loopback now (macOS) instead of waiting to be bridged into the jail's namespace (Linux). */
+  static async open(o: { patterns: readonly string[]; resolve?: (host: string) => Promise<string[]>; loopback?: boolean }): Promise<EgressSession> {
+    const proxy = new EgressProxy({ patterns: o.patterns, ...(o.resolve ? { resolve: o.resolve } : {}) });
+    return new EgressSession(proxy, o.loopback ? await proxy.listenLoopback() : null);
   }
 
   /** Called once the jail's launcher has started: the proxy takes connections on a listener in its namespace. */

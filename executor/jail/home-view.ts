@@ -11,7 +11,7 @@
 // from planHiddenPaths unchanged, this only renders them.
 import { lstatSync, readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { isInside } from '../../main/policy/paths';
+import { isInside } from '../../common/credential-locations';
 import type { HiddenPaths } from './plan';
 
 export type HomeOp =

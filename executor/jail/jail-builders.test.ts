@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { bwrapArgs } from './bwrap';
-import { seatbeltProfile } from './seatbelt';
 import type { JailSpec } from './spec';
 
 const spec = (over: Partial<JailSpec> = {}): JailSpec => ({
@@ -103,23 +102,5 @@ describe('bwrapArgs', () => {
       mounted: { dirs: [], files: 1 },
       last: ['--remount-ro', '/home/u', '--clearenv'],
     });
-  });
-});
-
-describe('seatbeltProfile', () => {
-  it('denies by default, hides credentials, and allows network only for the network class', () => {
-    const write = seatbeltProfile(spec());
-    expect(write).toContain('(deny default)');
-    expect(write).toContain('(deny file-read* (subpath "/home/u/.ssh"))');
-    expect(write).toContain('(deny file-read* (literal "/home/u/proj/.env"))');
-    expect(write).toContain('(deny file-read* (literal "/home/u/.gitconfig"))');
-    expect(write).toContain('(allow file-write* (subpath "/home/u/proj"))');
-    expect(write).toContain('(deny file-write* (subpath "/home/u/proj/.git/hooks"))');
-    expect(write).toContain('(deny network*)');
-    expect(seatbeltProfile(spec({ class: 'network' }))).toContain('(allow network*)');
-    expect(seatbeltProfile(spec({ class: 'read' }))).not.toContain('(allow file-write* (subpath "/home/u/proj"))');
-  });
-  it('quotes paths', () => {
-    expect(seatbeltProfile(spec({ workspace: '/w/a"b' }))).toContain('(subpath "/w/a\\"b")');
   });
 });

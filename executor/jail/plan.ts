@@ -3,7 +3,7 @@
 // checkpoint does not hold, kept read-only.
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
+import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, JAIL_HIDDEN_SYSTEM_PATHS, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../common/credential-locations';
 import { proxyEnv } from '../egress/bridge';
 import { scrubEnv } from '../env';
 import type { RunRequest } from '../types';
@@ -153,7 +153,7 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     home: ctx.home,
     workspace,
     keep: [...homeVisible(ctx.home), ...granted, ...(req.jail.extraWritable ?? [])],
-    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, '/etc/shadow', '/etc/gshadow', '/etc/ssh', '/root/.ssh'],
+    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, ...JAIL_HIDDEN_SYSTEM_PATHS],
   });
   const hiddenDirs = hidden.dirs;
   const hiddenFiles = hidden.files;
@@ -193,6 +193,7 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     unreadableFile: unreadableFile(ctx.emptyFile),
     readOnlyInWorkspace,
     absentProtected,
+    ...(grantedCode.size ? { grantedCodePaths: [...grantedCode] } : {}),
     emptyFile: ctx.emptyFile,
     // The proxy variables are set last, so an allowed variable of the same name cannot point elsewhere.
     env: { ...scrubEnv(req.env, req.envAllow), ...(req.jail.class === 'network' ? proxyEnv() : {}) },

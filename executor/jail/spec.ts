@@ -22,6 +22,8 @@ export interface JailSpec {
   readOnlyInWorkspace: string[];
   /** Such paths that do not exist yet: covered by an empty read-only placeholder so they cannot be created. */
   absentProtected: { path: string; dir: boolean }[];
+  /** Outside-jail code paths the user allowed to be written (the macOS profile protects the others at any depth, and must leave these out). */
+  grantedCodePaths?: string[];
   /** The scrubbed environment. */
   env: Record<string, string>;
   /** An empty regular file: the read-only placeholder over protected files that do not exist yet. */

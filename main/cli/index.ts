@@ -19,7 +19,7 @@ commands:
   ctl [--data-dir DIR] [--json] <pending | history | decide | grants | revoke | verify | level | request>
                              talk to a running core; "threshold ctl" alone lists its commands
   jail --workspace DIR [--class read|write|network] [--print] -- <argv...>
-                             run argv in the jail as the executor would (no gate); --print shows the bwrap line
+                             run argv in the jail as the executor would (no gate); --print shows the jail's command line (bwrap; sandbox-exec on macOS)
   checkpoints [--data-dir DIR] <list | diff ID | restore ID>
                              workspace checkpoints: list, what a call changed, restore
   help                       this text

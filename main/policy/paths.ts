@@ -1,6 +1,10 @@
 // Where a path points, judged lexically (pure: no filesystem access). Used by the shell classifier and
 // by the evaluation of file tools, so one list decides what a credential or a system location is.
 import { posix } from 'node:path';
+import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside, within } from '../../common/credential-locations';
+
+// The lists live in common/ so the executor (which imports nothing from main/) builds its jail from the same ones.
+export { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside };
 
 export interface PathContext {
   /** The user's home directory, absolute. */
@@ -51,16 +55,6 @@ function isNormalRelative(p: string): boolean {
   }
 }
 
-export function isInside(path: string, dir: string): boolean {
-  if (dir === '/') return path.startsWith('/');
-  return path === dir || within(path, dir);
-}
-
-/** path is below dir (`dir/…`), without building the prefix string. */
-function within(path: string, dir: string): boolean {
-  return path.length > dir.length && path.charCodeAt(dir.length) === 47 && path.startsWith(dir);
-}
-
 function homeRelative(path: string, ctx: PathContext): string | null {
   if (path === ctx.home) return '';
   return within(path, ctx.home) ? path.slice(ctx.home.length + 1) : null;
@@ -72,46 +66,6 @@ function firstSegment(rel: string): string {
   return slash === -1 ? rel : rel.slice(0, slash);
 }
 
-/** Home-relative directories and files that hold credentials. */
-export const CREDENTIAL_HOME_PATHS: readonly string[] = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.config/gh',
-  '.config/gcloud',
-  '.config/hub',
-  '.config/git/credentials',
-  '.git-credentials',
-  '.netrc',
-  '.pgpass',
-  '.my.cnf',
-  '.npmrc',
-  '.pypirc',
-  '.docker/config.json',
-  '.kube',
-  '.password-store',
-  '.local/share/keyrings',
-  '.mozilla',
-  '.thunderbird',
-  '.config/google-chrome',
-  '.config/chromium',
-  '.config/BraveSoftware',
-  '.config/microsoft-edge',
-  '.config/vivaldi',
-  '.config/opera',
-  'snap/firefox',
-  'snap/chromium',
-  'Library/Keychains',
-  'Library/Cookies',
-  'Library/Application Support/Google/Chrome',
-  'Library/Application Support/Firefox',
-  'Library/Application Support/BraveSoftware',
-  'Library/Application Support/Microsoft Edge',
-  'Library/Safari',
-  '.config/threshold',
-  '.local/share/threshold',
-];
 
 /** The first segments of CREDENTIAL_HOME_PATHS: a home path starting with none of them is in none of them. */
 const CREDENTIAL_HOME_FIRST = new Set(CREDENTIAL_HOME_PATHS.map(firstSegment));
@@ -143,26 +97,8 @@ export function isCredentialPath(path: string, ctx: PathContext): boolean {
 // ── Hidden home entries (the jail's view of the home folder) ────────────────────────────────────────
 // Credential files are too many to list, so the jail turns it around: every dot-entry of the home folder
 // and ~/Library (where macOS keeps each application's data, cookies and keychains) is hidden, except the
-// short list below, the workspace, and what the user granted. The classifier asks before reading any of
-// them, so the card says why. executor/jail/plan.ts builds the jail's view from the same list.
-
-/** Home-relative paths the jail leaves visible, each with the reason it is safe and needed. */
-export const HOME_VISIBLE: readonly { path: string; why: string }[] = [
-  { path: '.gitconfig', why: "git needs the user's name and e-mail to commit; hidden after all when it carries a credential (a token in a URL, an extraheader)" },
-  { path: '.config/git/config', why: 'the same file at its XDG location' },
-  { path: '.config/git/ignore', why: 'global ignore patterns: no secrets, and without them git status lists editor files' },
-  { path: '.config/git/attributes', why: 'global attributes (line endings, diff drivers by name): no secrets' },
-  { path: '.cargo/bin', why: "Rust's tools and rustup's proxies; the rest of ~/.cargo stays hidden (credentials.toml holds the crates.io token)" },
-  { path: '.rustup', why: 'Rust toolchains and their settings: no credentials' },
-  { path: '.nvm', why: 'Node.js versions installed by nvm: no credentials' },
-  { path: '.pyenv', why: 'Python versions and shims installed by pyenv: no credentials' },
-  { path: '.rbenv', why: 'Ruby versions and shims installed by rbenv: no credentials' },
-  { path: '.sdkman/candidates', why: 'JDKs and build tools installed by SDKMAN!: no credentials' },
-  { path: '.local/bin', why: 'programs the user installed for themselves (pip --user, pipx): no credentials' },
-  { path: '.local/lib', why: "Python's per-user packages (site-packages): no credentials" },
-  { path: '.bun/bin', why: "Bun's binary and globally installed tools; ~/.bun's install cache stays hidden" },
-  { path: '.deno/bin', why: 'Deno and tools installed with deno install' },
-];
+// short list (HOME_VISIBLE, in common/credential-locations.ts), the workspace, and what the user granted.
+// The classifier asks before reading any of them, so the card says why; the jails use the same list.
 
 const HOME_VISIBLE_PATHS = HOME_VISIBLE.map((v) => v.path);
 
@@ -294,15 +230,8 @@ export function isProtectedWriteTarget(path: string, ctx: PathContext): boolean 
   return PERSISTENCE_HOME_DIRS.some((d) => rel === d || within(rel, d));
 }
 
-/**
- * Workspace files whose content later runs OUTSIDE the jail (git hooks and config, direnv, editor tasks).
- * Writing one is a capability change: it can plant code the user runs unconfined.
- */
-const OUTSIDE_JAIL_CODE = [
-  '.git/hooks', '.git/config', '.git/info', '.git/modules', '.envrc', '.vscode', '.idea', '.husky', '.devcontainer',
-  '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', '.gitmodules',
-];
-export const OUTSIDE_JAIL_CODE_PATHS: readonly string[] = OUTSIDE_JAIL_CODE;
+/** Workspace files whose content later runs outside the jail (common/credential-locations.ts). */
+const OUTSIDE_JAIL_CODE = OUTSIDE_JAIL_CODE_PATHS;
 
 export function isOutsideJailCodePath(path: string, ctx: PathContext): boolean {
   if (!isInside(path, ctx.workspace) || path === ctx.workspace) return false;

@@ -203,7 +203,7 @@ describe('the egress proxy', () => {
       patterns: () => [`rebind.test:${webPort}`],
       steps: () => [`CONNECT rebind.test:${webPort} HTTP/1.1\r\n\r\n`],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', kind: 'local_address', reason: 'rebind.test resolves to 127.0.0.1, an address of this computer or its link, which a host name may not reach' }],
+      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', kind: 'local_address', reason: `rebind.test resolves to 127.0.0.1, a loopback address (this computer), which a host name may reach only when [network] allow_hosts or a grant names that address itself (127.0.0.1:${webPort})` }],
       lookups: ['rebind.test'],
     },
     {
@@ -211,7 +211,7 @@ describe('the egress proxy', () => {
       patterns: () => ['metadata.test'],
       steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('metadata.test', 80)],
       expected: () => 'socks reply 2',
-      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', kind: 'local_address', reason: 'metadata.test resolves to 169.254.169.254, an address of this computer or its link, which a host name may not reach' }],
+      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', kind: 'local_address', reason: 'metadata.test resolves to 169.254.169.254, a cloud metadata service address (AWS, Google Cloud, Azure, Oracle, DigitalOcean), which a host name may reach only when [network] allow_hosts or a grant names that address itself (169.254.169.254:80)' }],
       lookups: ['metadata.test'],
     },
     {

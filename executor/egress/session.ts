@@ -2,6 +2,7 @@
 // are the ones in force for it), the bridge into its namespace, and what was let through or refused.
 import type { JailViolation } from '../types';
 import { startBridge, type Bridge } from './bridge';
+import type { Resolver } from '../net/destination';
 import { EgressProxy, type EgressRefusal } from './proxy';
 
 export interface EgressReport {
@@ -15,7 +16,7 @@ export class EgressSession {
 
   private constructor(private readonly proxy: EgressProxy) {}
 
-  static async open(o: { patterns: readonly string[]; resolve?: (host: string) => Promise<string[]> }): Promise<EgressSession> {
+  static async open(o: { patterns: readonly string[]; resolve?: Resolver }): Promise<EgressSession> {
     return new EgressSession(new EgressProxy({ patterns: o.patterns, ...(o.resolve ? { resolve: o.resolve } : {}) }));
   }
 

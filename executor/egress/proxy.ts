@@ -220,21 +220,27 @@ export class EgressProxy {
       answer(400, this.malformed(target.startsWith('only http') ? '' : (req.url ?? ''), 'http', target), true);
       return null;
     }
-    const dest = await this.destination(target.host, target.port);
-    if (!dest.ok) {
-      answer(statusFor(dest), this.refusal(dest, 'http'), dest.kind !== 'unresolved');
+    // The Host header goes on as sent (which virtual host of the checked address answers is not the
+    // proxy's to decide, as inside a CONNECT tunnel), but one that is not a host name is refused, before
+    // anything is looked up.
+    const hosts = req.rawHeaders.filter((_, i) => i % 2 === 1 && /^host$/i.test(req.rawHeaders[i - 1]!));
+    if (hosts.length > 1) {
+      answer(400, this.malformed('', 'http', 'the request has more than one Host header'), true);
       return null;
     }
-    // The Host header goes on as sent (which virtual host of the checked address answers is not the
-    // proxy's to decide, as inside a CONNECT tunnel), but one that is not a host name is refused.
-    const sent = req.headers.host;
+    const sent = hosts[0];
     if (sent !== undefined) {
-      const h = splitHostPort(sent, dest.port);
+      const h = splitHostPort(sent, target.port);
       const read = h ? canonicalHost(h.host) : null;
       if (!read?.ok) {
         answer(400, this.malformed(sent, 'http', `the Host header "${visibleHost(sent)}" is not a host name: ${read && !read.ok ? read.reason : 'it is not host[:port]'}`), true);
         return null;
       }
+    }
+    const dest = await this.destination(target.host, target.port);
+    if (!dest.ok) {
+      answer(statusFor(dest), this.refusal(dest, 'http'), dest.kind !== 'unresolved');
+      return null;
     }
     return { dest, path: target.path };
   }

@@ -217,7 +217,8 @@ export class EgressProxy {
   private async plainTarget(req: IncomingMessage, answer: (status: number, text: string, refused: boolean) => void): Promise<{ dest: Destination; path: string } | null> {
     const target = absoluteTarget(req.url ?? '');
     if (typeof target === 'string') {
-      answer(400, this.malformed(target.startsWith('only http') ? '' : (req.url ?? ''), 'http', target), true);
+      // Not the URL itself: it may carry a user name and password.
+      answer(400, this.malformed('', 'http', target), true);
       return null;
     }
     // The Host header goes on as sent (which virtual host of the checked address answers is not the

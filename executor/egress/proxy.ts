@@ -58,11 +58,14 @@ export function refusalText(host: string, port: number, why: string, kind: Egres
   return `Threshold's sandbox, not the task, blocked the connection to ${hostPort(host, port)}: ${why}. ${next}`;
 }
 
-/** The sentence for a refused loopback target, with what a command inside the jail more often means by it. */
-function withLoopbackHint(d: DestinationRefusal, text: string): string {
+/**
+ * The sentence for a refused host. A loopback target gets no card (none may open the host's own
+ * services), and the command more often means the jail's own loopback: it is told how to reach that.
+ */
+function refusalFor(d: Pick<DestinationRefusal, 'host' | 'port' | 'reason'> & { kind: EgressRefusal['kind'] }): string {
   const loopback = d.host === 'localhost' || addressRange(d.host)?.range === 'loopback';
-  if (d.kind !== 'not_allowed' || !loopback) return text;
-  return `${text} Through the proxy, loopback is the host computer's: a server this command started inside the sandbox is reached without the proxy (curl --noproxy '*', or NO_PROXY=127.0.0.1,localhost).`;
+  if (d.kind !== 'not_allowed' || !loopback) return refusalText(d.host, d.port, d.reason, d.kind);
+  return `${refusalText(d.host, d.port, d.reason, 'unsupported').replace(/ Do not try to reach it another way\.$/, '')} Through the proxy, loopback is the host computer's, which no card opens (the user may name it in [network] allow_hosts); a server this command started inside the sandbox is reached without the proxy (curl --noproxy '*', or NO_PROXY=127.0.0.1,localhost).`;
 }
 
 export class EgressProxy {
@@ -175,8 +178,9 @@ export class EgressProxy {
   /** Records a refusal and gives the sentence for the client; `unresolved` is the network's answer and is not recorded. */
   private refusal(d: DestinationRefusal, protocol: EgressProtocol): string {
     if (d.kind === 'unresolved') return d.reason;
-    this.refuse({ host: d.host, port: d.port, protocol, kind: d.kind, reason: d.reason });
-    return withLoopbackHint(d, refusalText(d.host, d.port, d.reason, d.kind));
+    const r = { host: d.host, port: d.port, protocol, kind: d.kind, reason: d.reason };
+    this.refuse(r);
+    return refusalFor(r);
   }
 
   // ── HTTP CONNECT ────────────────────────────────────────────────────────────────────────────────────

@@ -39,7 +39,7 @@ describe('host allowlist', () => {
     ['-a.test', '"-a.test" is not a host name or *.domain pattern (lower-case, optional :port)'],
     ['a_b.test', '"a_b.test" is not a host name or *.domain pattern (lower-case, optional :port)'],
     ['\u0430llowed.test', '"\u0430llowed.test" is not a host name or *.domain pattern (lower-case, optional :port)'],
-    ['xn--llowed-2ve.test', null],
+    ['xn--llowed-2nf.test', null],
   ])('the pattern %s has the problem %j', (pattern, problem) => {
     expect(hostPatternProblem(pattern)).toBe(problem);
   });
@@ -50,8 +50,8 @@ describe('host allowlist', () => {
     { name: 'an IP literal never matches a wildcard', host: '10.0.0.1', port: 443, patterns: ['*.0.0.1'], expected: false },
     { name: 'a NUL before an allowed suffix does not match it', host: 'collector.evil\0.allowed.test', port: 443, patterns: ['*.allowed.test'], expected: false },
     { name: 'a Cyrillic look-alike does not match the ASCII name', host: '\u0430llowed.test', port: 443, patterns: ['allowed.test'], expected: false },
-    { name: 'a look-alike in xn-- form does not match the ASCII name', host: 'xn--llowed-2ve.test', port: 443, patterns: ['allowed.test'], expected: false },
-    { name: 'the xn-- form matches its own pattern', host: 'XN--LLOWED-2VE.test', port: 443, patterns: ['xn--llowed-2ve.test'], expected: true },
+    { name: 'a look-alike in xn-- form does not match the ASCII name', host: 'xn--llowed-2nf.test', port: 443, patterns: ['allowed.test'], expected: false },
+    { name: 'the xn-- form matches its own pattern', host: 'XN--LLOWED-2NF.test', port: 443, patterns: ['xn--llowed-2nf.test'], expected: true },
     { name: 'full-width dots are not dots', host: 'x\uff0eallowed.test', port: 443, patterns: ['*.allowed.test'], expected: false },
     { name: 'an odd IPv4 spelling does not match the address', host: '127.1', port: 8080, patterns: ['127.0.0.1:8080'], expected: false },
     { name: 'a name with the trailing root dot matches its pattern', host: 'registry.npmjs.org.', port: 443, patterns: ['registry.npmjs.org'], expected: true },
@@ -71,7 +71,7 @@ describe('the one reading of a host name (canonicalHost)', () => {
     { name: 'a plain name', raw: 'files.pythonhosted.org', expected: { ok: true, host: 'files.pythonhosted.org', kind: 'name' } },
     { name: 'upper case, folded', raw: 'X.Allowed.TEST', expected: { ok: true, host: 'x.allowed.test', kind: 'name' } },
     { name: 'one trailing dot (the root), dropped', raw: 'x.allowed.test.', expected: { ok: true, host: 'x.allowed.test', kind: 'name' } },
-    { name: 'an xn-- name, kept as written', raw: 'xn--llowed-2ve.test', expected: { ok: true, host: 'xn--llowed-2ve.test', kind: 'name' } },
+    { name: 'an xn-- name, kept as written', raw: 'xn--llowed-2nf.test', expected: { ok: true, host: 'xn--llowed-2nf.test', kind: 'name' } },
     { name: 'a 63-character label', raw: `${'a'.repeat(63)}.test`, expected: { ok: true, host: `${'a'.repeat(63)}.test`, kind: 'name' } },
     { name: 'a 253-character name', raw: `${'a.'.repeat(126)}a`, expected: { ok: true, host: `${'a.'.repeat(126)}a`, kind: 'name' } },
     { name: 'an IPv4 address', raw: '127.0.0.1', expected: { ok: true, host: '127.0.0.1', kind: 'ipv4' } },

@@ -54,6 +54,8 @@ export function visibleHost(raw: string): string {
   return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
 }
 
+const LDH = /^[A-Za-z0-9.-]+$/;
+
 /** WHATWG's "ends in a number": a last label of digits or 0x-hex makes the whole name an IPv4 address in some spelling. */
 const NUMERIC_LABEL = /^(?:[0-9]+|0[xX][0-9a-fA-F]*)$/;
 
@@ -76,8 +78,9 @@ export function canonicalHost(raw: string): CanonicalHost {
     if (!words) return { ok: false, reason: `"${visibleHost(raw)}" is not an IPv6 address in a standard form` };
     return { ok: true, host: formatIPv6(words), kind: 'ipv6' };
   }
-  for (const ch of raw) {
-    if (!/^[A-Za-z0-9.-]$/.test(ch)) return { ok: false, reason: `the host name contains ${describeChar(ch)}, which a host name may not (letters, digits, hyphens and dots only)` };
+  if (!LDH.test(raw)) {
+    const ch = [...raw].find((c) => !LDH.test(c))!;
+    return { ok: false, reason: `the host name contains ${describeChar(ch)}, which a host name may not (letters, digits, hyphens and dots only)` };
   }
   let name = raw.toLowerCase();
   if (name.endsWith('.')) name = name.slice(0, -1);
@@ -125,7 +128,20 @@ interface ParsedPattern {
 
 const PATTERN_PROBLEM = (p: string) => `"${p}" is not a host name or *.domain pattern (lower-case, optional :port)`;
 
+/** Patterns read once: the same few dozen are matched on every connection. */
+const parsed = new Map<string, ParsedPattern | string>();
+
 function parsePattern(pattern: string): ParsedPattern | string {
+  let p = parsed.get(pattern);
+  if (p === undefined) {
+    p = readPattern(pattern);
+    if (parsed.size >= 4096) parsed.clear();
+    parsed.set(pattern, p);
+  }
+  return p;
+}
+
+function readPattern(pattern: string): ParsedPattern | string {
   let hostPart = pattern;
   let port: number | null = null;
   if (pattern.startsWith('[')) {

@@ -71,6 +71,8 @@ const NUMERIC_LABEL = /^(?:[0-9]+|0[xX][0-9a-fA-F]*)$/;
  */
 export function canonicalHost(raw: string): CanonicalHost {
   if (raw.length === 0) return { ok: false, reason: 'the host name is empty' };
+  const v4 = parseIPv4(raw);
+  if (v4) return { ok: true, host: raw, kind: 'ipv4' };
   if (raw.length > 300) return { ok: false, reason: 'the host name is longer than 253 characters' };
   if (raw.startsWith('[') || raw.includes(':')) {
     const inner = !raw.startsWith('[') ? raw : raw.endsWith(']') ? raw.slice(1, -1) : null;
@@ -93,9 +95,9 @@ export function canonicalHost(raw: string): CanonicalHost {
     if (label.startsWith('-') || label.endsWith('-')) return { ok: false, reason: `the host name has a label that begins or ends with a hyphen ("${label}")` };
   }
   if (NUMERIC_LABEL.test(labels[labels.length - 1]!)) {
-    const v4 = parseIPv4(name);
-    if (!v4) return { ok: false, reason: `"${name}" is an IP address in a non-standard spelling (write it as four decimal numbers, like 127.0.0.1)` };
-    return { ok: true, host: v4.join('.'), kind: 'ipv4' };
+    const address = parseIPv4(name);
+    if (!address) return { ok: false, reason: `"${name}" is an IP address in a non-standard spelling (write it as four decimal numbers, like 127.0.0.1)` };
+    return { ok: true, host: address.join('.'), kind: 'ipv4' };
   }
   return { ok: true, host: name, kind: 'name' };
 }
@@ -189,6 +191,15 @@ export function coveringPatterns(host: string, kind: HostKind, port: number, pat
   return out;
 }
 
+/** True when some pattern covers a canonical `host:port`. */
+export function covered(host: string, kind: HostKind, port: number, patterns: readonly string[]): boolean {
+  for (const pattern of patterns) {
+    const p = parsePattern(pattern);
+    if (typeof p !== 'string' && matches(p, host, kind, port)) return true;
+  }
+  return false;
+}
+
 /** True when a pattern names exactly this host (no wildcard), with the port rule. */
 export function namedExactly(host: string, kind: HostKind, port: number, patterns: readonly string[]): boolean {
   return coveringPatterns(host, kind, port, patterns).some((p) => !p.startsWith('*.'));
@@ -197,7 +208,7 @@ export function namedExactly(host: string, kind: HostKind, port: number, pattern
 /** True when `host:port` is covered by one of the patterns; a host that is refused by `canonicalHost` never is. */
 export function hostAllowed(host: string, port: number, patterns: readonly string[]): boolean {
   const c = canonicalHost(host);
-  return c.ok && coveringPatterns(c.host, c.kind, port, patterns).length > 0;
+  return c.ok && covered(c.host, c.kind, port, patterns);
 }
 
 /** `localhost` and the names below it: loopback by definition (RFC 6761). */

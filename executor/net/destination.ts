@@ -15,7 +15,7 @@ import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { addressRange, canonicalAddress } from '../../common/addresses';
-import { canonicalHost, coveringPatterns, hostPort, isLocalhostName, namedExactly, visibleHost } from '../../common/hosts';
+import { canonicalHost, covered, hostPort, isLocalhostName, namedExactly, visibleHost } from '../../common/hosts';
 
 /** Name resolution: the system's unless a test gives its own (the outside boundary: a fake DNS answer). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -58,10 +58,9 @@ export async function resolveDestination(rawHost: string, port: number, policy: 
   const c = canonicalHost(rawHost);
   if (!c.ok) return { ok: false, kind: 'unsupported', host: visibleHost(rawHost), port, reason: c.reason };
   const host = c.host;
-  const target = hostPort(host, port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, kind: 'unsupported', host, port, reason: `the port ${port} is outside 1-65535` };
-  if (coveringPatterns(host, c.kind, port, policy.patterns).length === 0) {
-    return { ok: false, kind: 'not_allowed', host, port, reason: `${target} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` };
+  if (!covered(host, c.kind, port, policy.patterns)) {
+    return { ok: false, kind: 'not_allowed', host, port, reason: `${hostPort(host, port)} is not on the allowed hosts ([network] allow_hosts) and no grant covers it` };
   }
   // An IP literal that a pattern covers is named by it (literals match only themselves): nothing to resolve or check.
   if (c.kind !== 'name') return { ok: true, host, port, addresses: [host] };
@@ -80,7 +79,7 @@ export async function resolveDestination(rawHost: string, port: number, policy: 
   let firstRefusal: string | null = null;
   for (const address of addresses) {
     const range = addressRange(address);
-    const named = coveringPatterns(address, address.includes(':') ? 'ipv6' : 'ipv4', port, policy.patterns).length > 0;
+    const named = covered(address, address.includes(':') ? 'ipv6' : 'ipv4', port, policy.patterns);
     if (range === null || named || (localhostNamed && range.range === 'loopback')) permitted.push(address);
     else firstRefusal ??= `${host} resolves to ${address}, ${range.description}, which a host name may reach only when [network] allow_hosts or a grant names that address itself (${hostPort(address, port)})`;
   }

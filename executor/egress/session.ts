@@ -1,5 +1,6 @@
 // One network-class run's way out: its own proxy (so every refusal belongs to this call and the hosts
 // are the ones in force for it), the bridge into its namespace, and what was let through or refused.
+import { hostPort } from '../../common/hosts';
 import type { JailViolation } from '../types';
 import { startBridge, type Bridge } from './bridge';
 import type { Resolver } from '../net/destination';
@@ -37,7 +38,7 @@ export function hostViolations(refused: readonly EgressRefusal[]): JailViolation
   const seen = new Set<string>();
   const out: JailViolation[] = [];
   for (const r of refused) {
-    const target = `${r.host}:${r.port}`;
+    const target = hostPort(r.host, r.port);
     if (seen.has(target)) continue;
     seen.add(target);
     out.push({ kind: 'host_denied', target, evidence: r.reason, host: { name: r.host, port: r.port, grantable: r.kind === 'not_allowed' } });

@@ -539,8 +539,10 @@ describe('every request gets an answer', () => {
     ws = createHttpServer((req, res) => res.end(`plain answer to ${req.url}`));
     ws.on('upgrade', (req, socket: Socket) => {
       upgrades.push(`${req.method} ${req.url} host=${req.headers.host} upgrade=${req.headers.upgrade}`);
-      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
-      socket.on('data', (d: Buffer) => socket.end(`echo:${d.toString()}`));
+      // A host that declines the upgrade but keeps the connection: what the client sends next reaches it, raw.
+      if (req.url === '/decline') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nno');
+      else socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      socket.on('data', (d: Buffer) => socket.end(`echo:${d.toString().split('\r\n')[0]}`));
     });
     await new Promise<void>((r) => ws.listen(0, '127.0.0.1', r));
     wsPort = (ws.address() as AddressInfo).port;
@@ -555,6 +557,12 @@ describe('every request gets an answer', () => {
       patterns: () => [`127.0.0.1:${wsPort}`],
       steps: () => [upgrade(`http://127.0.0.1:${wsPort}/socket?x=1`), 'frame'],
       expected: () => ({ seen: 'HTTP/1.1 101 Switching Protocols | echo:frame', hostSaw: ['GET /socket?x=1 host=inner upgrade=websocket'], refused: [] }),
+    },
+    {
+      name: 'after an Upgrade the host declined, a request for another host on the same connection goes only to the checked host',
+      patterns: () => [`127.0.0.1:${wsPort}`, `127.0.0.1:${otherPort}`],
+      steps: () => [upgrade(`http://127.0.0.1:${wsPort}/decline`), `GET http://127.0.0.1:${otherPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`],
+      expected: () => ({ seen: `HTTP/1.1 200 OK | noecho:GET http://127.0.0.1:${otherPort}/ HTTP/1.1`, hostSaw: ['GET /decline host=inner upgrade=websocket'], refused: [] }),
     },
     {
       name: 'an Upgrade to a host not allowed is refused with a 403 and reported',

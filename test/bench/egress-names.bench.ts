@@ -4,7 +4,9 @@
 // literal, to a name, and refused, side by side in one run. The 100 MB downloads of the `egress` suite
 // say what it costs a transfer once connected (nothing: the check runs once per connection).
 import { createServer, connect, type AddressInfo, type Server } from 'node:net';
+import { DEFAULT_ALLOW_HOSTS } from '../../common/hosts';
 import { EgressProxy } from '../../executor/egress/proxy';
+import { resolveDestination } from '../../executor/net/destination';
 import { percentile, type BenchSuite } from './harness';
 
 function roundTrip(proxyPort: number, target: string): Promise<number> {
@@ -35,16 +37,14 @@ export const suites: BenchSuite[] = [
       await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
       const port = (host.address() as AddressInfo).port;
       // The allowlist a session typically has (the defaults) plus what these connections need.
-      const { DEFAULT_ALLOW_HOSTS } = await import('../../common/hosts').catch(() => import('../../main/policy/hosts' as string) as Promise<{ DEFAULT_ALLOW_HOSTS: string[] }>);
       const patterns = [...DEFAULT_ALLOW_HOSTS, `*.allowed.test:${port}`, `127.0.0.1:${port}`];
       const proxy = new EgressProxy({ patterns, resolve: async () => ['127.0.0.1'] });
       await proxy.listen({ port: 0 });
       const proxyPort = proxy.address() as number;
       try {
-        const destination = await import('../../executor/net/destination').catch(() => null);
-        if (destination) {
+        {
           const resolve = async () => ['127.0.0.1'];
-          const check = () => destination.resolveDestination('pkg.allowed.test', port, { patterns, resolve });
+          const check = () => resolveDestination('pkg.allowed.test', port, { patterns, resolve });
           for (let i = 0; i < 2000; i++) await check();
           const xs: number[] = [];
           for (let b = 0; b < 300; b++) {

@@ -10,6 +10,7 @@ import { planContainment, type Containment, type ContainmentPlan, type LaunchLim
 import { detectViolations } from './denial';
 import { EgressSession, hostViolations, type EgressReport } from './egress/session';
 import { DEFAULT_ALLOW_HOSTS } from '../common/hosts';
+import { systemResolver, type Resolver } from './net/destination';
 import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
@@ -43,8 +44,8 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   spare?: boolean;
   /** For tests: how long a jailed command runs before the next spare starts beside it (default 100 ms). */
   spareAfterMs?: number;
-  /** For tests: name resolution at the egress proxy instead of the system's. */
-  resolveHost?: (host: string) => Promise<string[]>;
+  /** For tests: name resolution (the egress proxy's and web_fetch's) instead of the system's. */
+  resolveHost?: Resolver;
 }
 
 export interface JailStatus {
@@ -118,8 +119,11 @@ export class Executor {
   private protectedInUse = new Map<string, number>();
   /** Placeholders whose run ended while another jail still mounted them: removed when the last one ends. */
   private placeholdersLeft = new Set<string>();
+  /** Name resolution for everything Threshold dials (the egress proxy, web_fetch): one boundary, which a test may replace. */
+  readonly resolveHost: Resolver;
 
   constructor(private readonly o: ExecutorOptions) {
+    this.resolveHost = o.resolveHost ?? systemResolver;
     this.probe = o.probe ?? probeJail();
     const seatbelt = this.probe.ok && this.probe.kind === 'seatbelt' ? this.probe : null;
     this.containment = seatbelt ? SEATBELT_CONTAINMENT : (o.containment ?? planContainment());
@@ -230,7 +234,7 @@ export class Executor {
     // listening on a loopback port that the profile allows and nothing else (macOS).
     const egress =
       status.jailed && req.jail.class === 'network'
-        ? await EgressSession.open({ patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, ...(this.o.resolveHost ? { resolve: this.o.resolveHost } : {}), loopback: !!seatbelt })
+        ? await EgressSession.open({ patterns: req.jail.allowHosts ?? DEFAULT_ALLOW_HOSTS, resolve: this.resolveHost, loopback: !!seatbelt })
         : null;
     let finished = false;
     let refillTimer: NodeJS.Timeout | null = null;

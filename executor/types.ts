@@ -57,7 +57,7 @@ export interface RunRequest {
     unheld?: readonly string[];
     /**
      * Network class: the host patterns the egress proxy lets through for this call (the allowlist and
-     * the host grants in force). Absent: the default allowlist (main/policy/hosts.ts).
+     * the host grants in force). Absent: the default allowlist (common/hosts.ts).
      */
     allowHosts?: readonly string[];
   };

@@ -23,11 +23,17 @@ const BRIDGE_WAIT_TICKS = 500; // × 10 ms
 /** Exit status of a jail whose bridge never came up (nothing of the command ran). */
 export const BRIDGE_FAILED_EXIT = 125;
 
-/** Proxy variables for the command: both spellings, since tools read one or the other. */
+/**
+ * Proxy variables for the command: both spellings, since tools read one or the other. NO_PROXY is set,
+ * empty: every host goes through the proxy, loopback included, so `curl http://127.0.0.1:PORT/` reaches
+ * the host's service when a grant names it and gets the proxy's refusal when none does (the jail's own
+ * loopback, where a server the command started listens, is reached with `--noproxy`). Set after the
+ * environment allowlist, so an allowed NO_PROXY cannot send a host around the proxy's answer.
+ */
 export function proxyEnv(port = JAIL_PROXY_PORT): Record<string, string> {
   const http = `http://127.0.0.1:${port}`;
   const socks = `socks5h://127.0.0.1:${port}`;
-  const noProxy = 'localhost,127.0.0.1,::1';
+  const noProxy = '';
   return { HTTP_PROXY: http, HTTPS_PROXY: http, ALL_PROXY: socks, NO_PROXY: noProxy, http_proxy: http, https_proxy: http, all_proxy: socks, no_proxy: noProxy };
 }
 

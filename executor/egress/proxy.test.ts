@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server as HttpServer } from 'node:http';
-import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,7 +203,7 @@ describe('the egress proxy', () => {
       patterns: () => [`rebind.test:${webPort}`],
       steps: () => [`CONNECT rebind.test:${webPort} HTTP/1.1\r\n\r\n`],
       expected: () => 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence',
-      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', kind: 'local_address', reason: 'rebind.test resolves to 127.0.0.1, an address of this computer or its link, which a host name may not reach' }],
+      refused: () => [{ host: 'rebind.test', port: webPort, protocol: 'connect', kind: 'local_address', reason: `rebind.test resolves to 127.0.0.1, a loopback address (this computer), which a host name may reach only when [network] allow_hosts or a grant names that address itself (127.0.0.1:${webPort})` }],
       lookups: ['rebind.test'],
     },
     {
@@ -211,7 +211,7 @@ describe('the egress proxy', () => {
       patterns: () => ['metadata.test'],
       steps: () => [Buffer.from([0x05, 0x01, 0x00]), socksConnect('metadata.test', 80)],
       expected: () => 'socks reply 2',
-      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', kind: 'local_address', reason: 'metadata.test resolves to 169.254.169.254, an address of this computer or its link, which a host name may not reach' }],
+      refused: () => [{ host: 'metadata.test', port: 80, protocol: 'socks5', kind: 'local_address', reason: 'metadata.test resolves to 169.254.169.254, a cloud metadata service address (AWS, Google Cloud, Azure, Oracle, DigitalOcean), which a host name may reach only when [network] allow_hosts or a grant names that address itself (169.254.169.254:80)' }],
       lookups: ['metadata.test'],
     },
     {
@@ -412,5 +412,216 @@ describe('bodies copied straight from the host', () => {
       firstBody: true,
       refused: [`127.0.0.1:${bodiesPort}`],
     });
+  });
+});
+
+// ── Names checked as they are dialled (issue 26) ────────────────────────────────────────────────────────
+// With `*.allowed.test:PORT` allowed, each name below is sent in every protocol's name field. The fake DNS
+// reads a name as getaddrinfo does (a C string: it ends at the first NUL), so a name that reached it would
+// show up in `lookups`; none may. A refused name is answered (never silence) and reported with its
+// invisible characters escaped.
+describe('a host name is checked in the form in which it is dialled, in every protocol', () => {
+  type Proto = 'socks5' | 'connect' | 'http';
+  const bytes = (name: string) => Buffer.from(name, 'utf8');
+  const send: Record<Proto, (name: Buffer, port: number) => (Buffer | string)[]> = {
+    socks5: (name, port) => {
+      const p = Buffer.alloc(2);
+      p.writeUInt16BE(port);
+      return [Buffer.from([0x05, 0x01, 0x00]), Buffer.concat([Buffer.from([0x05, 0x01, 0x00, 0x03, name.length]), name, p]), http11('inner')];
+    },
+    connect: (name, port) => [Buffer.concat([Buffer.from('CONNECT '), name, Buffer.from(`:${port} HTTP/1.1\r\n\r\n`)]), http11('inner')],
+    http: (name, port) => [Buffer.concat([Buffer.from('GET http://'), name, Buffer.from(`:${port}/x HTTP/1.1\r\nHost: inner\r\nConnection: close\r\n\r\n`)])],
+  };
+  const refusedAnswer: Record<Proto, string> = { socks5: 'socks reply 2', connect: 'HTTP/1.1 400 Bad Request (refused by the proxy)', http: 'HTTP/1.1 400 Bad Request (refused by the proxy)' };
+  const long = (n: number) => `${'a'.repeat(n - '.allowed.test'.length)}.allowed.test`;
+
+  const refusedNames: { name: string; host: string; why: string }[] = [
+    { name: 'a NUL that ends the name for the C resolver', host: '127.0.0.1\0.allowed.test', why: 'U+0000' },
+    { name: 'a NUL hiding another host before the allowed suffix', host: 'collector.evil\0.allowed.test', why: 'U+0000' },
+    { name: 'an escape character', host: 'x\u001b.allowed.test', why: 'U+001B' },
+    { name: 'a DEL', host: 'x\u007f.allowed.test', why: 'U+007F' },
+    { name: 'a tab', host: 'x\ty.allowed.test', why: 'U+0009' },
+    { name: 'a space', host: 'x y.allowed.test', why: 'U+0020' },
+    { name: 'a percent-encoded NUL', host: '127.0.0.1%00.allowed.test', why: '"%"' },
+    { name: 'a percent-encoded letter (which a URL parser would decode)', host: 'x%41.allowed.test', why: '"%"' },
+    { name: 'an underscore', host: 'x_y.allowed.test', why: '"_"' },
+    { name: 'a backslash', host: 'x\\y.allowed.test', why: '"\\"' },
+    { name: 'a 64-character label', host: `${'a'.repeat(64)}.allowed.test`, why: 'a label of 64 characters' },
+    { name: 'a 254-character name', host: `${'a.'.repeat(120)}${long(14)}`, why: 'longer than 253' },
+    { name: 'two dots in a row', host: 'x..allowed.test', why: 'an empty label' },
+    { name: 'two trailing dots', host: 'x.allowed.test..', why: 'an empty label' },
+    { name: 'a Cyrillic а in the allowed name', host: 'x.\u0430llowed.test', why: 'U+00D0' },
+    { name: 'a Cyrillic а below the allowed suffix', host: 'x\u0430.allowed.test', why: 'U+00D0' },
+    { name: 'a full-width dot (．) before the allowed suffix', host: 'evil\uff0ecom.allowed.test', why: 'U+00EF' },
+    { name: 'an ideographic full stop (。) before the allowed suffix', host: 'evil\u3002com.allowed.test', why: 'U+00E3' },
+    { name: 'the Kelvin sign, which lower-cases to k', host: '\u212a.allowed.test', why: 'U+00E2' },
+  ];
+
+  const protos: Proto[] = ['socks5', 'connect', 'http'];
+  const refusedCases = refusedNames.flatMap((n) => protos.map((protocol) => ({ ...n, protocol })));
+
+  it.each(refusedCases)('$protocol: $name is refused before any lookup, and answered', async ({ host, why, protocol }) => {
+    const NAMES_SEEN: string[] = [];
+    const { result, refused, lookups } = await withProxyResolving(
+      [`*.allowed.test:${webPort}`, `127.0.0.1:${webPort}`],
+      (h) => {
+        NAMES_SEEN.push(h);
+        return ['127.0.0.1'];
+      },
+      (path) => exchange(path, send[protocol](bytes(host), webPort)),
+    );
+    const r = refused[0];
+    expect({
+      seen: summarize(result).split(' | ')[0],
+      refused: refused.length,
+      kind: r?.kind,
+      // The parser refuses control and non-ASCII bytes in a request line before the name check sees them.
+      reasonNamesTheProblem: r ? r.reason.includes(why) || (protocol !== 'socks5' && /could not be read as HTTP|not host:port|authority/.test(r.reason)) : false,
+      shownHostIsPrintable: r ? /^[\x21-\x7e]*$/.test(r.host) : false,
+      lookups,
+    }).toEqual({ seen: refusedAnswer[protocol], refused: 1, kind: 'unsupported', reasonNamesTheProblem: true, shownHostIsPrintable: true, lookups: [] });
+  });
+
+  it.each([...Array(0x20).keys(), 0x7f].map((c) => ({ code: `U+${c.toString(16).toUpperCase().padStart(4, '0')}`, c })))(
+    'socks5: the control character $code inside a name is refused before any lookup',
+    async ({ c }) => {
+      const { result, refused, lookups } = await withProxy([`*.allowed.test:${webPort}`], (path) => exchange(path, send.socks5(Buffer.concat([Buffer.from('x'), Buffer.from([c]), Buffer.from('.allowed.test')]), webPort)));
+      expect({ seen: summarize(result), kinds: refused.map((r) => r.kind), lookups }).toEqual({ seen: 'socks reply 2', kinds: ['unsupported'], lookups: [] });
+    },
+  );
+
+  const acceptedCases = [
+    { name: 'one trailing dot (the root) is dropped: matched and resolved as x.allowed.test', host: 'x.allowed.test.' },
+    { name: 'upper case is folded: matched and resolved as x.allowed.test', host: 'X.ALLOWED.TEST' },
+  ].flatMap((n) => protos.map((protocol) => ({ ...n, protocol })));
+
+  it.each(acceptedCases)('$protocol: $name', async ({ host, protocol }) => {
+    const { result, lookups } = await withProxyResolving([`*.allowed.test:${webPort}`, `127.0.0.1:${webPort}`], () => ['127.0.0.1'], (path) => exchange(path, send[protocol](bytes(host), webPort)));
+    expect({ body: summarize(result).split(' | ').pop(), lookups }).toEqual({ body: 'web:GET /x host=inner', lookups: ['x.allowed.test'] });
+  });
+
+  it('socks5: an IPv6 address is read in its one spelling, so its pattern matches', async () => {
+    const addr = Buffer.alloc(16);
+    addr[15] = 1;
+    const p = Buffer.alloc(2);
+    p.writeUInt16BE(otherPort);
+    const { result, refused } = await withProxy([`[::1]:${otherPort}`], (path) => exchange(path, [Buffer.from([0x05, 0x01, 0x00]), Buffer.concat([Buffer.from([0x05, 0x01, 0x00, 0x04]), addr, p])]));
+    // Nothing listens on [::1] here, or the other service does: either way the pattern matched (no refusal).
+    expect({ refused, answered: /^socks reply (0|5)/.test(summarize(result)) }).toEqual({ refused: [], answered: true });
+  });
+});
+
+/** Like withProxy, with a resolver that reads a name as a C string (up to the first NUL), as getaddrinfo does. */
+async function withProxyResolving<T>(patterns: string[], answer: (h: string) => string[], fn: (path: string) => Promise<T>): Promise<{ result: T; refused: EgressRefusal[]; lookups: string[] }> {
+  const lookups: string[] = [];
+  const path = join(dir, `p-${Math.random().toString(36).slice(2)}.sock`);
+  const proxy = new EgressProxy({
+    patterns,
+    resolve: async (h) => {
+      lookups.push(h);
+      return answer(h.split('\0')[0]!);
+    },
+  });
+  await proxy.listen({ path });
+  try {
+    return { result: await fn(path), refused: proxy.refused, lookups };
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('every request gets an answer', () => {
+  let ws: HttpServer;
+  let wsPort = 0;
+  const upgrades: string[] = [];
+
+  beforeAll(async () => {
+    ws = createHttpServer((req, res) => res.end(`plain answer to ${req.url}`));
+    ws.on('upgrade', (req, socket: Socket) => {
+      upgrades.push(`${req.method} ${req.url} host=${req.headers.host} upgrade=${req.headers.upgrade}`);
+      // A host that declines the upgrade but keeps the connection: what the client sends next reaches it, raw.
+      if (req.url === '/decline') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nno');
+      else socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      socket.on('data', (d: Buffer) => socket.end(`echo:${d.toString().split('\r\n')[0]}`));
+    });
+    await new Promise<void>((r) => ws.listen(0, '127.0.0.1', r));
+    wsPort = (ws.address() as AddressInfo).port;
+  });
+  afterAll(() => ws.close());
+
+  const upgrade = (target: string, host = 'inner') => `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`;
+
+  it.each([
+    {
+      name: 'an Upgrade to an allowed host is relayed: the host answers 101 and the connection becomes a tunnel to it',
+      patterns: () => [`127.0.0.1:${wsPort}`],
+      steps: () => [upgrade(`http://127.0.0.1:${wsPort}/socket?x=1`), 'frame'],
+      expected: () => ({ seen: 'HTTP/1.1 101 Switching Protocols | echo:frame', hostSaw: ['GET /socket?x=1 host=inner upgrade=websocket'], refused: [] }),
+    },
+    {
+      name: 'after an Upgrade the host declined, a request for another host on the same connection goes only to the checked host',
+      patterns: () => [`127.0.0.1:${wsPort}`, `127.0.0.1:${otherPort}`],
+      steps: () => [upgrade(`http://127.0.0.1:${wsPort}/decline`), `GET http://127.0.0.1:${otherPort}/ HTTP/1.1\r\nHost: b\r\n\r\n`],
+      expected: () => ({ seen: `HTTP/1.1 200 OK | noecho:GET http://127.0.0.1:${otherPort}/ HTTP/1.1`, hostSaw: ['GET /decline host=inner upgrade=websocket'], refused: [] }),
+    },
+    {
+      name: 'an Upgrade to a host not allowed is refused with a 403 and reported',
+      patterns: () => ['registry.npmjs.org'],
+      steps: () => [upgrade(`http://127.0.0.1:${wsPort}/socket`)],
+      expected: () => ({ seen: 'HTTP/1.1 403 Forbidden (refused by the proxy) | sandbox sentence', hostSaw: [], refused: [`127.0.0.1:${wsPort} not_allowed`] }),
+    },
+    {
+      name: 'an Upgrade with a NUL in the host name is refused with a 400',
+      patterns: () => [`*.allowed.test:${wsPort}`],
+      steps: () => [upgrade(`http://x.allowed.test:${wsPort}/`, 'x\u0000.allowed.test')],
+      expected: () => ({ seen: 'HTTP/1.1 400 Bad Request (refused by the proxy) | the request could not be read as HTTP (HPE_INVALID_HEADER_TOKEN): a control or non-ASCII character, or a malformed request line or header', hostSaw: [], refused: [':0 unsupported'] }),
+    },
+    {
+      name: 'an Upgrade in origin form (not a proxy request) is refused with a 400',
+      patterns: () => [`127.0.0.1:${wsPort}`],
+      steps: () => [upgrade('/socket')],
+      expected: () => ({ seen: 'HTTP/1.1 400 Bad Request (refused by the proxy) | only http:// URLs may be proxied as plain requests (https goes through CONNECT)', hostSaw: [], refused: [':0 unsupported'] }),
+    },
+  ])('$name', async (c) => {
+    upgrades.length = 0;
+    const { result, refused } = await withProxy(c.patterns(), (path) => exchange(path, c.steps()));
+    expect({ seen: summarize(result), hostSaw: [...upgrades], refused: refused.map((r) => `${r.host}:${r.port} ${r.kind}`) }).toEqual(c.expected());
+  });
+
+  it.each([
+    {
+      name: 'a SOCKS4 request is rejected in SOCKS4 (reply 91) and reported',
+      steps: () => [Buffer.from([0x04, 0x01, (webPort >> 8) & 0xff, webPort & 0xff, 127, 0, 0, 1, 0x00])],
+      expected: () => ({ reply: '005b000000000000', refused: [`127.0.0.1:${webPort} socks4 unsupported`] }),
+    },
+    {
+      name: 'bytes that are no HTTP (a TLS hello sent to the proxy itself) get a 400',
+      steps: () => [Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00])],
+      expected: () => ({ reply: 'HTTP/1.1 400 Bad Request', refused: [':0 http unsupported'] }),
+    },
+    {
+      name: 'a request head larger than the parser takes gets a 431',
+      steps: () => [`GET http://127.0.0.1:${webPort}/ HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+      expected: () => ({ reply: 'HTTP/1.1 431 Request Header Fields Too Large', refused: [':0 http unsupported'] }),
+    },
+    {
+      name: 'a Host header that is not a host name is refused with a 400, before any lookup',
+      steps: () => [`GET http://127.0.0.1:${webPort}/ HTTP/1.1\r\nHost: a\u00e9b\r\n\r\n`],
+      expected: () => ({ reply: 'HTTP/1.1 400 Bad Request', refused: ['a\\u{c3}\\u{a9}b:0 http unsupported'] }),
+    },
+    {
+      name: 'two Host headers are refused with a 400',
+      steps: () => [`GET http://127.0.0.1:${webPort}/ HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`],
+      expected: () => ({ reply: 'HTTP/1.1 400 Bad Request', refused: [':0 http unsupported'] }),
+    },
+    {
+      name: 'a user name in the URL is refused with a 400, not dropped and sent on',
+      steps: () => [`GET http://user:pw@127.0.0.1:${webPort}/ HTTP/1.1\r\nHost: a\r\n\r\n`],
+      expected: () => ({ reply: 'HTTP/1.1 400 Bad Request', refused: [':0 http unsupported'] }),
+    },
+  ])('$name', async (c) => {
+    const { result, refused } = await withProxy([`127.0.0.1:${webPort}`], (path) => exchange(path, c.steps()));
+    const reply = result[0] === 0x00 ? result.toString('hex') : result.toString('latin1').split('\r\n')[0];
+    expect({ reply, refused: refused.map((r) => `${r.host}:${r.port} ${r.protocol} ${r.kind}`) }).toEqual(c.expected());
   });
 });

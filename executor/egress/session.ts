@@ -1,7 +1,9 @@
 // One network-class run's way out: its own proxy (so every refusal belongs to this call and the hosts
 // are the ones in force for it), the bridge into its namespace, and what was let through or refused.
+import { hostPort } from '../../common/hosts';
 import type { JailViolation } from '../types';
 import { startBridge, type Bridge } from './bridge';
+import type { Resolver } from '../net/destination';
 import { EgressProxy, type EgressRefusal } from './proxy';
 
 export interface EgressReport {
@@ -20,7 +22,7 @@ export class EgressSession {
   ) {}
 
   /** `loopback`: listen on the host's loopback now (macOS) instead of waiting to be bridged into the jail's namespace (Linux). */
-  static async open(o: { patterns: readonly string[]; resolve?: (host: string) => Promise<string[]>; loopback?: boolean }): Promise<EgressSession> {
+  static async open(o: { patterns: readonly string[]; resolve?: Resolver; loopback?: boolean }): Promise<EgressSession> {
     const proxy = new EgressProxy({ patterns: o.patterns, ...(o.resolve ? { resolve: o.resolve } : {}) });
     return new EgressSession(proxy, o.loopback ? await proxy.listenLoopback() : null);
   }
@@ -42,7 +44,7 @@ export function hostViolations(refused: readonly EgressRefusal[]): JailViolation
   const seen = new Set<string>();
   const out: JailViolation[] = [];
   for (const r of refused) {
-    const target = `${r.host}:${r.port}`;
+    const target = hostPort(r.host, r.port);
     if (seen.has(target)) continue;
     seen.add(target);
     out.push({ kind: 'host_denied', target, evidence: r.reason, host: { name: r.host, port: r.port, grantable: r.kind === 'not_allowed' } });

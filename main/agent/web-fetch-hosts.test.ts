@@ -7,7 +7,8 @@ import type { ConsentOffer } from '../gate/sandbox-consent';
 import type { Evaluation } from '../policy/evaluate';
 import { testCore } from '../../test/support/core';
 import { runTool } from './tools';
-import { consentedHost, hopVerdict } from './web-fetch-hosts';
+import { resolveDestination } from '../../executor/net/destination';
+import { consentedHost } from './web-fetch-hosts';
 
 const ev = (over: Partial<Evaluation>): Evaluation => ({ decision: 'allow', tool: 'web_fetch', tier: 'exec', class: 'network', effects: ['network'], flags: [], hardline: false, reasons: [], decider: { kind: 'level', level: 'full' }, decidedBy: 'level:full', confined: false, segment: null, explanation: '', floor: null, grants: [], reviewable: false, ...over });
 
@@ -19,8 +20,12 @@ describe('which host a web_fetch hop may reach', () => {
     { name: 'the host a person approved this call for', url: 'https://news.example/x', consented: 'news.example:443', ok: true },
     { name: 'the approved host on another port', url: 'https://news.example:8443/x', consented: 'news.example:443', ok: false },
     { name: 'an allowlisted name on a port other than 80/443', url: 'http://registry.npmjs.org:8080/', consented: null, ok: false },
-  ])('$name: allowed $ok', ({ url, consented, patterns, ok }) => {
-    expect(hopVerdict(new URL(url), { patterns: patterns ?? ['registry.npmjs.org'], consented }).ok).toEqual(ok);
+  ])('$name: allowed $ok', async ({ url, consented, patterns, ok }) => {
+    const u = new URL(url);
+    const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+    // Every name here resolves to an ordinary public address: only the patterns decide.
+    const d = await resolveDestination(u.hostname, port, { patterns: [...(patterns ?? ['registry.npmjs.org']), ...(consented ? [consented] : [])], resolve: async () => ['93.184.215.14'] });
+    expect(d.ok).toEqual(ok);
   });
 
   it.each([

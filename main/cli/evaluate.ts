@@ -5,7 +5,7 @@ import { fileLayerOfConfig, mergeLayers } from '../config/layers';
 import { observeCall } from '../gate/observe';
 import { initClassifier } from '../policy/classifier';
 import { evaluate, type PolicyContext } from '../policy/evaluate';
-import { hostAllowed } from '../policy/hosts';
+import { hostAllowed } from '../../common/hosts';
 import { resolvePath } from '../policy/paths';
 import { readNetworkFile } from '../gate/network-files';
 import { loadCliConfig, pathContextFor, realDir, UsageError, type CliIo } from './context';

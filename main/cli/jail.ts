@@ -6,7 +6,7 @@ import { realDir } from '../config/dirs';
 import { Executor, JailUnavailableError } from '../../executor/run';
 import type { JailClass, JailViolation } from '../../executor/types';
 import { memoryReason } from '../gate/execution';
-import { hostPatternProblem } from '../policy/hosts';
+import { hostPatternProblem } from '../../common/hosts';
 import { loadCliConfig, pathContextFor, resolveDataDir, UsageError, type CliIo } from './context';
 
 export async function jailCli(argv: string[], io: CliIo): Promise<number> {

@@ -4,7 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import type { Grant, Level } from '../../common/domain';
 import { classifyCommand, initClassifier } from '../policy/classifier';
 import type { PolicyRules } from '../policy/evaluate';
-import { DEFAULT_ALLOW_HOSTS } from '../policy/hosts';
+import { DEFAULT_ALLOW_HOSTS } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';

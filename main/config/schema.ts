@@ -1,7 +1,7 @@
 // The config file's shape. Every key is declared; an unknown key is an error, never ignored.
 import { z } from 'zod';
 import { EFFECTS, EFFECT_RULES, LEVELS, TOOL_RULES } from '../../common/domain';
-import { DEFAULT_ALLOW_HOSTS, hostPatternProblem } from '../policy/hosts';
+import { DEFAULT_ALLOW_HOSTS, hostPatternProblem } from '../../common/hosts';
 
 const effectRules = z.object(Object.fromEntries(EFFECTS.map((e) => [e, z.enum(EFFECT_RULES).optional()]))).strict();
 
@@ -101,7 +101,7 @@ export const configSchema = z
       .default({ enabled: true }),
     network: z
       .object({
-        /** Hosts a network-class jail may reach through the egress proxy without a grant (main/policy/hosts.ts). */
+        /** Hosts a network-class jail may reach through the egress proxy without a grant (common/hosts.ts). */
         allow_hosts: z
           .array(z.string().superRefine((v, ctx) => {
             const problem = hostPatternProblem(v);

@@ -10,7 +10,7 @@ import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows
 import { accessView, validUiRow } from '../config/access-view';
 import { ConfigError, configFromObject, type ThresholdConfig } from '../config/load';
 import { initClassifier } from '../policy/classifier';
-import { hostAllowed } from '../policy/hosts';
+import { hostAllowed } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
 import type { McpToolDeclaration } from '../policy/tools';
 import { Redactor, sanitiseErrorText } from '../redact/redactor';
@@ -21,6 +21,7 @@ import { IllegalTransition, type CallRow } from '../store/calls-repo';
 import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
+import type { Resolver } from '../../executor/net/destination';
 import { ApproverRegistry } from './approvers';
 import { crashPoint } from './crash-hook';
 import { CheckpointService } from './checkpoint-service';
@@ -39,6 +40,8 @@ export interface CoreOptions {
   /** For tests: an in-memory store instead of the data directory's database. */
   store?: Store;
   now?: () => number;
+  /** For tests: name resolution for the default executor (the egress proxy and web_fetch) instead of the system's. */
+  resolveHost?: Resolver;
 }
 
 export type CoreResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
@@ -109,7 +112,7 @@ export class ThresholdCore {
       runtimeId: this.runtimeId,
       now: this.now,
     });
-    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits });
+    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits, ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
     this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
     this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
     this.execution = new ExecutionService({

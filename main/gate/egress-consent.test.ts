@@ -25,11 +25,16 @@ const offers: ConsentOffer[] = [];
 
 beforeAll(async () => {
   fx = await jailFixture();
+  server = createServer((req, res) => res.end(`package index ${req.url}`));
+  if (lanAddress) await new Promise<void>((r) => server.listen(0, lanAddress, r));
+  port = lanAddress ? (server.address() as { port: number }).port : 0;
   // pkg.test stands for a remote host: the proxy's name lookup is the outside boundary replaced here.
   const executor = new Executor({ home: fx.home, appDirs: [fx.configDir, fx.dataDir], resolveHost: async (h) => (h === 'pkg.test' && lanAddress ? [lanAddress] : []) });
   core = await ThresholdCore.open({
     dataDir: fx.dataDir,
-    config: { ...DEFAULT_CONFIG, level: 'supervised', network: { allowHosts: ['registry.npmjs.org'] } },
+    // The stand-in has a private (or reserved) address, which a name may reach only when a pattern names
+    // that address itself (executor/net/destination.ts); naming it keeps this test about the card and the grant.
+    config: { ...DEFAULT_CONFIG, level: 'supervised', network: { allowHosts: ['registry.npmjs.org', ...(lanAddress ? [`${lanAddress}:${port}`] : [])] } },
     paths: { home: fx.home, workspace: fx.workspace, appDirs: [fx.configDir, fx.dataDir] },
     store: Store.inMemory(),
     executor,
@@ -38,9 +43,6 @@ beforeAll(async () => {
   core.approvers.add('desktop');
   core.events.on('sandbox.denied', (o) => offers.push(o));
   core.events.on('approval.requested', (p) => void core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' }));
-  server = createServer((req, res) => res.end(`package index ${req.url}`));
-  if (lanAddress) await new Promise<void>((r) => server.listen(0, lanAddress, r));
-  port = lanAddress ? (server.address() as { port: number }).port : 0;
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { JailUnavailableError, type Executor } from '../../executor/run';
 import type { JailClass, RunResult } from '../../executor/types';
 import type { ExecutorConfig } from '../config/load';
 import type { Evaluation } from '../policy/evaluate';
-import { DEFAULT_ALLOW_HOSTS } from '../policy/hosts';
+import { DEFAULT_ALLOW_HOSTS } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
 import { openOnDesktop } from '../../executor/open-path';
 import type { CheckpointService, TakenCheckpoint } from './checkpoint-service';

@@ -9,8 +9,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { JailViolation } from '../../executor/types';
-import { isLocalAddress } from '../../executor/egress/proxy';
-import { hostPatternProblem, normalizeHost } from '../policy/hosts';
+import { isHostLocalAddress } from '../../common/addresses';
+import { canonicalHost, hostPatternProblem, hostPort, isLocalhostName } from '../../common/hosts';
 import { OUTSIDE_JAIL_CODE_PATHS, containsCredentialLocation, isCredentialPath, isInside, type PathContext } from '../policy/paths';
 import { Redactor } from '../redact/redactor';
 import { newId } from '../store/ids';
@@ -169,8 +169,9 @@ function readOfferable(path: string, p: PathContext): boolean {
  */
 export function hostGrantPattern(h: { name: string; port: number; grantable: boolean }): string | null {
   if (!h.grantable) return null;
-  const name = normalizeHost(h.name);
-  if (name === null || name === 'localhost' || name.endsWith('.localhost') || isLocalAddress(name)) return null;
-  const pattern = h.port === 80 || h.port === 443 ? name : `${name}:${h.port}`;
+  const c = canonicalHost(h.name);
+  if (!c.ok || isLocalhostName(c.host) || (c.kind !== 'name' && isHostLocalAddress(c.host))) return null;
+  const bare = c.kind === 'ipv6' ? `[${c.host}]` : c.host;
+  const pattern = h.port === 80 || h.port === 443 ? bare : hostPort(c.host, h.port);
   return hostPatternProblem(pattern) === null ? pattern : null;
 }

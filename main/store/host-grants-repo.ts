@@ -1,5 +1,5 @@
 // Hosts the user allowed the egress proxy to reach after it refused them: for one session, until a time,
-// or always. Patterns as main/policy/hosts.ts reads them; revoking keeps the row (it is history).
+// or always. Patterns as common/hosts.ts reads them; revoking keeps the row (it is history).
 import type { Db } from './db';
 
 export interface HostGrantRow {

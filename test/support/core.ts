@@ -1,5 +1,6 @@
 // A core over an in-memory store, with an approver surface attached, for gate tests.
 import type { Level } from '../../common/domain';
+import type { Resolver } from '../../executor/net/destination';
 import type { PathContext } from '../../main/policy/paths';
 import { DEFAULT_CONFIG, type ThresholdConfig } from '../../main/config/load';
 import { ThresholdCore } from '../../main/gate/core';
@@ -7,9 +8,9 @@ import type { GateCall } from '../../main/gate/gate';
 import { Store } from '../../main/store/store';
 import { TEST_PATHS } from './policy';
 
-export async function testCore(opts: { level?: Level; ttlSeconds?: number; config?: Partial<ThresholdConfig>; store?: Store; approver?: boolean; now?: () => number; paths?: PathContext; dataDir?: string } = {}) {
+export async function testCore(opts: { level?: Level; ttlSeconds?: number; config?: Partial<ThresholdConfig>; store?: Store; approver?: boolean; now?: () => number; paths?: PathContext; dataDir?: string; resolveHost?: Resolver } = {}) {
   const config: ThresholdConfig = { ...DEFAULT_CONFIG, level: opts.level ?? 'supervised', approvalTtlSeconds: opts.ttlSeconds ?? 600, ...opts.config };
-  const core = await ThresholdCore.open({ dataDir: opts.dataDir ?? '/nonexistent', config, paths: opts.paths ?? TEST_PATHS, store: opts.store ?? Store.inMemory(), now: opts.now });
+  const core = await ThresholdCore.open({ dataDir: opts.dataDir ?? '/nonexistent', config, paths: opts.paths ?? TEST_PATHS, store: opts.store ?? Store.inMemory(), now: opts.now, ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}) });
   if (opts.approver !== false) core.approvers.add('desktop');
   return core;
 }

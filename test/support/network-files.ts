@@ -1,6 +1,6 @@
 // A fixed machine's network configuration for policy tests: the files the classifier consults to learn
 // hosts (git remotes, registries, ssh aliases), served from memory at TEST_PATHS' locations.
-import { DEFAULT_ALLOW_HOSTS, hostAllowed } from '../../main/policy/hosts';
+import { DEFAULT_ALLOW_HOSTS, hostAllowed } from '../../common/hosts';
 import type { ReadText } from '../../main/policy/classifier';
 import type { HostPredicate } from '../../main/policy/evaluate';
 

@@ -1,7 +1,7 @@
 // Where a URL, a git remote or an ssh target points, judged from its text. Anything whose host a
 // program might read differently than this parser (globs, escapes, several @) is an unknown host: a
 // host named here is only shown and compared, the egress proxy still checks every connection.
-import { normalizeHost } from '../../hosts';
+import { normalizeHost } from '../../../../common/hosts';
 import type { HostTarget } from './types';
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = {

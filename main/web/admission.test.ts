@@ -14,66 +14,88 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function ledger(limits = { perAddress: 2, total: 3, idleMs: 1000 }) {
+function ledger(limits = { perAddress: 2, total: 3, idleMs: 1000, sweepMs: 100 }) {
   const reasons: EvictionReason[] = [];
   return { a: new ConnectionAdmission<FakeSocket>(limits, (r) => reasons.push(r)), reasons };
 }
 
 const closed = (list: FakeSocket[]) => list.filter((s) => s.destroyed).map((s) => s.name);
+type Steps = (a: ConnectionAdmission<FakeSocket>, s: FakeSocket[]) => void;
 
 describe('who makes room', () => {
   it.each([
     {
-      name: 'the oldest of the same address goes, not the new one',
-      steps: (a: ConnectionAdmission<FakeSocket>, s: FakeSocket[]) => ['x', 'x', 'x'].forEach((addr, i) => a.opened(s[i]!, addr)),
+      name: 'an address over its cap keeps the new connection and loses the oldest, once the sweep runs',
+      steps: ((a, s) => ['x', 'x', 'x'].forEach((addr, i) => a.opened(s[i]!, addr))) as Steps,
+      before: [],
       closed: ['s0'],
       reasons: ['per_address'],
     },
     {
-      name: 'a connection with a request in flight is spared while an idle one can go',
-      steps: (a: ConnectionAdmission<FakeSocket>, s: FakeSocket[]) => {
+      name: 'a connection that was served is spared while one that never finished a request can go',
+      steps: ((a, s) => {
         a.opened(s[0]!, 'x');
         a.requestStarted(s[0]!);
+        a.requestEnded(s[0]!);
         a.opened(s[1]!, 'x');
         a.opened(s[2]!, 'x');
-      },
+      }) as Steps,
+      before: [],
+      closed: ['s1'],
+      reasons: ['per_address'],
+    },
+    {
+      name: 'a busy connection is spared while an idle served one can go',
+      steps: ((a, s) => {
+        for (const i of [0, 1, 2]) {
+          a.opened(s[i]!, 'x');
+          a.requestStarted(s[i]!);
+        }
+        a.requestEnded(s[1]!);
+      }) as Steps,
+      before: [],
       closed: ['s1'],
       reasons: ['per_address'],
     },
     {
       name: 'when every one is busy the oldest goes all the same (the cap holds)',
-      steps: (a: ConnectionAdmission<FakeSocket>, s: FakeSocket[]) => {
-        for (const i of [0, 1]) {
+      steps: ((a, s) => {
+        for (const i of [0, 1, 2]) {
           a.opened(s[i]!, 'x');
           a.requestStarted(s[i]!);
         }
-        a.opened(s[2]!, 'x');
-      },
+      }) as Steps,
+      before: [],
       closed: ['s0'],
       reasons: ['per_address'],
     },
     {
-      name: 'the total cap takes the oldest from any address',
-      steps: (a: ConnectionAdmission<FakeSocket>, s: FakeSocket[]) => ['x', 'y', 'z', 'w'].forEach((addr, i) => a.opened(s[i]!, addr)),
+      name: 'the total cap takes the oldest from any address at once',
+      steps: ((a, s) => ['x', 'y', 'z', 'w'].forEach((addr, i) => a.opened(s[i]!, addr))) as Steps,
+      before: ['s0'],
       closed: ['s0'],
       reasons: ['total'],
     },
     {
       name: 'a signed-in connection is never closed to make room, and no longer counts',
-      steps: (a: ConnectionAdmission<FakeSocket>, s: FakeSocket[]) => {
+      steps: ((a, s) => {
         a.opened(s[0]!, 'x');
         a.signIn(s[0]!);
         a.opened(s[1]!, 'x');
         a.opened(s[2]!, 'x');
-      },
+      }) as Steps,
+      before: [],
       closed: [],
       reasons: [],
     },
-  ])('$name', ({ steps, closed: want, reasons: wantReasons }) => {
+  ])('$name', ({ steps, before, closed: want, reasons: wantReasons }) => {
+    vi.useFakeTimers();
     const { a, reasons } = ledger();
     const s = Array.from({ length: 4 }, (_, i) => new FakeSocket(`s${i}`));
     steps(a, s);
-    expect({ closed: closed(s), reasons }).toEqual({ closed: want, reasons: wantReasons });
+    const atOnce = closed(s);
+    vi.advanceTimersByTime(100);
+    expect({ atOnce, closed: closed(s), reasons }).toEqual({ atOnce: before, closed: want, reasons: wantReasons });
   });
 });
 

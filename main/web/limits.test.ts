@@ -196,10 +196,10 @@ describe('connections that never sign in', () => {
   });
 
   it('300 idle connections keep at most the per-address cap open, and a new page signs in and works meanwhile', async () => {
-    const web = await server({ perAddress: 8, total: 32, idleMs: 60_000 });
+    const web = await server({ perAddress: 8, total: 256, idleMs: 60_000, sweepMs: 50 });
     const page = await openPage(web);
     const flood = await Promise.all(Array.from({ length: 300 }, () => tcp(web.port)));
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 400));
     const open = flood.filter((s) => !s.destroyed && !s.readableEnded).length;
     expect(open).toBeLessThanOrEqual(8);
     // A new page: the shell, sign-in, the socket, a call — while the flood's last sockets are still held.
@@ -214,21 +214,21 @@ describe('connections that never sign in', () => {
   });
 
   it('keeps each address to its own cap: a flood from 127.0.0.2 does not close 127.0.0.1’s waiting connections', async () => {
-    const web = await server({ perAddress: 4, total: 64, idleMs: 60_000 });
+    const web = await server({ perAddress: 4, total: 256, idleMs: 60_000, sweepMs: 50 });
     const mine = await Promise.all(Array.from({ length: 3 }, () => tcp(web.port)));
     const theirs = await Promise.all(Array.from({ length: 40 }, () => tcp(web.port, '127.0.0.2')));
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 400));
     const alive = (list: Socket[]) => list.filter((s) => !s.destroyed && !s.readableEnded).length;
     expect({ mine: alive(mine), theirs: alive(theirs) }).toEqual({ mine: 3, theirs: 4 });
   });
 
   it('a signed-in keep-alive connection is never closed to make room', async () => {
-    const web = await server({ perAddress: 2, total: 4, idleMs: 60_000 });
+    const web = await server({ perAddress: 2, total: 256, idleMs: 60_000, sweepMs: 50 });
     const kept = await tcp(web.port);
     kept.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${web.port}\r\nCookie: ${cookieOf(web.port)}\r\n\r\n`);
     await new Promise<void>((resolve) => kept.once('data', () => resolve()));
     await Promise.all(Array.from({ length: 50 }, () => tcp(web.port)));
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 400));
     expect(kept.destroyed || kept.readableEnded).toBe(false);
   });
 });

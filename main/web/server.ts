@@ -232,6 +232,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     });
   });
   port = (server.address() as { port: number }).port;
+  // An accept that fails (EMFILE when file descriptors run out under a flood) is logged, never thrown.
+  server.on('error', (err) => o.log?.(`web: ${err.message}`));
   owned.defer(
     () =>
       new Promise<void>((resolve) => {

@@ -1,7 +1,10 @@
 // Settings → Model: the provider kind, base URL and model, where the API key comes from, and "Test
 // connection" (one real request: the model's answer and the latency, or the provider's error). The key
 // is typed only in the desktop window, which stores it in the OS keychain; a browser page never takes
-// one (it names the environment variable to set instead), so a key never crosses the web socket.
+// one (it names the environment variable to set instead), so a key never crosses the web socket. A key goes
+// only to the kind and address it is bound to: testing or saving another one sends no key unless the
+// desktop window's own confirmation (shown by the app, not this page) says so; the page says where the
+// key is kept instead.
 import { useEffect, useId, useState } from 'react';
 import type { ModelTest, ModelView, ProviderInput } from '../store/types';
 import { useApp } from '../store/store';
@@ -20,17 +23,28 @@ function keyWords(v: ModelView): string {
 }
 
 function TestResult({ r }: { r: ModelTest }) {
+  const withoutKey = r.key_note && (
+    <p className="hint" data-testid="model-test-key">
+      {`Sent without the API key. ${r.key_note}`}
+    </p>
+  );
   if (r.reached && r.answer !== null) {
     return (
-      <p className="test-result ok" data-testid="model-test-result">
-        {`Connected in ${r.latency_ms} ms. ${r.label} answered: “${r.answer}”`}
-      </p>
+      <>
+        <p className="test-result ok" data-testid="model-test-result">
+          {`Connected in ${r.latency_ms} ms. ${r.label} answered: “${r.answer}”`}
+        </p>
+        {withoutKey}
+      </>
     );
   }
   return (
-    <p className="test-result error" data-testid="model-test-result">
-      {`The test failed after ${r.latency_ms} ms: ${r.error ?? 'no answer.'}`}
-    </p>
+    <>
+      <p className="test-result error" data-testid="model-test-result">
+        {`The test failed after ${r.latency_ms} ms: ${r.error ?? 'no answer.'}`}
+      </p>
+      {withoutKey}
+    </>
   );
 }
 
@@ -173,6 +187,11 @@ export function ModelPage() {
           )}
           <h3>API key</h3>
           <p data-testid="key-source">{keyWords(view)}</p>
+          {view.key_note && (
+            <p className="error" role="note" data-testid="key-not-sent">
+              {view.key_note}
+            </p>
+          )}
           <KeyField view={view} />
         </>
       )}

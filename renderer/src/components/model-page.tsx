@@ -16,6 +16,8 @@ const KIND_WORDS: Record<ProviderInput['kind'], string> = {
 };
 
 function keyWords(v: ModelView): string {
+  const where = v.key_source === 'keychain' ? 'the OS keychain' : `the environment variable ${v.api_key_env}`;
+  if (v.key_source !== 'none' && !v.key_applies) return `A key is in ${where}, but it is not sent to this provider:`;
   if (v.key_source === 'keychain') return 'The key comes from the OS keychain.';
   if (v.key_source === 'environment') return `The key comes from the environment variable ${v.api_key_env}.`;
   if (!v.api_key_env) return 'No key is set; an OpenAI-compatible server on this machine usually needs none.';

@@ -222,6 +222,18 @@ describe('connections that never sign in', () => {
     expect({ mine: alive(mine), theirs: alive(theirs) }).toEqual({ mine: 3, theirs: 4 });
   });
 
+  it('a flood spread over many loopback addresses is held by the total cap, and a new page still signs in', async () => {
+    const web = await server({ perAddress: 4, total: 24, idleMs: 60_000, sweepMs: 50 });
+    const flood: Socket[] = [];
+    for (let a = 2; a <= 41; a++) flood.push(...(await Promise.all(Array.from({ length: 5 }, () => tcp(web.port, `127.0.0.${a}`)))));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(flood.filter((s) => !s.destroyed && !s.readableEnded).length).toBeLessThanOrEqual(24);
+    expect(await signIn(web)).toBe(204);
+    const page = await openPage(web);
+    expect(await call(page, 'approval.list_pending')).toEqual({ ok: true, value: [] });
+    page.close();
+  });
+
   it('a signed-in keep-alive connection is never closed to make room', async () => {
     const web = await server({ perAddress: 2, total: 256, idleMs: 60_000, sweepMs: 50 });
     const kept = await tcp(web.port);

@@ -67,7 +67,10 @@ function KeyField({ view }: { view: ModelView }) {
   return (
     <div className="field key">
       <label htmlFor={id}>API key (stored in the OS keychain, never shown again)</label>
-      <input id={id} type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} />
+      <input id={id} type="password" autoComplete="off" spellCheck={false} value={key} aria-describedby={`${id}-bound`} onChange={(e) => setKey(e.target.value)} />
+      <p className="hint" id={`${id}-bound`} data-testid="key-bound-to">
+        {`A key stored here is kept for ${KIND_WORDS[view.kind]} at ${view.base_url}, the provider in use, and is sent nowhere else.`}
+      </p>
       <button
         type="button"
         disabled={key.trim().length < 8}

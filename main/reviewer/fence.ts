@@ -13,7 +13,11 @@
 //   to one, with or without slashes, is a tag;
 // - the name is matched letter by letter, and a letter of another script the table leaves alone (small
 //   capitals ɴ ᴛ, Cyrillic и) stands in for the one it replaces, as long as one letter is the real one.
-import CONFUSABLES from 'unhomoglyph/data.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+
+// Loaded with require: the table is plain JSON, and a JSON import needs an attribute that not every
+// bundle of the main process keeps (electron-vite leaves dependencies external and drops it).
+const CONFUSABLES = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
 
 export const FENCE_OPEN = '<untrusted>';
 export const FENCE_CLOSE = '</untrusted>';
@@ -24,7 +28,7 @@ export function fence(value: string): string {
 }
 
 /** UTS #39's table: a character to its prototype (which may be several characters, or carry marks). */
-const PROTOTYPES: ReadonlyMap<string, string> = new Map(Object.entries(CONFUSABLES as Record<string, string>));
+const PROTOTYPES: ReadonlyMap<string, string> = new Map(Object.entries(CONFUSABLES));
 
 const ESCAPES: [RegExp, string][] = [
   [/&(lt|#0*60|#x0*3c);?/gi, '<'],

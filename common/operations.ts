@@ -330,6 +330,10 @@ export const modelViewSchema = z.object({
   origin: z.enum(['config', 'page']),
   /** The agent's label for it ("Anthropic claude-sonnet-4-5"). */
   label: z.string(),
+  /** Whether that key goes to this provider: a key is sent only to the endpoint it is bound to. */
+  key_applies: z.boolean(),
+  /** Why it does not, and where it is kept (null when it does, or there is no key). */
+  key_note: z.string().nullable(),
 });
 export const providerInputSchema = z.strictObject({
   kind: providerKindSchema,
@@ -345,6 +349,10 @@ export const modelTestSchema = z.object({
   /** The provider's error, in its own words where it gave some. */
   error: z.string().nullable(),
   label: z.string(),
+  /** Whether the API key went with the request (only to the endpoint it is bound to, or on the desktop window's confirmation). */
+  key_sent: z.boolean(),
+  /** Why a key on hand was not sent (null when it was, or there is none). */
+  key_note: z.string().nullable(),
 });
 
 /** A repeated approval that a grant could replace, mined from the history. */

@@ -2,7 +2,7 @@
 // agent and control server for the app's data directory (userData); this file adds what only the desktop
 // has: the hardened window (window.ts) on app://, the IPC handlers, the OS keychain and notifications, and
 // one approver surface per open window. Quitting disposes the runtime: no child process survives.
-import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, safeStorage, session } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_CHANNEL, SHOW_APPROVAL_SIGNAL, type ShowApprovalSignal } from '../../common/contract';
@@ -11,6 +11,7 @@ import type { Notifier } from '../agent/questions';
 import { realDir } from '../config/dirs';
 import { loadConfigFor, pathContextFor } from '../config/runtime';
 import { createHandlers } from '../runtime/handlers';
+import { keyUseQuestion, type KeyConfirmation } from '../runtime/key-binding';
 import { startRuntime, type Runtime } from '../runtime/runtime';
 import { watchAttention, type AttentionShell } from './attention';
 import { registerHandlers } from './ipc';
@@ -68,6 +69,15 @@ app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
+/** The window's own question before a provider key goes to an address it is not bound to (a page cannot answer it). */
+const confirmKeyUse: KeyConfirmation = async (request) => {
+  const q = keyUseQuestion(request);
+  const options = { type: 'warning' as const, title: q.title, message: q.message, detail: q.detail, buttons: q.buttons, defaultId: 1, cancelId: 1, noLink: true };
+  const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  const { response } = parent ? await dialog.showMessageBox(parent, options) : await dialog.showMessageBox(options);
+  return response === 0;
+};
+
 async function openRuntime(): Promise<{ runtime: Runtime | null; error?: string }> {
   const dataDir = app.getPath('userData');
   try {
@@ -83,6 +93,7 @@ async function openRuntime(): Promise<{ runtime: Runtime | null; error?: string 
       version: app.getVersion(),
       agent: { demo, env, notifier: desktopNotifier },
       keychain: { read: () => keychain.read(), write: (key) => keychain.write(key) },
+      confirmKeyUse,
       web: null,
       log: (line) => console.log(`threshold: ${line}`),
     });

@@ -11,6 +11,7 @@ import type { CoreEvents } from '../gate/events';
 import { CursorError } from '../store/call-history-repo';
 import { previewGrant } from './grant-preview';
 import { grantSuggestions } from './grant-suggestions';
+import type { KeyConfirmation } from './key-binding';
 import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
 import { previewPolicy } from './policy-preview';
@@ -26,6 +27,11 @@ export interface HandlerDeps {
   setApiKey?: (key: string) => Result<{ stored: true }>;
   /** Settings → Model (absent: no agent, so no provider to show). */
   model?: ModelSettings;
+  /**
+   * Asks the person at the desktop window before a provider key goes to an endpoint it is not bound to
+   * (key-binding.ts). The desktop surface only: a page or the control API never moves a key.
+   */
+  confirmKeyUse?: KeyConfirmation;
   /** Who decides through this surface. */
   surface: SurfaceKind;
   /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
@@ -198,8 +204,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', `This Threshold has no OS keychain; set the key in the environment variable ${keyVariable(deps.model)} before starting it.`))),
 
     'model.get': () => withModel((m) => ok(m.view(!!deps.setApiKey))),
-    'model.set': (p) => withModel((m) => m.set(p, surface, !!deps.setApiKey)),
-    'model.test': (p) => withModel(async (m) => ok(await (deps.lifetime ? deps.lifetime.track(m.test(p, deps.lifetime.signal)) : m.test(p)))),
+    'model.set': (p) => withModel((m) => m.set(p, surface, !!deps.setApiKey, deps.confirmKeyUse)),
+    'model.test': (p) => withModel(async (m) => ok(await (deps.lifetime ? deps.lifetime.track(m.test(p, deps.lifetime.signal, deps.confirmKeyUse)) : m.test(p, undefined, deps.confirmKeyUse)))),
 
     'agent.get_info': () => withAgent((a) => ok({ model: a.modelLabel, running: a.runningSessions() })),
     'agent.send': (p) =>

@@ -19,6 +19,7 @@ import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
+import type { KeyConfirmation } from './key-binding';
 import { ModelSettings } from './model-settings';
 
 /** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
@@ -35,6 +36,11 @@ export interface RuntimeOptions {
   /** The agent's setup; null: the gate only. */
   agent: Omit<AgentSetup, 'keychain'> | null;
   keychain?: Keychain;
+  /**
+   * The desktop shell's confirmation before a provider key goes to an endpoint it is not bound to
+   * (key-binding.ts): given to the desktop surface's handlers only. Absent (serve): no surface can move a key.
+   */
+  confirmKeyUse?: KeyConfirmation;
   /** The JSON-RPC control socket (default: as configured). */
   control?: boolean;
   /** Whether the control socket counts as an approver surface (not for an unattended daemon). */
@@ -76,13 +82,19 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     if (agent) owned.defer(() => agent.dispose());
 
     const model = agent ? new ModelSettings({ core, agent, env: o.agent?.env ?? process.env, keychainKey: o.keychain ? () => o.keychain!.read() : undefined, demo: o.agent?.demo }) : undefined;
-    // A provider saved on the Model page outlives restarts (the config file is never rewritten).
-    if (model?.provider().origin === 'page') model.apply();
+    // A provider saved on the Model page outlives restarts (the config file is never rewritten); and
+    // whichever provider is in force gets only the key bound to it (key-binding.ts).
+    model?.apply();
     const setApiKey = o.keychain
       ? (key: string): Result<{ stored: true }> => {
           const stored = o.keychain!.write(key);
           if (stored.ok) {
             core.redactor.addKnownSecret(key);
+            // A key entered in the window is for the provider it shows: bound there.
+            if (model) {
+              const { cfg } = model.provider();
+              model.bindKey('keychain', { kind: cfg.kind, base_url: cfg.baseUrl }, 'desktop');
+            }
             model?.apply();
           }
           return stored;
@@ -91,7 +103,8 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     // Commands the handlers start themselves (approval.request with execute) are killed and awaited
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
+    const handlers = (surface: SurfaceKind) =>
+      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? o.confirmKeyUse : undefined, surface, lifetime });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;

@@ -3,13 +3,15 @@
 // Every request must name our loopback host and port (DNS rebinding) and come from our origin; the data
 // channel needs the token, exchanged at /auth for an HttpOnly, SameSite=Strict cookie.
 import { createReadStream } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { DisposableStore, type Disposable } from '../../common/disposable';
 import { resolveOperation, type CoreEvent, type Result } from '../../common/operations';
 import { AUTH_PATH, MAX_MESSAGE_BYTES, WS_PATH, clientMessageSchema, type ServerMessage } from '../../common/web-protocol';
 import { invokeOperation, type Handlers } from '../runtime/handlers';
+import { ConnectionAdmission, DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './admission';
 import { bearerToken, cookieName, hostAllowed, originAllowed, readCookie, sameSecret, securityHeaders, sessionCookie } from './security';
 import { resolveStatic } from './static';
 
@@ -31,7 +33,16 @@ export interface WebServerOptions {
   log?: (line: string) => void;
   /** How often idle sockets are pinged; one that misses a pong is closed (and stops counting as an approver). */
   heartbeatMs?: number;
+  /** Limits on connections that have not signed in yet, and on open pages (docs/web-mode.md). */
+  limits?: Partial<WebLimits>;
 }
+
+export interface WebLimits extends AdmissionLimits {
+  /** Signed-in WebSockets open at once; one more is refused with 503. */
+  maxPages: number;
+}
+
+export const DEFAULT_WEB_LIMITS: WebLimits = { ...DEFAULT_ADMISSION_LIMITS, maxPages: 64 };
 
 export interface WebServer extends Disposable {
   port: number;
@@ -55,8 +66,16 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   /** Open sockets and whether each answered the last ping. */
   const sockets = new Map<WebSocket, { alive: boolean }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const limits: WebLimits = { ...DEFAULT_WEB_LIMITS, ...o.limits };
+  // No cap on the listener (a full listener locks everyone out): connections that have not signed in are
+  // kept per address and timed (admission.ts); signed-in ones are never made to wait for them.
+  const admission = owned.add(new ConnectionAdmission<Duplex>(limits));
 
   const server = createServer((req, res) => {
+    admission.requestStarted(req.socket);
+    res.once('close', () => admission.requestEnded(req.socket));
+    // A request that carries the cookie signs its connection in, whatever it asks for.
+    authenticated(req);
     try {
       handleHttp(req, res);
     } catch (err) {
@@ -65,7 +84,18 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       else res.destroy();
     }
   });
-  server.maxConnections = 128;
+  server.headersTimeout = limits.idleMs;
+  server.requestTimeout = 30_000;
+  server.on('connection', (socket: Socket) => {
+    admission.opened(socket, socket.remoteAddress ?? '');
+    socket.once('close', () => admission.closed(socket));
+  });
+  // Node's own answers to malformed requests carry the same headers as ours.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    socket.end(rawResponse(status, 'Refused: the request could not be read.'));
+  });
 
   const plain = (res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}) => {
     res.writeHead(status, { ...securityHeaders(port), 'Content-Type': 'text/plain; charset=utf-8', ...extra });
@@ -79,7 +109,19 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     if (!req.url?.startsWith('/')) return { status: 400, text: 'Refused: the request target must be a path.' };
     return null;
   };
-  const authenticated = (req: IncomingMessage) => sameSecret(readCookie(req.headers.cookie, cookieName(port)), o.token);
+  const authenticated = (req: IncomingMessage) => {
+    const yes = sameSecret(readCookie(req.headers.cookie, cookieName(port)), o.token);
+    if (yes) admission.signIn(req.socket);
+    return yes;
+  };
+  /** An answer written straight to a socket (refused upgrades, unreadable requests), with every header a normal answer carries. */
+  const rawResponse = (status: number, text: string, extra: Record<string, string> = {}): string => {
+    const body = text + '\n';
+    const headers = { ...securityHeaders(port), 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': String(Buffer.byteLength(body)), ...extra };
+    return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n${body}`;
+  };
 
   function handleHttp(req: IncomingMessage, res: ServerResponse): void {
     const refused = refusal(req);
@@ -89,6 +131,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       if (req.method !== 'POST') return plain(res, 405, 'Use POST with Authorization: Bearer <token>.', { Allow: 'POST' });
       req.resume();
       if (!sameSecret(bearerToken(req.headers.authorization), o.token)) return plain(res, 401, 'Refused: the token is missing or wrong. Open the address threshold serve printed.');
+      admission.signIn(req.socket);
       res.writeHead(204, { ...securityHeaders(port), 'Set-Cookie': sessionCookie(port, o.token) });
       return void res.end();
     }
@@ -105,15 +148,15 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const refuse = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-    };
+    admission.requestStarted(socket);
+    const refuse = (status: number, text: string) => void socket.end(rawResponse(status, text));
     const refused = refusal(req);
     if (refused) return refuse(refused.status, refused.text);
     const url = new URL(req.url!, `http://127.0.0.1:${port}`);
     // Only the cookie signs a socket in: a token in the query would end up in logs and histories.
     if (url.pathname !== WS_PATH || url.search !== '') return refuse(404, 'Not found.');
     if (!authenticated(req)) return refuse(401, 'Refused: not signed in.');
+    if (sockets.size >= limits.maxPages) return refuse(503, `Refused: ${limits.maxPages} pages are open already; close one and reload.`);
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
   });
 
@@ -189,6 +232,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     });
   });
   port = (server.address() as { port: number }).port;
+  // An accept that fails (EMFILE when file descriptors run out under a flood) is logged, never thrown.
+  server.on('error', (err) => o.log?.(`web: ${err.message}`));
   owned.defer(
     () =>
       new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
-// A JSON-RPC client for the control socket (used by `threshold ctl`).
+// A JSON-RPC client for the control socket (used by `threshold ctl` and the desktop shell, which also
+// listens for the core's event notifications and for the connection's end).
 import { createConnection, type Socket } from 'node:net';
 import type { RpcErrorObject } from './rpc';
 
@@ -14,6 +15,9 @@ export class ControlClient {
   private nextId = 1;
   private buffer = '';
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
+  private readonly closeListeners = new Set<() => void>();
+  private closed = false;
 
   private constructor(private readonly socket: Socket) {
     socket.setEncoding('utf8');
@@ -26,9 +30,12 @@ export class ControlClient {
         this.receive(line);
       }
     });
+    socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      this.closed = true;
       for (const w of this.waiting.values()) w.reject(new ControlUnavailable('The Threshold daemon closed the connection.'));
       this.waiting.clear();
+      for (const listener of [...this.closeListeners]) listener();
     });
   }
 
@@ -40,8 +47,25 @@ export class ControlClient {
     });
   }
 
+  /** Messages without an id from the daemon (`event` notifications after events.subscribe). */
+  onNotification(listener: (method: string, params: unknown) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => void this.notificationListeners.delete(listener);
+  }
+
+  /** Runs once the connection is gone (at once when it already is). */
+  onClose(listener: () => void): () => void {
+    if (this.closed) {
+      listener();
+      return () => undefined;
+    }
+    this.closeListeners.add(listener);
+    return () => void this.closeListeners.delete(listener);
+  }
+
   call<T = unknown>(method: string, params?: unknown): Promise<T> {
     const id = this.nextId++;
+    if (this.closed) return Promise.reject(new ControlUnavailable('The connection to the Threshold daemon is closed.'));
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
       this.socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }) + '\n');
@@ -49,10 +73,15 @@ export class ControlClient {
   }
 
   private receive(line: string): void {
-    let msg: { id?: number; result?: unknown; error?: RpcErrorObject };
+    let msg: { id?: number; method?: unknown; params?: unknown; result?: unknown; error?: RpcErrorObject };
     try {
       msg = JSON.parse(line) as typeof msg;
     } catch {
+      return;
+    }
+    if (msg === null || typeof msg !== 'object') return;
+    if (msg.id === undefined && typeof msg.method === 'string') {
+      for (const listener of [...this.notificationListeners]) listener(msg.method, msg.params);
       return;
     }
     if (typeof msg.id !== 'number') return;
@@ -65,5 +94,10 @@ export class ControlClient {
 
   close(): void {
     this.socket.end();
+  }
+
+  /** Drops the connection at once (a shell that stops waiting for a core that does not answer). */
+  destroy(): void {
+    this.socket.destroy();
   }
 }

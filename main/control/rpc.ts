@@ -22,6 +22,7 @@ export const RPC_ERRORS = {
   message_incomplete: -32013,
   too_many_connections: -32014,
   not_runnable: -32015,
+  unauthorized: -32016,
 } as const;
 
 export type RpcId = string | number | null;

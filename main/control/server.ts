@@ -7,6 +7,7 @@ import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
 import { DEFAULT_CONTROL_LIMITS, framingError, serveConnection, type ControlLimits } from './connection';
 import type { Handlers } from '../runtime/handlers';
+import { connectionMethods, type DesktopChannel } from './desktop-channel';
 import { createMethods, methodsFor, type ControlMethods } from './methods';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
@@ -101,6 +102,7 @@ export async function startControlServer(
   agent: Agent | null = null,
   handlers?: Handlers,
   limitsGiven: Partial<ControlLimits> = {},
+  desktop?: DesktopChannel,
 ): Promise<ControlServer> {
   const limits: ControlLimits = { ...DEFAULT_CONTROL_LIMITS, ...limitsGiven };
   checkDataDir(dataDir);
@@ -119,11 +121,16 @@ export async function startControlServer(
       return;
     }
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    // Each connection may become the desktop window's (desktop.attach); its approver ends with it.
+    const connection = connectionMethods(methods, desktop);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      connection.close();
+    });
     serveConnection(
       socket,
       {
-        handle: (text, subscribe) => handleMessage(text, methods, subscribe),
+        handle: (text, subscribe) => handleMessage(text, connection.methods, subscribe),
         subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
       },
       limits,

@@ -169,7 +169,7 @@ export class CoreSupervisor {
       const started = await this.spawnCore(launch);
       if (started.kind === 'open') return this.opened(started.link, started.child);
       if (started.kind === 'in_use') continue; // another start took the directory first: attach to it
-      return this.failed(started.problem);
+      return this.failed(started.problem, started.said);
     }
     if (!this.stopping) this.failed(`Threshold could neither start nor reach the core for ${dir}: see the terminal, then start Threshold again.`);
   }
@@ -191,7 +191,7 @@ export class CoreSupervisor {
     return null;
   }
 
-  private async spawnCore(launch: CoreLaunch): Promise<{ kind: 'open'; link: CoreLink; child: ChildProcess } | { kind: 'in_use' } | { kind: 'failed'; problem: string }> {
+  private async spawnCore(launch: CoreLaunch): Promise<{ kind: 'open'; link: CoreLink; child: ChildProcess } | { kind: 'in_use' } | { kind: 'failed'; problem: string; said?: boolean }> {
     this.launches++;
     const tail = new OutputTail();
     let child: ChildProcess;
@@ -227,7 +227,9 @@ export class CoreSupervisor {
     }
     await sleep(20); // the last lines of output may trail the exit
     if (/\bdata_dir_in_use\b|Another Threshold \(pid \d+\) is using/.test(tail.text())) return { kind: 'in_use' };
-    return { kind: 'failed', problem: startProblem(launch, exited, tail) };
+    const problem = startProblem(launch, exited, tail);
+    // The core's own last line already said it on the terminal: once is enough.
+    return { kind: 'failed', problem, said: tail.text().includes(problem.replace(/\.$/, '')) };
   }
 
   private async opened(link: CoreLink, child: ChildProcess | null): Promise<void> {
@@ -270,9 +272,9 @@ export class CoreSupervisor {
     await this.start();
   }
 
-  private failed(problem: string): void {
+  private failed(problem: string, said = false): void {
     if (this.stopping) return;
-    this.d.say(problem);
+    if (!said) this.d.say(problem);
     this.setStatus({ state: 'stopped', message: problem });
   }
 

@@ -83,6 +83,11 @@ export interface ShellOptions {
   trustedFrame: (url: string) => boolean;
   /** A line for the terminal ("threshold: " is added). */
   say: (line: string) => void;
+  /**
+   * How often what runs is read again besides the events (a command a script started over the control
+   * socket announces no state changes): 5 s.
+   */
+  workPollMs?: number;
 }
 
 export interface Shell {
@@ -98,7 +103,8 @@ export function startShell(o: ShellOptions): Shell {
   const { electron, supervisor } = o;
   const { app } = electron;
   const keychain = new ProviderKeychain(o.dataDir, electron.safeStorage);
-  const mirror = new WorkMirror((op, params) => supervisor.invoke(op, params));
+  // The mirror reads the core that answers now and never waits for one (it is refreshed when one answers).
+  const mirror = new WorkMirror((op, params) => (supervisor.link ? supervisor.link.invoke(op, params) : Promise.resolve({ ok: false, error: { code: 'core_unavailable', message: 'No core answers right now.' } })));
   const eventListeners = new Set<(e: CoreEvent) => void>();
   const shown = new Set<ShellNotification>();
   let phase: 'running' | 'quitting' | 'done' = 'running';
@@ -108,7 +114,7 @@ export function startShell(o: ShellOptions): Shell {
 
   const windows = () => electron.windows().filter((w) => !w.isDestroyed());
   const notify = (n: { title: string; body: string }, onClick?: () => void) => {
-    const notification = electron.createNotification(n);
+    const notification = electron.createNotification({ title: n.title, body: n.body });
     if (!notification) return;
     // A notification that is garbage-collected loses its click handler: keep each until it closes.
     shown.add(notification);
@@ -182,8 +188,13 @@ export function startShell(o: ShellOptions): Shell {
     await mirror.refresh();
     const settings = await link.invoke('settings.get');
     const jail = settings.ok ? (settings.value as { jail: { problem: unknown; warning: string | null } }).jail : null;
-    return jail?.problem && jail.warning ? `The jail cannot start, so commands cannot run. ${jail.warning}` : null;
+    // One sentence with the fix (the core words it: "Commands cannot run: <cause>. Fix: <fix>.").
+    return jail?.problem && jail.warning ? jail.warning : null;
   });
+  const poll = setInterval(() => {
+    if (supervisor.link && phase === 'running') void mirror.refresh();
+  }, o.workPollMs ?? 5_000);
+  poll.unref();
   mirror.onChange((w) => {
     app.setBadgeCount(badgeCount(w.pending.length));
     renderTray();
@@ -253,6 +264,7 @@ export function startShell(o: ShellOptions): Shell {
     const summary = quitSummary(work, report, o.dataDir);
     o.say(summary);
     if (report.stopped && workAlive(work)) notify({ title: 'Threshold quit', body: summary });
+    clearInterval(poll);
     stopAttention();
     tray?.destroy();
     return summary;

@@ -42,9 +42,14 @@ export class FakeWindow extends Emitter implements ShellWindow {
   focused = true;
   minimized = false;
   flashing = false;
+  /** Where sent messages also go (a page standing in for the renderer). */
+  sink: ((channel: string, payload: unknown) => void) | null = null;
   private readonly contents = new Emitter();
   readonly webContents = {
-    send: (channel: string, payload: unknown) => void this.sent.push({ channel, payload }),
+    send: (channel: string, payload: unknown) => {
+      this.sent.push({ channel, payload });
+      this.sink?.(channel, payload);
+    },
     on: (event: 'did-finish-load', listener: () => void) => this.contents.on(event, listener),
   };
   constructor(private readonly onClosed: (w: FakeWindow) => void) {

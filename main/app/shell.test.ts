@@ -13,6 +13,7 @@ import type { Result } from '../../common/operations';
 import { isAlive } from '../config/data-dir-lock';
 import { ControlClient } from '../control/client';
 import { socketPath } from '../control/socket-path';
+import { FakeProvider } from '../../test/fake-provider/server';
 import { startDaemon, type Daemon } from '../../test/support/daemon';
 import { fakeElectron, type FakeElectron } from '../../test/support/fake-electron';
 import { ROOT } from '../../test/support/cli';
@@ -362,6 +363,36 @@ describe('closing the window', () => {
     r.electron.window().close();
     expect(await until('quit', () => r.electron.app.quitted && r.shell.quitting)).toBe('Threshold quit: nothing was running.');
     expect({ alive: isAlive(pid), notices: r.electron.notifications.length, trayGone: r.electron.tray().destroyed }).toEqual({ alive: false, notices: 0, trayGone: true });
+  });
+});
+
+describe('a turn', () => {
+  it('keeps the core while it runs after the window closes; its notify_user is an OS notification; Quit stops it and says so', async () => {
+    const fake = await FakeProvider.start();
+    try {
+      // The model notifies, then never answers again: the turn stays running until something stops it.
+      fake.enqueue({ toolCalls: [{ name: 'notify_user', args: { message: 'Halfway there', urgency: 'info' } }] }, { hang: true });
+      const f = fixture(`[provider]\nkind = "openai-compatible"\nbase_url = "${fake.url}/v1"\nmodel = "fake-model"\n`);
+      const r = startRig(f, { serveArgs: ['--config', f.config] });
+      await r.ready();
+      const sent = await ipc(r, 'agent.send', { message: 'Tell me when you are halfway.' });
+      await until('the notification', () => r.electron.notifications.some((n) => n.options.body === 'Halfway there'));
+      await until('the turn on the tray', () => r.electron.tray().tooltip === 'Threshold — 1 turn running');
+      r.electron.window().close();
+      const pid = r.supervisor.core!.pid;
+      const kept = { quitted: r.electron.app.quitted, alive: isAlive(pid), notice: r.electron.notifications.at(-1)?.options, quitLabel: r.electron.tray().labels().at(-1) };
+      r.electron.tray().click('Quit Threshold');
+      const summary = await r.shell.quitting;
+      expect({ sent: sent.ok, agentNotice: r.electron.notifications.find((n) => n.options.body === 'Halfway there')?.options, kept, summary, alive: isAlive(pid) }).toEqual({
+        sent: true,
+        agentNotice: { title: 'Threshold', body: 'Halfway there' },
+        kept: { quitted: false, alive: true, notice: { title: 'Threshold keeps running: 1 turn running', body: 'Open it from the tray icon to answer; Quit there stops everything.' }, quitLabel: 'Quit Threshold (stops 1 turn)' },
+        summary: 'Threshold quit: it stopped 1 turn.',
+        alive: false,
+      });
+    } finally {
+      await fake.close();
+    }
   });
 });
 

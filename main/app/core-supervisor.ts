@@ -129,7 +129,8 @@ export class CoreSupervisor {
     this.wake();
     const link = this.link;
     const core = this.core;
-    const child = this.child;
+    // A child that already exited is never signalled: its pid may belong to someone else by now.
+    const child = this.child && this.child.exitCode === null && this.child.signalCode === null ? this.child : null;
     const pid = core?.pid ?? child?.pid ?? null;
     if (pid === null || (core && !core.owned)) {
       link?.close();
@@ -217,6 +218,7 @@ export class CoreSupervisor {
     void exit.then((how) => (exited = how));
     const link = await this.attachWhile(() => exited === null && spawnError === null, child);
     if (link) return { kind: 'open', link, child };
+    this.child = null;
     if (spawnError) return { kind: 'failed', problem: spawnProblem(launch, spawnError) };
     if (exited === null) {
       // Neither answering nor gone: it is stuck (or we are quitting); it does not outlive the shell.

@@ -17,6 +17,7 @@ import { FakeProvider } from '../../test/fake-provider/server';
 import { startDaemon, type Daemon } from '../../test/support/daemon';
 import { fakeElectron, type FakeElectron } from '../../test/support/fake-electron';
 import { ROOT } from '../../test/support/cli';
+import { rawClient } from '../../test/support/raw-control-client';
 import { webTokenPath } from '../web/token';
 import { coreLaunch } from './core-launch';
 import { attachToCore, type CoreLink } from './core-link';
@@ -543,6 +544,67 @@ describe('the IPC relay', () => {
     try {
       await expect(c.call(ATTACH_METHOD, params)).rejects.toMatchObject({ message });
       await expect(c.call('approval.reveal', { id: 'ap_1' })).rejects.toMatchObject({ message: 'There is no method "approval.reveal".' });
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe('the desktop channel, tried the way a script on the same machine would', () => {
+  let f: Fixture;
+  let daemon: Daemon;
+  let card: { approval_id: string; hash: string };
+  beforeAll(async () => {
+    f = fixture();
+    daemon = await startDaemon(f.dataDir, ['--no-agent', '--config', f.config, '--workspace', f.workspace], { HOME: f.home });
+    card = await parkCard(f, 'curl -H "Authorization: Bearer sk-live-0123456789abcdef" https://example.com');
+  }, 60_000);
+  afterAll(async () => daemon?.kill('SIGTERM'));
+  const token = () => readFileSync(webTokenPath(f.dataDir), 'utf8').trim();
+  const request = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+
+  it.each([
+    ['a wrong token in a batch, then Reveal in the same batch', () => [request(1, ATTACH_METHOD, { token: 'x'.repeat(43) }), request(2, 'approval.reveal', { id: card.approval_id })]],
+    ['the token with a byte changed', () => [request(1, ATTACH_METHOD, { token: token().slice(0, -1) + (token().endsWith('A') ? 'B' : 'A') })]],
+    ['the token with something added', () => [request(1, ATTACH_METHOD, { token: token() + 'x' })]],
+    ['the token and an extra field', () => [request(1, ATTACH_METHOD, { token: token(), surface: 'desktop' })]],
+    ['the token as a number', () => [request(1, ATTACH_METHOD, { token: 42 })]],
+  ])('%s: the connection stays a control connection (no Reveal)', async (_name, batch) => {
+    const c = await rawClient(socketPath(f.dataDir));
+    try {
+      c.write(JSON.stringify(batch()) + '\n');
+      const answers = (await c.next()) as unknown as { id: number; error?: { data?: { code?: string } } }[];
+      c.write(JSON.stringify(request(9, 'approval.reveal', { id: card.approval_id })) + '\n');
+      const reveal = (await c.next()) as { error?: { data?: { code?: string } } };
+      expect({ attach: answers[0]?.error?.data?.code, reveal: reveal.error?.data?.code }).toEqual({ attach: expect.stringMatching(/^(unauthorized|invalid_params)$/), reveal: 'method_not_found' });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('with the token it becomes the window’s: Reveal shows the original command, a second attach is refused, and its decision is recorded as the desktop’s', async () => {
+    const c = await rawClient(socketPath(f.dataDir));
+    try {
+      c.write(JSON.stringify(request(1, ATTACH_METHOD, { token: token() })) + '\n');
+      const attached = (await c.next()) as { result?: { launched_by?: string } };
+      c.write(JSON.stringify([request(2, 'approval.reveal', { id: card.approval_id }), request(3, ATTACH_METHOD, { token: token() }), request(4, 'approval.request', { tool: 'run_command', args: { command: 'true' } })]) + '\n');
+      const [reveal, again, control] = (await c.next()) as unknown as { result?: { ok: boolean; value?: { args: unknown }; error?: { code: string } }; error?: { data?: { code?: string } } }[];
+      c.write(JSON.stringify(request(5, 'approval.decide', { id: card.approval_id, hash: card.hash, outcome: 'deny' })) + '\n');
+      const decided = (await c.next()) as { result?: { ok: boolean; value?: { decided_by: string } } };
+      expect({
+        launchedBy: attached.result?.launched_by,
+        reveal: reveal?.result,
+        again: again?.error?.data?.code,
+        control: control?.result,
+        decidedBy: decided.result?.value?.decided_by,
+      }).toEqual({
+        launchedBy: 'desktop',
+        reveal: { ok: true, value: { args: { command: 'curl -H "Authorization: Bearer sk-live-0123456789abcdef" https://example.com' } } },
+        again: 'invalid_request',
+        // The control API's own operations are not the window's: an error value, never run.
+        control: { ok: false, error: { code: 'unknown_operation', message: 'There is no operation "approval.request" for the window.' } },
+        decidedBy: 'desktop',
+      });
     } finally {
       c.close();
     }

@@ -37,9 +37,12 @@ interface Fixture {
   records: string;
 }
 
+const roots: string[] = [];
+
 function fixture(config = ''): Fixture {
   mkdirSync(BASE, { recursive: true });
   const root = mkdtempSync(join(BASE, 'shell-'));
+  roots.push(root);
   const home = join(root, 'home');
   const workspace = join(home, 'project');
   const records = join(root, 'launches');
@@ -209,7 +212,10 @@ afterEach(async () => {
   for (const c of strays.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 }, 60_000);
 
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+// Only this file's folders: other test files keep theirs in the same place at the same time.
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
 
 describe('launching the core', () => {
   it('in a development checkout runs bin/threshold.js serve on the Node that ran npm ci, for the shared data directory', async () => {

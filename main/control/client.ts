@@ -1,6 +1,7 @@
-// A JSON-RPC client for the control socket (used by `threshold ctl`). A refusal the daemon sends before it
-// closes (an error with id null: too_many_connections, idle_timeout, message_too_large, …) is what every
-// waiting call fails with, so the caller reports the daemon's own sentence, not a dropped connection.
+// A JSON-RPC client for the control socket (used by `threshold ctl` and the desktop shell, which also
+// listens for the core's event notifications and for the connection's end). A refusal the daemon sends
+// before it closes (an error with id null: too_many_connections, idle_timeout, message_too_large, …) is
+// what every waiting call fails with, so the caller reports the daemon's own sentence, not a dropped connection.
 import { createConnection, type Socket } from 'node:net';
 import type { RpcErrorObject } from './rpc';
 
@@ -25,6 +26,9 @@ export class ControlClient {
   private buffer = '';
   private refusal: RpcErrorObject | null = null;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
+  private readonly closeListeners = new Set<() => void>();
+  private closed = false;
 
   private constructor(private readonly socket: Socket) {
     socket.setEncoding('utf8');
@@ -42,9 +46,11 @@ export class ControlClient {
     socket.on('close', () => {
       if (this.buffer) this.receive(this.buffer);
       this.buffer = '';
+      this.closed = true;
       const error = () => (this.refusal ? new ControlRefused(this.refusal) : new ControlUnavailable('The Threshold daemon closed the connection.'));
       for (const w of this.waiting.values()) w.reject(error());
       this.waiting.clear();
+      for (const listener of [...this.closeListeners]) listener();
     });
   }
 
@@ -60,8 +66,25 @@ export class ControlClient {
     });
   }
 
+  /** Messages without an id from the daemon (`event` notifications after events.subscribe). */
+  onNotification(listener: (method: string, params: unknown) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => void this.notificationListeners.delete(listener);
+  }
+
+  /** Runs once the connection is gone (at once when it already is). */
+  onClose(listener: () => void): () => void {
+    if (this.closed) {
+      listener();
+      return () => undefined;
+    }
+    this.closeListeners.add(listener);
+    return () => void this.closeListeners.delete(listener);
+  }
+
   call<T = unknown>(method: string, params?: unknown): Promise<T> {
     const id = this.nextId++;
+    if (this.closed) return Promise.reject(new ControlUnavailable('The connection to the Threshold daemon is closed.'));
     return new Promise<T>((resolve, reject) => {
       if (this.socket.destroyed) {
         reject(this.refusal ? new ControlRefused(this.refusal) : new ControlUnavailable('The Threshold daemon closed the connection.'));
@@ -73,15 +96,20 @@ export class ControlClient {
   }
 
   private receive(line: string): void {
-    let msg: { id?: number | null; result?: unknown; error?: RpcErrorObject };
+    let msg: { id?: number | null; method?: unknown; params?: unknown; result?: unknown; error?: RpcErrorObject };
     try {
       msg = JSON.parse(line) as typeof msg;
     } catch {
       return;
     }
+    if (msg === null || typeof msg !== 'object') return;
     if (msg.id === null && msg.error) {
       // The connection's own refusal; the daemon closes next, and every waiting call fails with it.
       this.refusal = msg.error;
+      return;
+    }
+    if (msg.id === undefined && typeof msg.method === 'string') {
+      for (const listener of [...this.notificationListeners]) listener(msg.method, msg.params);
       return;
     }
     if (typeof msg.id !== 'number') return;
@@ -94,5 +122,10 @@ export class ControlClient {
 
   close(): void {
     this.socket.end();
+  }
+
+  /** Drops the connection at once (a shell that stops waiting for a core that does not answer). */
+  destroy(): void {
+    this.socket.destroy();
   }
 }

@@ -24,6 +24,7 @@ export const RPC_ERRORS = {
   not_runnable: -32015,
   too_many_waiting: -32016,
   idle_timeout: -32017,
+  unauthorized: -32018,
 } as const;
 
 export type RpcId = string | number | null;

@@ -8,6 +8,7 @@ import { checkDataDir } from '../gate/core';
 import { ControlAdmission } from './admission';
 import { DEFAULT_CONTROL_LIMITS, serveConnection, type ConnectionControl, type ControlLimits } from './connection';
 import type { Handlers } from '../runtime/handlers';
+import { connectionMethods, type DesktopChannel } from './desktop-channel';
 import { createMethods, methodsFor, type ControlMethods } from './methods';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { resolveOperation } from '../../common/operations';
@@ -134,6 +135,7 @@ export async function startControlServer(
   agent: Agent | null = null,
   handlers?: Handlers,
   limitsGiven: Partial<ControlLimits> = {},
+  desktop?: DesktopChannel,
 ): Promise<ControlServer> {
   const limits: ControlLimits = { ...DEFAULT_CONTROL_LIMITS, ...limitsGiven };
   checkDataDir(dataDir);
@@ -149,16 +151,19 @@ export async function startControlServer(
   const admission = new ControlAdmission(limits);
   const server: Server = createServer((socket) => {
     sockets.add(socket);
+    // Each connection may become the desktop window's (desktop.attach); its approver ends with it.
+    const desktopAware = connectionMethods(methods, desktop);
     let connection: ConnectionControl | null = null;
     const lease = admission.open((code, message) => connection?.refuse(code, message));
     socket.on('close', () => {
       sockets.delete(socket);
       lease.release();
+      desktopAware.close();
     });
     connection = serveConnection(
       socket,
       {
-        handle: (text, subscribe) => handleMessage(text, methods, subscribe, lease, limits.maxWaiting),
+        handle: (text, subscribe) => handleMessage(text, desktopAware.methods, subscribe, lease, limits.maxWaiting),
         subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
         identify: () => lease.identify(),
       },

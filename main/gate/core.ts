@@ -1,10 +1,9 @@
 // The core: store, gate, events, approvers and settings for one data directory. The `serve` daemon and
 // the desktop app's main process each host one; the control API and the IPC handlers call into it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
+import { acquireDataDirLock } from '../config/data-dir-lock';
 import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
 import { accessView, validUiRow } from '../config/access-view';
@@ -401,38 +400,10 @@ export function checkDataDir(dataDir: string): void {
   }
 }
 
-/** One process per data directory: a pid file, taken over when its owner is gone. */
+/** One process per data directory (main/config/data-dir-lock.ts). */
 function acquireLock(dataDir: string): () => void {
-  const file = join(dataDir, 'threshold.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(existsSync(file) ? readFileSync(file, 'utf8').trim() : NaN);
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && pid !== process.pid) {
-        throw new CoreError('data_dir_in_use', `Another Threshold (pid ${pid}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
-      }
-      rmSync(file, { force: true });
-    }
-  }
+  const lock = acquireDataDirLock(dataDir);
+  if ('release' in lock) return lock.release;
+  if (lock.heldBy !== null) throw new CoreError('data_dir_in_use', `Another Threshold (pid ${lock.heldBy}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
   throw new CoreError('data_dir_in_use', `Could not take the lock on ${dataDir}.`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

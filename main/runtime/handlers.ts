@@ -2,7 +2,6 @@
 // by the Electron IPC, the web bridge and the JSON-RPC control API. Each surface builds its own set so
 // that a decision records who made it (desktop, web, control). Answers are Result values, never throws.
 import type { ErrorValue, EventPayloads, OperationName, ParamsOf, Result, ResultOf, Transport } from '../../common/operations';
-import { parseParams, resolveOperation } from '../../common/operations';
 import type { Agent } from '../agent/agent';
 import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
@@ -248,22 +247,7 @@ function exampleText(tool: string, args: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/**
- * Runs one operation by name (or alias) for a transport: resolves it, parses its params with the
- * table's schema, calls the handler. Never throws; an operation the transport does not offer is
- * `unknown_operation`.
- */
-export async function invokeOperation(handlers: Handlers, transport: Transport, name: string, params: unknown): Promise<Result<unknown>> {
-  const canonical = typeof name === 'string' ? resolveOperation(name, transport) : null;
-  if (!canonical) return fail('unknown_operation', `There is no operation "${String(name)}"${transport === 'ui' ? ' for the window' : ''}.`);
-  const parsed = parseParams(canonical, params);
-  if (!parsed.ok) return parsed;
-  try {
-    return await (handlers[canonical] as (p: unknown) => Result<unknown> | Promise<Result<unknown>>)(parsed.value);
-  } catch (err) {
-    return fail('internal_error', `${canonical} failed: ${(err as Error).message}`);
-  }
-}
+export { invokeOperation } from './invoke';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** The core's event bus and the table's event schemas describe the same events (a drift is a compile error). */

@@ -8,6 +8,7 @@ import { createAgent, type AgentSetup } from '../agent';
 import type { Agent } from '../agent/agent';
 import { DEMO_PROMPT } from '../agent/demo-model';
 import type { ThresholdConfig } from '../config/load';
+import type { DesktopChannel } from '../control/desktop-channel';
 import { startControlServer, type ControlServer } from '../control/server';
 import type { SurfaceKind } from '../gate/approvers';
 import { ThresholdCore } from '../gate/core';
@@ -22,10 +23,26 @@ import { historyOf } from './history';
 import type { KeyConfirmation } from './key-binding';
 import { ModelSettings } from './model-settings';
 
-/** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
+/**
+ * Where the provider's key comes from when it is not in the environment. The OS keychain belongs to the
+ * desktop shell (main/app/keychain.ts); the core holds in memory the key the shell hands it over the
+ * desktop channel (settings.set_api_key as the desktop surface), never on disk.
+ */
 export interface Keychain {
   read(): string | null;
   write(key: string): Result<{ stored: true }>;
+}
+
+/** The core's end of the desktop keychain: the key the shell last handed over, in memory only. */
+export function heldKeychain(): Keychain {
+  let key: string | null = null;
+  return {
+    read: () => key,
+    write: (k) => {
+      key = k;
+      return { ok: true, value: { stored: true } };
+    },
+  };
 }
 
 export interface RuntimeOptions {
@@ -35,12 +52,15 @@ export interface RuntimeOptions {
   version: string;
   /** The agent's setup; null: the gate only. */
   agent: Omit<AgentSetup, 'keychain'> | null;
+  /** Default: heldKeychain(), filled by a desktop shell when one attaches. */
   keychain?: Keychain;
   /**
    * The desktop shell's confirmation before a provider key goes to an endpoint it is not bound to
    * (key-binding.ts): given to the desktop surface's handlers only. Absent (serve): no surface can move a key.
    */
   confirmKeyUse?: KeyConfirmation;
+  /** Who started this core: a desktop shell (its Quit stops the core) or someone else. */
+  launchedBy?: 'desktop' | 'other';
   /** The JSON-RPC control socket (default: as configured). */
   control?: boolean;
   /** Whether the control socket counts as an approver surface (not for an unattended daemon). */
@@ -73,7 +93,8 @@ export interface Runtime extends Disposable {
   dispose(): Promise<void>;
 }
 
-export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
+  const o = { ...given, keychain: given.keychain ?? heldKeychain() };
   const owned = new DisposableStore();
   try {
     const core = await ThresholdCore.open({ dataDir: o.dataDir, config: o.config, paths: o.paths, executor: o.executor, store: o.store });
@@ -107,9 +128,26 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? o.confirmKeyUse : undefined, surface, lifetime });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
+    // The UI token: what the browser page signs in with and the desktop shell attaches with.
+    let uiToken: string | null = null;
+    const token = () => {
+      if (uiToken === null) {
+        uiToken = loadWebToken(o.dataDir);
+        // The token never shows in a transcript, the audit history or a log line other than the one that prints it.
+        core.redactor.addKnownSecret(uiToken);
+      }
+      return uiToken;
+    };
+
     let control: ControlServer | null = null;
     if (o.control ?? o.config.controlEnabled) {
-      const server = await startControlServer(core, o.dataDir, agent, handlers('control'));
+      const desktop: DesktopChannel = {
+        token: token(),
+        handlers: handlers('desktop'),
+        addApprover: () => core.approvers.add('desktop'),
+        info: () => ({ pid: process.pid, version: o.version, data_dir: o.dataDir, launched_by: o.launchedBy ?? 'other' }),
+      };
+      const server = await startControlServer(core, o.dataDir, agent, handlers('control'), {}, desktop);
       control = server;
       owned.defer(() => server.close());
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
@@ -118,11 +156,8 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     let web: WebServer | null = null;
     if (o.web) {
       try {
-        const token = loadWebToken(o.dataDir);
-        // The token never shows in a transcript, the audit history or a log line other than the one that prints it.
-        core.redactor.addKnownSecret(token);
         const rendererDir = o.web.rendererDir ?? (await ensureRendererBundle({ log: o.log }));
-        web = owned.add(await startWebServer({ port: o.web.port, rendererDir, token, handlers: handlers('web'), subscribe, addApprover: o.web.approvers ? () => core.approvers.add('web') : undefined, log: o.log }));
+        web = owned.add(await startWebServer({ port: o.web.port, rendererDir, token: token(), handlers: handlers('web'), subscribe, addApprover: o.web.approvers ? () => core.approvers.add('web') : undefined, log: o.log }));
       } catch (err) {
         o.log(`web UI unavailable: ${(err as Error).message}`);
       }

@@ -1,7 +1,7 @@
 // The one store's shape: slices, each with its state and the actions that change it. Only slice
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
-import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
+import type { AppInfo, CoreState, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
 import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { policyPreviewSchema } from '../../../common/operations';
@@ -17,7 +17,7 @@ export type ModelView = z.output<typeof modelViewSchema>;
 export type ModelTest = z.output<typeof modelTestSchema>;
 export type ProviderInput = z.output<typeof providerInputSchema>;
 
-export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized' | 'stopped';
 
 export interface ConnectionSlice {
   connection: Connection;
@@ -26,7 +26,11 @@ export interface ConnectionSlice {
   /** The workspace commands run in (a card's working folder when the call names none). */
   workspace: string | null;
   problem: string | null;
+  /** The desktop's word on its core: why it is not running (with the fix), or a problem of a running one. */
+  coreMessage: string | null;
   setConnection(c: Connection): void;
+  /** The desktop shell says where its core stands (common/contract.ts CORE_STATUS_SIGNAL). */
+  onCoreStatus(status: { state: CoreState; message: string | null }): void;
   /** Loads everything a fresh page (or a reconnected one) needs. */
   reloadAll(): Promise<void>;
 }

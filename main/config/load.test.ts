@@ -68,7 +68,7 @@ describe('config: valid files', () => {
       rules: { effects: { network: 'ask' }, tools: { web_fetch: 'deny' } },
       ttl: 0,
       patterns: [
-        ['config-1', 'run_command', { kind: 'argv', argv: ['git', 'status'] }, 'always'],
+        ['config-1', 'run_command', { kind: 'argv', argv: ['git', 'status'], match: 'exact' }, 'always'],
         ['config-2', 'write_file', { kind: 'path', glob: 'docs/**' }, 'always'],
       ],
     });

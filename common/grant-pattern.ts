@@ -208,8 +208,8 @@ export function patternMeaning(tool: string, p: GrantPattern): string {
       const match = argvMatchOf(p);
       const words = p.argv.map(formatToken).join(' ');
       const writes = p.redirects?.length ? `, writing only to ${p.redirects.join(', ')}` : '';
-      if (p.argv.some(tokenHasWildcard)) return `commands matching ${formatArgvPattern(p.argv, match)}${writes}`;
-      return (match === 'exact' ? `exactly ${words}` : `${words} followed by any arguments`) + writes;
+      if (p.argv.some(tokenHasWildcard)) return `commands matching ${clipped(formatArgvPattern(p.argv, match))}${writes}`;
+      return (match === 'exact' ? `exactly ${clipped(words)}` : `${clipped(words)} followed by any arguments`) + writes;
     }
     case 'command':
       return `exactly ${clipped(p.command)}`;

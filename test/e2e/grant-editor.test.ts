@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GrantRecord, PendingApproval } from '../../common/approvals';
-import { ControlClient, RemoteError } from '../../main/control/client';
+import { ControlClient, type RemoteError } from '../../main/control/client';
 import type { FakeProvider } from '../fake-provider/server';
 import { axeProblems, card, closeChatRig, openChatRig, resetChatRig, say, shot, until, type Fixture, type WebDaemon } from './support';
 

@@ -18,6 +18,7 @@ import {
   tokenParts,
 } from '../../common/grant-pattern';
 import { decide, type PolicyContext } from './evaluate';
+import { lookupProgram } from './classifier/programs';
 import { COMMAND_PROBES, MEANING_TAILS, PATH_PROBES, URL_PROBES } from './grant-width-corpus';
 import { coverCall, segmentUncoverable } from './grants';
 import { isInside, type PathContext } from './paths';
@@ -130,6 +131,11 @@ function oneLine(s: string): string {
 
 // ── commands ──────────────────────────────────────────────────────────────────────────────────
 
+/** The classifier's rule for a program: python3.12 and python3 are one family, /usr/bin/env and env too. */
+function familyOf(program: string): unknown {
+  return lookupProgram(program)?.rule ?? program;
+}
+
 const probeCache = new Map<string, { command: string; why: string; facts: CallFacts }[]>();
 /** The command probes, classified once per home and workspace (the classifier is the slow part). */
 function probeFacts(ctx: PathContext): { command: string; why: string; facts: CallFacts }[] {
@@ -235,7 +241,7 @@ function judgeArgv(p: Extract<GrantPattern, { kind: 'argv' }>, ctx: PathContext)
   const literalWords = p.argv.map((t) => tokenLiteral(t));
   for (const probe of probeFacts(ctx)) {
     const first = probe.facts.segments[0];
-    if (program === null || probe.facts.segments.length !== 1 || first?.program !== program) continue;
+    if (program === null || probe.facts.segments.length !== 1 || !first?.program || familyOf(first.program) !== familyOf(program)) continue;
     variants.push({ command: `${lead} ${first.argv.slice(1).map(shellQuote).join(' ')}`, why: probe.why, same: true });
     if (match !== 'prefix') continue;
     // After the pattern's words: the probe's arguments past the words they share (git push … after `git push`).
@@ -300,8 +306,8 @@ function judgeTool(tool: string, ctx: PathContext): GrantJudgement {
   const grant = asGrant(tool, { kind: 'tool' });
   const shown = `every ${tool} call`;
   if (tool === 'run_command') {
-    const hit = probeFacts(ctx).find((probe) => verdictFor(probe.facts, grant, ctx).verdict === 'covered');
-    return tooWide(shown, hit?.command ?? 'any command', hit?.why ?? 'can be anything');
+    const example = COMMAND_PROBES[0]!;
+    return { ok: false, code: 'too_wide', reason: `"${shown}" is too wide: it would stand for any command, \`${oneLine(example.command)}\` included, which ${example.why}. Grant one command's words instead.` };
   }
   if (PATH_TOOLS.includes(tool)) {
     for (const probe of PATH_PROBES) {

@@ -6,6 +6,7 @@ import type { GrantPattern } from '../../common/domain';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import { TEST_PATHS } from '../../test/support/policy';
 import { newId } from '../store/ids';
+import { Store } from '../store/store';
 import { createHandlers, invokeOperation } from './handlers';
 
 async function setup() {
@@ -104,6 +105,24 @@ describe('one Always allow makes one grant', () => {
     expect(core.listGrants()).toEqual([]);
     await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'skip', surface: 'desktop' });
     await review;
+  });
+});
+
+describe('Always allow on an orphan (its waiter gone with an earlier run)', () => {
+  it.each<{ name: string; grant?: { patterns: GrantPattern[] }; want: string }>([
+    { name: 'the proposal as offered stands', want: 'ok' },
+    { name: 'an edited pattern that covers the stored call is judged on it', grant: { patterns: [{ kind: 'argv', argv: ['touch'], match: 'prefix' }] }, want: 'ok' },
+    { name: 'an edited pattern that does not cover the stored call is refused', grant: { patterns: [{ kind: 'argv', argv: ['touch', 'other.md'], match: 'exact' }] }, want: 'invalid_grant' },
+  ])('$name', async ({ grant, want }) => {
+    const store = Store.inMemory();
+    const first = await testCore({ store });
+    void first.gate.review(shellCall('touch restart.md'));
+    const p = await nextPending(first);
+    const second = await testCore({ store });
+    const r = await second.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_always', surface: 'control', ...(grant ? { grant } : {}) });
+    expect(r.ok ? 'ok' : r.error.code).toEqual(want);
+    expect(second.listGrants().length).toEqual(want === 'ok' ? 1 : 0);
+    first.gate.dispose();
   });
 });
 

@@ -80,7 +80,7 @@ const cache = new Map<string, GrantJudgement>();
  */
 export function judgeGrantWidth(tool: string, rawPattern: GrantPattern, ctx: PathContext): GrantJudgement {
   const pattern = normaliseGrantPattern(rawPattern);
-  const key = `${ctx.home}\0${ctx.workspace}\0${tool}\0${JSON.stringify(pattern)}`;
+  const key = `${ctx.home}\0${ctx.workspace}\0${ctx.appDirs.join('\0')}\0${tool}\0${JSON.stringify(pattern)}`;
   let j = cache.get(key);
   if (!j) {
     j = judge(tool, pattern, ctx);

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { TranscriptEntry } from '../../common/contract';
+import { patternText } from '../../common/grant-pattern';
 import type { CallPage, CallRecord } from '../../common/history';
 import type { OperationName, ResultOf } from '../../common/operations';
 import { ControlClient, ControlRefused, ControlUnavailable, RemoteError } from '../control/client';
@@ -397,7 +398,7 @@ function renderTranscript(rows: TranscriptEntry[]): string {
 
 function renderGrants(list: GrantRecord[]): string {
   if (list.length === 0) return 'No grants.';
-  const pattern = (g: GrantRecord) => (g.pattern.kind === 'argv' ? g.pattern.argv.join(' ') : g.pattern.kind === 'path' ? g.pattern.glob : g.pattern.kind === 'url' ? g.pattern.prefix : '(any call)');
+  const pattern = (g: GrantRecord) => (g.pattern.kind === 'tool' ? '(any call)' : g.pattern.kind === 'url' ? g.pattern.prefix : patternText(g.pattern)) + (g.not_in_force ? ' [not in force: wider than it looks]' : '');
   return table([
     ['ID', 'TOOL', 'PATTERN', 'SCOPE', 'USED', 'SOURCE', 'STATE'],
     ...list.map((g) => [g.id, g.tool, short(pattern(g), 50), g.scope === 'until' ? `until ${new Date(g.expires_at ?? 0).toISOString()}` : g.scope, String(g.use_count), g.source, g.revoked_at ? 'revoked' : g.expires_at !== null && g.expires_at < Date.now() ? 'expired' : 'active']),

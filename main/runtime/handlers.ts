@@ -8,6 +8,7 @@ import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
 import { CursorError } from '../store/call-history-repo';
+import type { CallFacts } from '../policy/tools';
 import { previewGrant } from './grant-preview';
 import { grantSuggestions } from './grant-suggestions';
 import type { KeyConfirmation } from './key-binding';
@@ -140,13 +141,22 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'grant.revoke': (p) => withCore((c) => c.revokeGrant(p.id, surface)),
     'grant.preview': (p) =>
       withCore((c) => {
-        let callText: string | null = null;
+        let call: { text: string | null; facts: CallFacts | null } | null = null;
+        let sessionId: string | null = null;
         if (p.approval_id) {
           const pending = c.gate.listPending().find((a) => a.id === p.approval_id);
           if (!pending) return fail('not_found', `No pending approval ${p.approval_id}.`);
-          callText = exampleText(pending.tool, pending.args);
+          if (pending.tool !== p.tool) return fail('invalid_params', `Approval ${p.approval_id} is a ${pending.tool} call, not ${p.tool}.`);
+          // The verdict on the call comes from its exact arguments (in memory while it waits); the text shown is the card's.
+          call = { text: exampleText(pending.tool, pending.args), facts: c.gate.pendingFacts(pending.id)?.facts ?? null };
+          sessionId = pending.session_id;
         }
-        return ok({ samples: previewGrant({ tool: p.tool, patterns: p.patterns, callText, samples: p.samples }, c.paths, { now: Date.now() }) });
+        const recent = c.store.calls
+          .recentOfTool(p.tool, 24, sessionId)
+          .map((r) => exampleText(r.tool, parseJson(r.args_redacted)))
+          .filter((t): t is string => !!t)
+          .slice(0, 12);
+        return ok(previewGrant({ tool: p.tool, patterns: p.patterns, call, recent, samples: p.samples }, c.paths, { now: Date.now() }));
       }),
 
     'call.list': (p) =>
@@ -238,6 +248,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 function keyVariable(model: ModelSettings | undefined): string {
   const name = model?.provider().cfg.apiKeyEnv;
   return name ? name : 'named by [provider] api_key_env';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /** The call's own example for a grant preview: its command, path or URL. */

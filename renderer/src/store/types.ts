@@ -12,6 +12,8 @@ import type { ReviewReport } from '../../../common/review';
 import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
 
 export type GrantSample = z.output<typeof grantSampleSchema>;
+/** The server's preview of a grant: samples judged by the real policy, the width judge's verdict, whether it covers the card's call. */
+export type GrantPreview = { samples: GrantSample[]; verdict?: { ok: boolean; code?: string; reason?: string }; covers_call?: boolean | null };
 export type GrantSuggestion = z.output<typeof grantSuggestionSchema>;
 export type ModelView = z.output<typeof modelViewSchema>;
 export type ModelTest = z.output<typeof modelTestSchema>;
@@ -136,7 +138,7 @@ export interface GrantsSlice {
   revokeGrant(id: string): Promise<void>;
   updateGrant(id: string, change: { pattern: GrantPattern; duration: GrantDuration; note: string | null }): Promise<Result<GrantRecord>>;
   /** What a grant would cover, judged by the gate's own matching. */
-  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string; samples?: string[] }): Promise<Result<{ samples: GrantSample[] }>>;
+  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string; samples?: string[] }): Promise<Result<GrantPreview>>;
   onGrantChanged(g: GrantRecord): void;
   /** Repeated approvals a grant could replace (Settings → Grants). */
   suggestions: GrantSuggestion[];

@@ -245,6 +245,8 @@ export const transcriptEntrySchema = z.object({
   /** A model message (redacted), or `{ text }` for a note. */
   content: z.unknown(),
   created_at: z.number(),
+  /** Who wrote a `user` message: null for the person, `threshold` for a message the product sent the model. */
+  origin: z.enum(['threshold']).nullable().default(null),
 });
 
 export const questionViewSchema = z.object({
@@ -386,6 +388,7 @@ export const callRecordSchema = z.object({
   approval: z.object({ id: z.string(), outcome: outcomeSchema.nullable(), decided_at: z.number().nullable() }).nullable(),
   execution: executionOutcomeSchema.nullable(),
   checkpoint_id: z.string().nullable(),
+  model_call_id: z.string().nullable(),
 });
 
 export const callPageSchema = z.object({ calls: z.array(callRecordSchema), next_cursor: z.string().nullable(), upto: z.string().nullable(), total: z.number().int().nullable() });
@@ -396,7 +399,6 @@ export const callDetailSchema = callRecordSchema.extend({
   hash: z.string(),
   effects: z.array(effectSchema),
   explanation: z.string().nullable(),
-  model_call_id: z.string().nullable(),
   /** When it asked: the approval as stored (the card's reason and preview, the decision and its note). */
   asked: z
     .object({

@@ -374,7 +374,7 @@ function renderTranscript(rows: TranscriptEntry[]): string {
     }
     const parts = typeof content.content === 'string' ? [{ type: 'text', text: content.content }] : Array.isArray(content.content) ? (content.content as Record<string, unknown>[]) : [];
     for (const p of parts) {
-      if (p['type'] === 'text' && p['text']) lines.push(`${row.role}: ${String(p['text'])}`);
+      if (p['type'] === 'text' && p['text']) lines.push(`${row.origin === 'threshold' ? 'threshold (to the model)' : row.role}: ${String(p['text'])}`);
       else if (p['type'] === 'tool-call') lines.push(`${row.role}: → ${String(p['toolName'])} ${short(JSON.stringify(p['input']), 120)}`);
       else if (p['type'] === 'tool-result') {
         const out = p['output'] as { type?: string; value?: unknown } | undefined;

@@ -422,6 +422,12 @@ export class ApprovalGate {
       }
       this.o.events.emit('approval.decided', value.decision);
     }
+    // The stored state of a call that waits, or whose wait ended, goes out as the call's state: the chat
+    // then shows what History and the card show (the agent reports the other moves itself).
+    if ((step.kind === 'parked' || step.kind === 'review_started' || (step.kind === 'approval_decided' && value.decided)) && value.call.turn_id) {
+      const c = value.call;
+      this.o.events.emit('call.state', { session_id: c.session_id, turn_id: c.turn_id!, call_id: c.id, tool_call_id: c.model_call_id ?? c.id, tool: c.tool, state: c.state, detail: c.decided_by });
+    }
     return { ok: true, value };
   }
 

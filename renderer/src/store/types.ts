@@ -45,6 +45,8 @@ export interface ChatSlice {
   /** Text the model is writing that the stored transcript does not hold yet, per session. */
   streaming: Record<string, string>;
   calls: Record<string, LiveCall>;
+  /** Each session's stored calls (the records History lists), by the model's call id; loaded with its transcript. */
+  callRecords: Record<string, Record<string, CallRecord>>;
   /** Gate call id → the model's tool call id. */
   toolCallOf: Record<string, string>;
   output: Record<string, string>;

@@ -237,6 +237,24 @@ export const sessionViewSchema = z.object({
   running: z.boolean(),
 });
 
+/** A session in approve-all mode, as the chat's banner and Settings → Grants show it. */
+export const approveAllViewSchema = z.object({
+  session_id: z.string(),
+  session_title: z.string().nullable(),
+  /** When it began. */
+  since: z.number(),
+  /** The approval whose "Approve all for this session" began it. */
+  approval_id: z.string().nullable(),
+  /** That approval's call as its card showed it (redacted). */
+  call: z.object({ tool: z.string(), args: z.unknown() }).nullable(),
+  /** Who chose it (desktop, web, control). */
+  started_by: z.string().nullable(),
+  /** Later calls it approved without asking, and when the last one was. */
+  uses: z.number().int(),
+  last_used_at: z.number().nullable(),
+});
+export const approveAllEndedSchema = z.object({ session_id: z.string(), approval_id: z.string().nullable(), ended_at: z.number(), ended_by: z.string() });
+
 export const transcriptEntrySchema = z.object({
   session_id: z.string(),
   seq: z.number().int(),
@@ -568,6 +586,21 @@ export const OPERATIONS = {
     verb: 'previewGrant',
   }),
 
+  'approve_all.list': op({
+    summary: 'Sessions in approve-all mode: since when, which card began it, how many calls it approved since.',
+    params: none,
+    result: z.array(approveAllViewSchema),
+    transports: both,
+    verb: 'listApproveAll',
+  }),
+  'approve_all.end': op({
+    summary: "Ends a session's approve-all (audited): its next ask waits for a person again, on every surface.",
+    params: z.strictObject({ session_id: id }),
+    result: approveAllEndedSchema,
+    transports: both,
+    verb: 'endApproveAll',
+  }),
+
   'call.list': op({
     summary: 'Every call the gate saw, newest first, whoever or whatever decided it, with its outcome and duration; filters combine, pages by cursor (or offset under upto).',
     params: callListParamsSchema,
@@ -731,6 +764,10 @@ export const EVENTS = {
   'grant.created': grantRecordSchema,
   'grant.updated': grantRecordSchema,
   'grant.revoked': grantRecordSchema,
+  /** A person chose "Approve all for this session" on a card. */
+  'approve_all.started': approveAllViewSchema,
+  /** A session's approve-all was ended (on any surface). */
+  'approve_all.ended': approveAllEndedSchema,
   'settings.changed': z.object({ level: levelSchema }),
   /** The jail blocked a path: an offer waits for consent. */
   'sandbox.denied': consentOfferSchema,

@@ -20,6 +20,7 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
                                        OUTCOME: approve_once approve_session approve_always approve_all_session skip deny
   grants [--all]                       grants in force (--all: revoked and expired too)
   revoke ID                            revoke a grant
+  approve-all [end SESSION]            sessions in approve-all mode; end: ask again in that session
   verify                               verify the audit history's hash chain
   level [LEVEL]                        show or set the level (read-only supervised auto-edit full)
   sandbox                              paths the jail denied, waiting for your consent
@@ -183,6 +184,18 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
     case 'grants':
       noArgs(0);
       return { method: 'grant.list', params: v['all'] ? { include_inactive: true } : {}, render: (r) => renderGrants(r as GrantRecord[]) };
+    case 'approve-all':
+      if (rest.length === 0)
+        return {
+          method: 'approve_all.list',
+          params: {},
+          render: (r) => {
+            const list = r as ResultOf<'approve_all.list'>;
+            return list.length ? table([['SESSION', 'SINCE', 'APPROVED', 'BEGAN ON', 'TITLE'], ...list.map((x) => [x.session_id, when(x.since), String(x.uses), x.call ? short(`${x.call.tool} ${JSON.stringify(x.call.args)}`, 60) : '-', short(x.session_title ?? '', 50)])]) : 'No session is in approve-all mode.';
+          },
+        };
+      if (rest.length !== 2 || rest[0] !== 'end') throw new UsageError('usage: threshold ctl approve-all [end SESSION]');
+      return { method: 'approve_all.end', params: { session_id: rest[1] }, render: () => `approve-all ended in ${rest[1]}: its next ask waits for a person again` };
     case 'revoke':
       noArgs(1);
       return { method: 'grant.revoke', params: { id: rest[0] }, render: (r) => `revoked ${(r as GrantRecord).id}` };

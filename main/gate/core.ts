@@ -21,6 +21,7 @@ import { IllegalTransition, type CallRow } from '../store/calls-repo';
 import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
+import { ApproveAllService } from './approve-all';
 import { ApproverRegistry } from './approvers';
 import { crashPoint } from './crash-hook';
 import { CheckpointService } from './checkpoint-service';
@@ -63,6 +64,8 @@ export class ThresholdCore {
   readonly checkpoints: CheckpointService;
   readonly consent: SandboxConsent;
   readonly execution: ExecutionService;
+  /** Sessions in approve-all mode: listed on every surface, ended from any (audited). */
+  readonly approveAll: ApproveAllService;
   /** The one transition function of a call's life. */
   readonly lifecycle: CallLifecycle;
   /** Calls the previous process left in flight, ended at start as interrupted or not run. */
@@ -109,6 +112,7 @@ export class ThresholdCore {
       runtimeId: this.runtimeId,
       now: this.now,
     });
+    this.approveAll = new ApproveAllService(this.store, this.events, this.redactor, this.now);
     this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits });
     this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
     this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
@@ -376,6 +380,7 @@ export class ThresholdCore {
 
   dispose(): void {
     if (this.retentionTimer) clearInterval(this.retentionTimer);
+    this.approveAll.dispose();
     this.gate.dispose();
     this.executor.dispose();
     this.store.close();

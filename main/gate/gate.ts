@@ -274,9 +274,10 @@ export class ApprovalGate {
       preview: call.preview ? clip(this.o.redactor.redactTextSync(call.preview), 64 * 1024) : null,
     };
 
-    // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.
+    // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such; never in an
+    // unattended turn (nobody is watching what it approves: those asks are refused below).
     const session = this.o.store.sessions.get(call.sessionId);
-    if (session?.approve_all_at && outcomes.includes('approve_all_session')) {
+    if (session?.approve_all_at && outcomes.includes('approve_all_session') && call.turnKind !== 'unattended') {
       const r = this.commit({ kind: 'approval_decided', approvalId, outcome: 'approve_all_session', by: { kind: 'session_approve_all' }, insert: row });
       if (r.ok && r.value.decided) return verdictOf(j, true, { approvalId, outcome: 'approve_all_session' });
     }

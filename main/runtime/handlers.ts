@@ -144,6 +144,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return ok({ samples: previewGrant({ tool: p.tool, patterns: p.patterns, callText, samples: p.samples }, c.paths, { now: Date.now() }) });
       }),
 
+    'approve_all.list': () => withCore((c) => ok(c.approveAll.list())),
+    'approve_all.end': (p) => withCore((c) => c.approveAll.end(p.session_id, surface)),
     'call.list': (p) =>
       withCore((c) => {
         try {

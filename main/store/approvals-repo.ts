@@ -133,6 +133,14 @@ export class ApprovalsRepo {
     return row?.id ?? null;
   }
 
+  /** The calls a session's approve-all answered since it began: how many, and the last one's time. */
+  approveAllUses(sessionId: string, since: number): { count: number; last: number | null } {
+    const r = this.db
+      .prepare("SELECT count(*) AS n, max(decided_at) AS last FROM approvals WHERE session_id = ? AND decided_by = 'session_approve_all' AND decided_at >= ?")
+      .get(sessionId, since) as { n: number; last: number | null };
+    return { count: r.n, last: r.last };
+  }
+
   /** An orphan approved after a restart, waiting for the follow-up turn to re-issue the same call. */
   followUpFor(sessionId: string, hash: string): ApprovalRow | undefined {
     return this.db

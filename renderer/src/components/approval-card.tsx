@@ -10,6 +10,7 @@ import { DURATION_WORDS } from '../model/grant-preview';
 import { offersReveal } from '../model/reveal';
 import { cardShortcut, keyMayDecide } from '../model/type-ahead';
 import { useApp } from '../store/store';
+import { ApproveAllConfirm } from './approve-all';
 import { CallBody, Visible } from './call-body';
 import { GrantEditor } from './grant-editor';
 import { CardSuggestion } from './grant-suggestions';
@@ -47,6 +48,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [confirmingAll, setConfirmingAll] = useState(false);
   const reveal = useApp((s) => s.reveal);
   // The original arguments while Reveal is pressed; held by this card only and dropped on any decision.
   const [revealed, setRevealed] = useState<{ args: unknown } | null>(null);
@@ -83,6 +85,8 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
       setEditDuration('session');
       return setEditing(true);
     }
+    // Approve all asks once more, in words (components/approve-all.tsx).
+    if (outcome === 'approve_all_session') return setConfirmingAll(true);
     void act(outcome, outcome === 'deny' || outcome === 'skip' ? { note: note.trim() || undefined } : {});
   };
 
@@ -187,6 +191,16 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
         <p className="error" role="alert">
           {notice}
         </p>
+      )}
+      {confirmingAll && (
+        <ApproveAllConfirm
+          p={p}
+          onCancel={() => setConfirmingAll(false)}
+          onConfirm={() => {
+            setConfirmingAll(false);
+            void act('approve_all_session');
+          }}
+        />
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import { CLASS_LABEL, summarizeCall } from '../model/describe';
 import { isApproveChord } from '../model/type-ahead';
 import { chatItems, SPEAKER, type ChatItem } from '../model/transcript';
 import { useApp } from '../store/store';
+import { ApproveAllBanner } from './approve-all';
 import { Visible } from './call-body';
 import { useCallView } from './call-view';
 import { Dock } from './dock';
@@ -206,6 +207,7 @@ export function ChatScreen() {
     <div className="chat-screen">
       <Sessions />
       <section className="chat" aria-label="Chat">
+        <ApproveAllBanner />
         <Conversation />
         <Dock />
         <Composer />

@@ -5,6 +5,7 @@ import type { GrantDuration, GrantRecord } from '../../../common/approvals';
 import { formatTime, grantExpiryText, grantProvenanceText, grantScopeText, grantState, patternText } from '../model/describe';
 import type { GrantFilter } from '../store/types';
 import { useApp } from '../store/store';
+import { ApproveAllGrantRow } from './approve-all';
 import { GrantEditor } from './grant-editor';
 import { SuggestionsSection } from './grant-suggestions';
 
@@ -104,6 +105,12 @@ export function GrantsScreen() {
     return () => clearInterval(t);
   }, [load]);
   const shown = grants.filter((g) => grantState(g, now) === filter);
+  // A session in approve-all mode is a session grant for every tool but the floors (components/approve-all.tsx).
+  const approveAll = useApp((s) => s.approveAll);
+  const loadApproveAll = useApp((s) => s.loadApproveAll);
+  useEffect(() => void loadApproveAll(), [loadApproveAll]);
+  const allRows = filter === 'active' ? approveAll : [];
+  const countOf = (f: GrantFilter) => grants.filter((g) => grantState(g, now) === f).length + (f === 'active' ? approveAll.length : 0);
   return (
     <section className="grants-screen" aria-labelledby="grants-title">
       <h2 id="grants-title">Grants</h2>
@@ -111,7 +118,7 @@ export function GrantsScreen() {
       <div className="filters" role="group" aria-label="Show grants">
         {FILTERS.map((f) => (
           <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
-            {`${FILTER_WORDS[f]} (${grants.filter((g) => grantState(g, now) === f).length})`}
+            {`${FILTER_WORDS[f]} (${countOf(f)})`}
           </button>
         ))}
       </div>
@@ -120,7 +127,7 @@ export function GrantsScreen() {
           {error}
         </p>
       )}
-      {shown.length === 0 ? (
+      {shown.length + allRows.length === 0 ? (
         <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants.`}</p>
       ) : (
         <table className="grants">
@@ -139,6 +146,9 @@ export function GrantsScreen() {
             </tr>
           </thead>
           <tbody>
+            {allRows.map((v) => (
+              <ApproveAllGrantRow key={`all-${v.session_id}`} v={v} now={now} />
+            ))}
             {shown.map((g) => (
               <GrantRow key={g.id} g={g} now={now} />
             ))}

@@ -2,7 +2,7 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
+import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { policyPreviewSchema } from '../../../common/operations';
 import type { AccessDraft, SettingsView } from '../model/access';
@@ -103,6 +103,22 @@ export interface ApprovalsSlice {
   dismissedReviews: string[];
   onReview(r: ReviewReport): void;
   dismissReview(approvalId: string): void;
+}
+
+export type ApproveAllView = z.output<typeof approveAllViewSchema>;
+export type ApproveAllEnded = z.output<typeof approveAllEndedSchema>;
+
+export interface ApproveAllSlice {
+  /** Sessions in approve-all mode (every session, not only the open one). */
+  approveAll: ApproveAllView[];
+  approveAllError: string | null;
+  loadApproveAll(): Promise<void>;
+  /** Ends it for every surface (audited as decided by this one). */
+  endApproveAll(sessionId: string): Promise<Result<ApproveAllEnded>>;
+  onApproveAllStarted(v: ApproveAllView): void;
+  onApproveAllEnded(e: ApproveAllEnded): void;
+  /** A call of the session was approved by it. */
+  onApproveAllUsed(sessionId: string, at: number): void;
 }
 
 export interface PromptsSlice {
@@ -230,7 +246,7 @@ export interface UiSlice {
   showApproval(id: string): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & UiSlice;
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & ApproveAllSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

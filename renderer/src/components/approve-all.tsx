@@ -87,7 +87,9 @@ export function ApproveAllConfirm({ p, onConfirm, onCancel }: { p: PendingApprov
               <li key={s}>{s}</li>
             ))}
           </ul>
-          <p className="still">{`Still refused: ${STILL_REFUSED.join('; ')}.`}</p>
+          <p>
+            <span className="still">Still refused:</span> {`${STILL_REFUSED.join('; ')}.`}
+          </p>
           <p>
             {'It stays on, also after a restart, until you end it: End on the banner in this chat, Revoke in Settings → Grants, or '}
             <code>{`threshold ctl approve-all end ${p.session_id}`}</code>.

@@ -19,7 +19,7 @@ export const STILL_REFUSED: readonly string[] = ['commands on the never-run list
 
 export function sessionName(title: string | null | undefined, id: string): string {
   const t = title?.trim();
-  return t ? `“${t.length > 60 ? `${t.slice(0, 59)}…` : t}”` : id;
+  return t ? `“${t.length > 40 ? `${t.slice(0, 39)}…` : t}”` : id;
 }
 
 /** "Approving everything in this session without asking since 14:05: 3 calls so far." */

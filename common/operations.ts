@@ -319,6 +319,25 @@ export const checkpointViewSchema = z.object({
   created_at: z.number(),
   restored_at: z.number().nullable(),
   call: z.object({ tool: z.string(), args: z.unknown() }).nullable(),
+  /** A checkpoint taken before a restore: the checkpoint that was restored (restoring this one undoes it). */
+  restore_of: z.string().nullable(),
+  /** After a restore of this checkpoint: the checkpoint that undoes it, and when it was used. */
+  undo: z.object({ id: z.string(), created_at: z.number(), restored_at: z.number().nullable() }).nullable(),
+});
+
+const fileChangeSchema = z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) });
+export const restorePlanSchema = z.object({
+  checkpoint: checkpointViewSchema,
+  /** The workspace as the plan saw it: pass it to checkpoint.restore as expected_tree. */
+  tree: z.string(),
+  /** What changed since the checkpoint, file by file (Restore deletes what was added and puts back the rest). */
+  files: z.array(fileChangeSchema),
+  /** Those changes grouped by the checkpoint before them (the call it was taken for), oldest first. */
+  steps: z.array(z.object({ checkpoint: checkpointViewSchema, files: z.array(fileChangeSchema), patch: z.string(), truncated: z.boolean() })),
+  more_steps: z.number().int(),
+  /** Paths no checkpoint holds (ignored by .gitignore, or too large): Restore leaves them as they are. */
+  left_alone: z.array(z.string()),
+  left_alone_more: z.number().int(),
 });
 
 export const checkpointDiffSchema = z.object({ from: z.string(), to: z.string(), stat: z.string(), patch: z.string(), truncated: z.boolean() });
@@ -643,9 +662,16 @@ export const OPERATIONS = {
     aliases: ['checkpoints.list'],
   }),
   'checkpoint.diff': op({ summary: 'What the checkpointed call changed.', params: z.strictObject({ id }), result: checkpointDiffSchema, transports: both, verb: 'getCheckpointDiff', aliases: ['checkpoints.diff'] }),
-  'checkpoint.restore': op({
-    summary: 'Restores the workspace to a checkpoint (a safety checkpoint of the current state is taken first).',
+  'checkpoint.plan_restore': op({
+    summary: 'Everything restoring a checkpoint would undo: that call and every later change in the workspace, step by step with files and diffs, and what it leaves alone.',
     params: z.strictObject({ id }),
+    result: restorePlanSchema,
+    transports: both,
+    verb: 'planRestore',
+  }),
+  'checkpoint.restore': op({
+    summary: 'Restores the workspace to a checkpoint (a safety checkpoint of the current state is taken first; restoring it undoes the restore). With expected_tree (a plan\'s tree), refuses if the workspace changed since the plan.',
+    params: z.strictObject({ id, expected_tree: z.string().regex(/^[0-9a-f]{40,64}$/, 'expected_tree is the tree a restore plan returned').optional() }),
     result: z.object({ restored: checkpointViewSchema, safety: checkpointViewSchema }),
     transports: both,
     verb: 'restoreCheckpoint',

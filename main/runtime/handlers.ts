@@ -187,7 +187,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'checkpoint.list': (p) => withCore((c) => ok(c.checkpoints.list(p?.workspace, p?.limit))),
     'checkpoint.diff': (p) => withCore((c) => fromThrow(() => c.checkpoints.diff(p.id))),
-    'checkpoint.restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.restore(p.id, surface))),
+    'checkpoint.plan_restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.plan(p.id))),
+    'checkpoint.restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.restore(p.id, surface, p.expected_tree))),
 
     'settings.get': () => withCore((c) => ok(c.settings())),
     'settings.set_level': (p) => withCore((c) => c.setLevel(p.level, surface)),

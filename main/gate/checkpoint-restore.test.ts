@@ -32,8 +32,8 @@ function setup() {
   const store = Store.inMemory();
   let t = 1_000;
   const service = new CheckpointService(store, data, () => (t += 1000), MAX_FILE);
-  const calls = ['c1', 'c2', 'c3', 'c4'];
-  for (const id of calls) store.db.prepare("INSERT OR IGNORE INTO sessions (id, created_at) VALUES ('s1', 0)").run(), insertCall(store, id);
+  store.db.prepare("INSERT INTO sessions (id, created_at) VALUES ('s1', 0)").run();
+  for (const id of ['c1', 'c2', 'c3', 'c4']) insertCall(store, id);
   return { ws, store, service };
 }
 

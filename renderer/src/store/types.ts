@@ -2,7 +2,7 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
+import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, callDetailSchema, restorePlanSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { policyPreviewSchema } from '../../../common/operations';
 import type { AccessDraft, SettingsView } from '../model/access';
@@ -167,6 +167,7 @@ export interface GrantsSlice {
 export type CallDetail = z.output<typeof callDetailSchema>;
 export type CheckpointDiff = z.output<typeof checkpointDiffSchema>;
 export type CheckpointView = z.output<typeof checkpointViewSchema>;
+export type RestorePlan = z.output<typeof restorePlanSchema>;
 
 export type VerifyState =
   | { state: 'idle' }
@@ -196,7 +197,10 @@ export interface HistorySlice {
   openHistoryCall(id: string): Promise<void>;
   closeHistoryCall(): void;
   getCheckpointDiff(id: string): Promise<Result<CheckpointDiff>>;
-  restoreCheckpoint(id: string): Promise<Result<{ restored: CheckpointView; safety: CheckpointView }>>;
+  /** Everything restoring a checkpoint would undo, to show before the person confirms. */
+  planRestore(id: string): Promise<Result<RestorePlan>>;
+  /** Restores it, only if the workspace is still `expectedTree` (the plan's). */
+  restoreCheckpoint(id: string, expectedTree?: string): Promise<Result<{ restored: CheckpointView; safety: CheckpointView }>>;
   verifyNow(): Promise<void>;
   /** Every matching call as JSONL, handed to `save` (the page downloads it). */
   exportHistory(save: (jsonl: string, count: number) => void): Promise<void>;

@@ -9,7 +9,11 @@ import { useApp } from '../store/store';
 import type { CheckpointDiff, CheckpointView, RestorePlan } from '../store/types';
 import { DiffView, Visible } from './call-body';
 
-const CHANGE_WORDS = { added: 'added since: Restore deletes it', modified: 'changed since: Restore puts it back as it was', deleted: 'deleted since: Restore brings it back' } as const;
+/** What a restore (or the undo of one) does to a file, by how it changed since the checkpoint. */
+function changeWords(change: 'added' | 'modified' | 'deleted', undo: boolean): string {
+  const who = undo ? 'the undo' : 'Restore';
+  return change === 'added' ? `added since: ${who} deletes it` : change === 'modified' ? `changed since: ${who} puts it back as it was` : `deleted since: ${who} brings it back`;
+}
 
 function callText(c: CheckpointView): string {
   return c.call ? `${c.call.tool}: ${summarizeCall(c.call.tool, c.call.args)}` : '';
@@ -55,7 +59,7 @@ function PlanStep({ s, target, open }: { s: RestorePlan['steps'][number]; target
       </ul>
       <details open={open}>
         <summary>{`Diff of what ${label.toLowerCase()} changed`}</summary>
-        <DiffView preview={s.patch} path={`${label.toLowerCase()}'s changes`} />
+        <DiffView preview={s.patch} path={`the workspace after ${label.toLowerCase()}`} />
         {s.truncated && <p className="muted">{`The diff is cut short; threshold checkpoints diff ${s.checkpoint.id} shows all of it.`}</p>}
       </details>
     </li>
@@ -131,7 +135,10 @@ function RestorePlanView({ id, undo, onDone, onCancel }: { id: string; undo: boo
               ? 'This puts back the workspace as it was just before the restore, undoing the restore and every change made since:'
               : `This undoes every change made in the workspace since this call began: this call${laterCalls ? ` and ${laterCalls} later call${laterCalls === 1 ? '' : 's'}` : ''}, and anything else changed there meanwhile (your own edits too).`}
           </p>
-          <p className="plan-total">{`In all: ${counts.map(([k, n]) => `${n} ${k}`).join(', ')} file${plan.files.length === 1 ? '' : 's'} since then. Step by step (each lists what changed before the next checkpoint):`}</p>
+          <p className="plan-total">{`In all, since then: ${counts
+            .filter(([, n]) => n > 0)
+            .map(([k, n]) => `${n} file${n === 1 ? '' : 's'} ${k === 'modified' ? 'changed' : k}`)
+            .join(', ')}. Step by step (each step lists what changed before the next checkpoint):`}</p>
           <ol className="plan-steps">
             {plan.steps.map((s, i) => (
               <PlanStep key={s.checkpoint.id} s={s} target={target} open={plan.steps.length === 1 && i === 0} />
@@ -146,7 +153,7 @@ function RestorePlanView({ id, undo, onDone, onCancel }: { id: string; undo: boo
                 <code>
                   <Visible text={f.path} />
                 </code>
-                {` ${CHANGE_WORDS[f.change]}`}
+                {` ${changeWords(f.change, undo)}`}
               </span>
             ))}
           </p>

@@ -502,6 +502,12 @@ const agentSendStarted = z.object({ session_id: z.string(), turn_id: z.string(),
 
 export const OPERATIONS = {
   'app.get_info': op({ summary: "Threshold's name, version and where it runs.", params: none, result: appInfoSchema, transports: both, verb: 'getInfo' }),
+  'app.get_web_address': op({
+    summary: 'The web UI\'s address with its token, exactly as the `threshold: web UI:` line printed it (for `threshold ctl web`); the control socket only.',
+    params: none,
+    result: z.object({ url: z.string() }),
+    transports: ['control'],
+  }),
 
   'approval.list_pending': op({ summary: 'Approvals waiting for a decision (an empty list when there are none).', params: none, result: z.array(pendingApprovalSchema), transports: both, verb: 'listPending' }),
   'approval.list_decisions': op({

@@ -20,6 +20,7 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
                                        OUTCOME: approve_once approve_session approve_always approve_all_session skip deny
   grants [--all]                       grants in force (--all: revoked and expired too)
   revoke ID                            revoke a grant
+  web                                  the web UI's address with its token (as serve printed it)
   approve-all [end SESSION]            sessions in approve-all mode; end: ask again in that session
   verify                               verify the audit history's hash chain
   level [LEVEL]                        show or set the level (read-only supervised auto-edit full)
@@ -184,6 +185,10 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
     case 'grants':
       noArgs(0);
       return { method: 'grant.list', params: v['all'] ? { include_inactive: true } : {}, render: (r) => renderGrants(r as GrantRecord[]) };
+    case 'web':
+      noArgs(0);
+      // The address carries the token, like the line serve printed: for the person who runs ctl, on this computer.
+      return { method: 'app.get_web_address', params: {}, render: (r) => (r as { url: string }).url };
     case 'approve-all':
       if (rest.length === 0)
         return {

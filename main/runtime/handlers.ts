@@ -30,6 +30,8 @@ export interface HandlerDeps {
   surface: SurfaceKind;
   /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
   lifetime?: Lifetime;
+  /** The web UI's address with its token, while web mode serves (null: off or not started). */
+  webUrl?: () => string | null;
 }
 
 /** Work that must end before its owner is disposed. */
@@ -79,6 +81,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   return {
     'app.get_info': () => ok({ name: 'Threshold', version: deps.version, runtime: surface === 'desktop' ? 'electron' : surface === 'web' ? 'web' : 'daemon' }),
+
+    'app.get_web_address': () => {
+      const url = deps.webUrl?.() ?? null;
+      return url ? ok({ url }) : fail('not_found', 'This Threshold serves no web UI (it was started with --no-web, or web mode could not start: see its log).');
+    },
 
     'approval.list_pending': () => withCore((c) => ok(c.gate.listPending())),
     'approval.list_decisions': (p) => withCore((c) => ok(historyOf(c).decisions({ ...p, limit: p?.limit ?? 50 }))),

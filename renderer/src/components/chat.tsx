@@ -9,6 +9,7 @@ import { useApp } from '../store/store';
 import { ApproveAllBanner } from './approve-all';
 import { Visible } from './call-body';
 import { useCallView } from './call-view';
+import { useDraft } from './draft';
 import { Dock } from './dock';
 import { ReviewCard } from './review-card';
 
@@ -139,7 +140,8 @@ function Composer() {
   const running = useApp((s) => (current ? s.running.includes(current) : false));
   const focus = useApp((s) => s.composerFocus);
   const error = useApp((s) => s.sendError);
-  const [text, setText] = useState('');
+  // Kept in the tab as typed (components/draft.ts): a page reopened to sign in gets it back.
+  const [text, setText] = useDraft();
   const draftStartedAt = useRef<number | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { CallRecord } from '../../../common/history';
 import { FINAL_CALL_STATES } from '../bridge/events';
 import { advance } from '../model/call-status';
+import { cannotSendNow } from '../model/connection';
 import { OUTCOME_WORDS, summarizeCall } from '../model/describe';
 import { routeChatReply } from '../model/yes-no';
 import type { AppState, ChatSlice, SliceDeps } from './types';
@@ -64,6 +65,11 @@ export const createChatSlice =
       loadTranscript,
       async send(text, draftStartedAt) {
         const s = get();
+        const offline = cannotSendNow(s.connection);
+        if (offline) {
+          set({ sendError: offline });
+          return false;
+        }
         const waiting = s.pending.map((p) => ({ id: p.id, shownAt: s.shownAt[p.id] ?? Infinity, outcomes: p.outcomes }));
         const reply = routeChatReply(text, waiting, draftStartedAt);
         if (reply.kind === 'decide') {

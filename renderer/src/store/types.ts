@@ -17,7 +17,8 @@ export type ModelView = z.output<typeof modelViewSchema>;
 export type ModelTest = z.output<typeof modelTestSchema>;
 export type ProviderInput = z.output<typeof providerInputSchema>;
 
-export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
+/** Where this page stands with its daemon (renderer/src/bridge/socket-transport.ts says how each is told apart). */
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'lost' | 'unauthorized';
 
 export interface ConnectionSlice {
   connection: Connection;

@@ -12,7 +12,7 @@ export const CONNECTION_WORDS: Record<Connection, string> = {
   connecting: 'Connecting…',
   open: 'Connected',
   reconnecting: 'Connection lost: reconnecting…',
-  lost: 'Not connected: Threshold does not answer here',
+  lost: 'Not connected',
   unauthorized: 'Not signed in: open the address Threshold printed (it carries the token).',
 };
 
@@ -30,7 +30,7 @@ export function ConnectionBanner() {
   if (connection !== 'reconnecting' && connection !== 'lost') return null;
   const host = location.host;
   return (
-    <div className={`connection-banner connection-${connection}`} role="alert">
+    <div className={`connection-banner banner-${connection}`} role="alert">
       {connection === 'reconnecting' ? (
         <p>Threshold is not reachable right now. Until it is back, cards cannot be decided and messages cannot be sent; the page reconnects by itself.</p>
       ) : (

@@ -161,4 +161,14 @@ describe('the web bridge transport', () => {
     h.sockets[2]!.open();
     expect(h.statuses).toEqual(['connecting', 'open', 'reconnecting', 'lost', 'open']);
   });
+
+  it('retryNow tries at once (a token was just exchanged), and does nothing while open', () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    h.t.retryNow();
+    expect(h.sockets.length).toEqual(1);
+    h.sockets[0]!.close();
+    h.t.retryNow();
+    expect({ sockets: h.sockets.length, pendingTimers: h.timers.filter((x) => !x.cleared).length }).toEqual({ sockets: 2, pendingTimers: 0 });
+  });
 });

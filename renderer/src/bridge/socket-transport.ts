@@ -52,6 +52,8 @@ export interface Transport {
   subscribe(listener: (e: CoreEvent) => void): () => void;
   /** Called with every status change, and at once with the current one. */
   onStatus(listener: (s: ConnectionStatus) => void): () => void;
+  /** Tries again now instead of after the backoff (a token was just exchanged); nothing while open. */
+  retryNow(): void;
   close(): void;
 }
 
@@ -132,6 +134,12 @@ export function createSocketTransport(o: TransportOptions): Transport {
       statusListeners.add(listener);
       listener(status);
       return () => statusListeners.delete(listener);
+    },
+    retryNow() {
+      if (closed || retry === null) return;
+      clearTimer(retry);
+      attempt = 0;
+      connect();
     },
     close() {
       closed = true;

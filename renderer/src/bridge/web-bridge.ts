@@ -14,6 +14,13 @@ export async function connectWeb(w: Window): Promise<WebConnection> {
   const auth = await exchangeToken(w.location, { fetch: w.fetch.bind(w), replaceState: (url) => w.history.replaceState(null, '', url) });
   const scheme = w.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const transport = createSocketTransport({ url: `${scheme}//${w.location.host}/ws`, probe: () => probeDaemon(w) });
+  // The address opened again in this tab differs only after '#': the browser does not reload the page,
+  // so the new token is exchanged here and the socket tries again at once.
+  w.addEventListener('hashchange', () => {
+    void exchangeToken(w.location, { fetch: w.fetch.bind(w), replaceState: (url) => w.history.replaceState(null, '', url) }).then((outcome) => {
+      if (outcome === 'exchanged') transport.retryNow();
+    });
+  });
   return { api: createWebApi(transport), transport, auth };
 }
 

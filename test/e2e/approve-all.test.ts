@@ -61,7 +61,7 @@ describe('approve all, visible and deliberate', () => {
       focus: await page.evaluate(() => document.activeElement?.textContent),
     }).toEqual({ stillAsks: [], refused: true, howToEnd: true, focus: 'Keep asking' });
     expect(await axeProblems(page)).toEqual([]);
-    await shot(page, 'approve-all-confirm');
+    await shot(page, 'approve-all-confirm', 'approve-all-confirm');
 
     await page.waitForTimeout(700);
     await page.keyboard.press('Tab');
@@ -83,7 +83,7 @@ describe('approve all, visible and deliberate', () => {
     await page.getByRole('log', { name: 'Conversation' }).getByText('Both written.').waitFor();
     await banner().getByText(/\(1 call so far\)/).waitFor();
     expect({ a: existsSync(join(f.workspace, 'a.txt')), b: existsSync(join(f.workspace, 'b.txt')), end: await banner().getByRole('button', { name: 'End approve all' }).count() }).toEqual({ a: true, b: true, end: 1 });
-    await shot(page, 'approve-all-banner');
+    await shot(page, 'approve-all-banner', 'approve-all-banner');
   });
 
   it('Settings → Grants lists it as a session grant; Revoke there ends it in every window (audited), and the next call asks again', async () => {

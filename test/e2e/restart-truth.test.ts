@@ -72,7 +72,7 @@ describe('a page that outlives its daemon tells the truth and finds it again', (
     // After a while: not "reconnecting" forever, but what to open.
     await connection().filter({ hasText: 'Not connected' }).waitFor({ timeout: 20_000 });
     await page.getByRole('alert').filter({ hasText: 'threshold ctl web' }).waitFor();
-    await shot(page, 'restart-lost');
+    await shot(page, 'restart-lost', 'restart-lost');
   });
 
   it('started again without --web-port: same address, the page reconnects by itself, and the call waits in the chat, History and the card alike', async () => {
@@ -151,7 +151,7 @@ describe('a page that outlives its daemon tells the truth and finds it again', (
       inert: await page.locator('.app').evaluate((el) => (el as HTMLElement).inert),
       draft: await page.getByRole('textbox', { name: 'Message' }).inputValue(),
     }).toEqual({ how: true, line: true, inert: true, draft: 'typed before the token changed' });
-    await shot(page, 'not-signed-in');
+    await shot(page, 'not-signed-in', 'not-signed-in');
     // The address ctl prints, opened in this tab: signed in, and the draft is still there.
     await page.goto((await ctl('web')).trim());
     await connection().filter({ hasText: 'Connected' }).waitFor();

@@ -87,7 +87,7 @@ describe("History's Restore", () => {
       untouched: before,
     });
     expect(await axeProblems(page)).toEqual([]);
-    await shot(page, 'restore-plan');
+    await shot(page, 'restore-plan', 'restore-plan');
   });
 
   it('restores exactly that, and the restore can be undone from the same place: the workspace comes back as it was', async () => {

@@ -62,7 +62,7 @@ function SignInNotice() {
       <div className="sign-in" role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={descId} tabIndex={-1} ref={ref}>
         <h1 id={titleId}>This page is not signed in to Threshold</h1>
         <div id={descId}>
-          <p>{`Threshold answers at ${host}, but this page has no token it accepts: it was opened without the token, or the token has changed since (a new web-token in Threshold's data directory). This page shows nothing and sends nothing until it is signed in.`}</p>
+          <p>{`Threshold answers at ${host}, but this page has no token it accepts: it was opened without the token, or the token has changed since (a new web-token in Threshold's data directory). Until it is signed in, this page cannot load, send or decide anything.`}</p>
           <p>
             {'Open the address Threshold printed when it started, the line '}
             <code>{`${ADDRESS_HELP.line}http://${host}/#token=…`}</code>

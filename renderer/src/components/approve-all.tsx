@@ -79,7 +79,7 @@ export function ApproveAllConfirm({ p, onConfirm, onCancel }: { p: PendingApprov
             {'From now on, calls the agent makes in this session run without asking you, starting with this one ('}
             <Visible text={`${p.tool}: ${summarizeCall(p.tool, p.args)}`} />
             {others ? `) and the ${others === 1 ? 'other card' : `${others} other cards`} of this session waiting now.` : ').'}
-            {' History records each of them as approved by approve-all.'}
+            {' History records each of them as decided by “Approve all (this session)”.'}
           </p>
           <p className="still">Still asks you, every time:</p>
           <ul>

@@ -15,6 +15,8 @@ describe('the operations table', () => {
       revokeGrant: 'grant.revoke',
       previewGrant: 'grant.preview',
       listApproveAll: 'approve_all.list',
+      listSessionApprovals: 'approval.list_session',
+      revokeSessionApproval: 'approval.revoke_session',
       endApproveAll: 'approve_all.end',
       listCalls: 'call.list',
       getCall: 'call.get',
@@ -105,7 +107,7 @@ describe('the operations table', () => {
 
   it('lists the events the UI listens to', () => {
     expect(EVENT_NAMES.sort()).toEqual(
-      ['approval.decided', 'approval.requested', 'approve_all.ended', 'approve_all.started', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
+      ['approval.decided', 'approval.requested', 'approval.session_revoked', 'approve_all.ended', 'approve_all.started', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
     );
   });
 

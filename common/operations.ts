@@ -253,6 +253,19 @@ export const approveAllViewSchema = z.object({
   uses: z.number().int(),
   last_used_at: z.number().nullable(),
 });
+/** An approval for the session (Approve for session) in force: identical calls of the session run unasked. */
+export const sessionApprovalViewSchema = z.object({
+  approval_id: z.string(),
+  session_id: z.string(),
+  session_title: z.string().nullable(),
+  tool: z.string(),
+  args: z.unknown(),
+  decided_at: z.number(),
+  decided_by: z.string().nullable(),
+  uses: z.number().int(),
+  last_used_at: z.number().nullable(),
+});
+export const sessionApprovalRevokedSchema = z.object({ approval_id: z.string(), session_id: z.string(), revoked_at: z.number(), revoked_by: z.string() });
 export const approveAllEndedSchema = z.object({ session_id: z.string(), approval_id: z.string().nullable(), ended_at: z.number(), ended_by: z.string() });
 
 export const transcriptEntrySchema = z.object({
@@ -626,6 +639,21 @@ export const OPERATIONS = {
     verb: 'endApproveAll',
   }),
 
+  'approval.list_session': op({
+    summary: 'Approvals for the session (Approve for session) in force: the exact call each covers in its session, and how often it was used.',
+    params: none,
+    result: z.array(sessionApprovalViewSchema),
+    transports: both,
+    verb: 'listSessionApprovals',
+  }),
+  'approval.revoke_session': op({
+    summary: 'Revokes an approval for the session (audited): the identical call asks again, on every surface.',
+    params: z.strictObject({ id }),
+    result: sessionApprovalRevokedSchema,
+    transports: both,
+    verb: 'revokeSessionApproval',
+  }),
+
   'call.list': op({
     summary: 'Every call the gate saw, newest first, whoever or whatever decided it, with its outcome and duration; filters combine, pages by cursor (or offset under upto).',
     params: callListParamsSchema,
@@ -800,6 +828,8 @@ export const EVENTS = {
   'approve_all.started': approveAllViewSchema,
   /** A session's approve-all was ended (on any surface). */
   'approve_all.ended': approveAllEndedSchema,
+  /** An approval for the session was revoked (on any surface). */
+  'approval.session_revoked': sessionApprovalRevokedSchema,
   'settings.changed': z.object({ level: levelSchema }),
   /** The jail blocked a path: an offer waits for consent. */
   'sandbox.denied': consentOfferSchema,

@@ -78,3 +78,31 @@ describe('approve all for a session', () => {
     for (const p of c.gate.listPending()) await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'deny', surface: 'web' });
   });
 });
+
+describe('approve for session', () => {
+  it('is listed with the exact call it covers and its uses; revoked (audited, announced), the identical call asks again', async () => {
+    const c = await testCore();
+    cores.push(c);
+    const revoked: string[] = [];
+    c.events.on('approval.session_revoked', (r) => revoked.push(`${r.approval_id} by ${r.revoked_by}`));
+    const first = c.gate.review(shellCall('touch same'));
+    const p = await nextPending(c);
+    await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_session', surface: 'web' });
+    await first;
+    expect((await c.gate.review(shellCall('touch same'))).run).toBe(true);
+    expect(c.sessionApprovals.list()).toEqual([{ approval_id: p.id, session_id: 's1', session_title: null, tool: 'run_command', args: { command: 'touch same' }, decided_at: expect.any(Number), decided_by: 'web', uses: 1, last_used_at: expect.any(Number) }]);
+
+    expect(c.sessionApprovals.revoke(p.id, 'desktop')).toEqual({ ok: true, value: { approval_id: p.id, session_id: 's1', revoked_at: expect.any(Number), revoked_by: 'desktop' } });
+    expect({ listed: c.sessionApprovals.list(), audit: c.store.audit.list({ kind: 'approval.session_revoked' }).map((a) => a.data), revoked, again: c.sessionApprovals.revoke(p.id, 'web').ok }).toEqual({
+      listed: [],
+      audit: [{ revoked_by: 'desktop', tool: 'run_command' }],
+      revoked: [`${p.id} by desktop`],
+      again: false,
+    });
+    const next = c.gate.review(shellCall('touch same'));
+    const asked = await nextPending(c);
+    expect(asked.args).toEqual({ command: 'touch same' });
+    await c.gate.decideApproval({ approvalId: asked.id, hash: asked.hash, outcome: 'skip', surface: 'web' });
+    expect((await next).run).toBe(false);
+  });
+});

@@ -23,6 +23,7 @@ import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
 import { ApproveAllService } from './approve-all';
 import { ApproverRegistry } from './approvers';
+import { SessionApprovals } from './session-approvals';
 import { crashPoint } from './crash-hook';
 import { CheckpointService } from './checkpoint-service';
 import { ExecutionService } from './execution';
@@ -66,6 +67,8 @@ export class ThresholdCore {
   readonly execution: ExecutionService;
   /** Sessions in approve-all mode: listed on every surface, ended from any (audited). */
   readonly approveAll: ApproveAllService;
+  /** Approvals for the session (approve_session): listed as session grants, revoked from any surface (audited). */
+  readonly sessionApprovals: SessionApprovals;
   /** The one transition function of a call's life. */
   readonly lifecycle: CallLifecycle;
   /** Calls the previous process left in flight, ended at start as interrupted or not run. */
@@ -113,6 +116,7 @@ export class ThresholdCore {
       now: this.now,
     });
     this.approveAll = new ApproveAllService(this.store, this.events, this.redactor, this.now);
+    this.sessionApprovals = new SessionApprovals(this.store, this.events, this.redactor, this.now);
     this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits });
     this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
     this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);

@@ -6,6 +6,7 @@ import type { Level } from '../../common/domain';
 import type { ReviewReport } from '../../common/review';
 import type { ApproveAllEnded, ApproveAllView } from './approve-all';
 import type { ConsentChoice, ConsentOffer } from './sandbox-consent';
+import type { SessionApprovalRevoked } from './session-approvals';
 import type { Notification, Question, QuestionOutcome } from '../agent/questions';
 
 export interface CoreEvents {
@@ -18,6 +19,7 @@ export interface CoreEvents {
   'grant.revoked': GrantRecord;
   'approve_all.started': ApproveAllView;
   'approve_all.ended': ApproveAllEnded;
+  'approval.session_revoked': SessionApprovalRevoked;
   'settings.changed': { level: Level };
   'sandbox.denied': ConsentOffer;
   /** A consent offer was answered (emitted by the operations' handlers, for every surface). */

@@ -152,6 +152,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }),
 
     'approve_all.list': () => withCore((c) => ok(c.approveAll.list())),
+    'approval.list_session': () => withCore((c) => ok(c.sessionApprovals.list())),
+    'approval.revoke_session': (p) => withCore((c) => c.sessionApprovals.revoke(p.id, surface)),
     'approve_all.end': (p) => withCore((c) => c.approveAll.end(p.session_id, surface)),
     'call.list': (p) =>
       withCore((c) => {

@@ -124,3 +124,44 @@ describe('approve all, visible and deliberate', () => {
     expect({ audit: (await endedAudit()).length, listed: await ctl('approve-all') }).toEqual({ audit: 2, listed: 'No session is in approve-all mode.' });
   });
 });
+
+describe('approve for session, the other session grant', () => {
+  it('is listed in Settings → Grants for its exact call; Revoke there makes the identical call ask again (audited)', async () => {
+    const touch = { name: 'run_command', args: { command: 'touch same.txt' } };
+    fake.enqueue({ toolCalls: [touch] }, { text: 'Touched.' }, { toolCalls: [touch] }, { text: 'Touched again, unasked.' }, { toolCalls: [touch] }, { text: 'Asked again.' });
+    await page.getByRole('button', { name: /^Chat/ }).click();
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await say(page, 'Touch same.txt');
+    await card(page, 'run_command').waitFor();
+    // Decided over the control API: what is tested here is what the decision leaves behind.
+    const c = await ControlClient.connect(join(f.dataDir, 'control.sock'));
+    try {
+      const [p] = await c.call<{ id: string; hash: string }[]>('approval.list_pending');
+      await c.call('approval.decide', { id: p!.id, hash: p!.hash, outcome: 'approve_session' });
+    } finally {
+      c.close();
+    }
+    const conversation = page.getByRole('log', { name: 'Conversation' });
+    await conversation.getByText('Touched.').waitFor();
+    await say(page, 'Again');
+    await conversation.getByText('Touched again, unasked.').waitFor();
+
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Grants' }).click();
+    const revoke = page.getByRole('button', { name: 'Revoke approval for session of Run touch same.txt' });
+    await revoke.waitFor();
+    expect(await page.locator('tr.session-approval td').nth(6).textContent()).toEqual('1');
+    await revoke.click();
+    await revoke.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: /^Chat/ }).click();
+    await say(page, 'Once more');
+    await card(page, 'run_command').waitFor();
+    const audit = await ControlClient.connect(join(f.dataDir, 'control.sock'));
+    try {
+      expect((await audit.call<{ data: unknown }[]>('audit.list', { kind: 'approval.session_revoked' })).map((e) => e.data)).toEqual([{ revoked_by: 'web', tool: 'run_command' }]);
+    } finally {
+      audit.close();
+    }
+  });
+});

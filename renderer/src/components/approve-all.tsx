@@ -4,7 +4,8 @@
 //   or Space on the button, after the dialog has been open a moment); Escape cancels; no key reaches
 //   the card or the dock's chord while it is open.
 // - ApproveAllBanner: in the chat of a session in approve-all mode, with End.
-// - ApproveAllGrantRow: the same, as a session grant in Settings → Grants, with Revoke.
+// - ApproveAllGrantRow: the same, as a session grant in Settings → Grants, with Revoke; and
+//   SessionApprovalRow: an "Approve for session" (one exact call, for the rest of its session), too.
 // Ending it in any of these places (or `ctl approve-all end`) ends it everywhere, audited.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
@@ -13,7 +14,8 @@ import { currentKey } from '../key-clock';
 import { STILL_ASKS, STILL_REFUSED, bannerText, sessionName } from '../model/approve-all';
 import { formatTime, summarizeCall } from '../model/describe';
 import { keyMayDecide } from '../model/type-ahead';
-import type { ApproveAllView } from '../store/types';
+import { visibleText } from '../model/visible-text';
+import type { ApproveAllView, SessionApprovalView } from '../store/types';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
 
@@ -23,7 +25,7 @@ export const CONFIRM_ARMING_MS = 600;
 export function ApproveAllConfirm({ p, onConfirm, onCancel }: { p: PendingApproval; onConfirm: () => void; onCancel: () => void }) {
   const titleId = useId();
   const descId = useId();
-  const title = useApp((s) => sessionName(s.sessions.find((x) => x.id === p.session_id)?.title, p.session_id));
+  const title = useApp((s) => visibleText(sessionName(s.sessions.find((x) => x.id === p.session_id)?.title, p.session_id)));
   const others = useApp((s) => s.pending.filter((x) => x.session_id === p.session_id && x.id !== p.id && !x.orphan && x.outcomes.includes('approve_all_session')).length);
   const keepAsking = useRef<HTMLButtonElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
@@ -158,7 +160,7 @@ function Banner({ v }: { v: ApproveAllView }) {
 /** Settings → Grants: a session in approve-all mode is a session grant for every tool but the floors. */
 export function ApproveAllGrantRow({ v, now }: { v: ApproveAllView; now: number }) {
   const { run, busy, error } = useEnd(v.session_id);
-  const title = sessionName(v.session_title, v.session_id);
+  const title = visibleText(sessionName(v.session_title, v.session_id));
   return (
     <tr className="grant state-active approve-all" data-session-id={v.session_id}>
       <td>Every tool</td>
@@ -183,6 +185,55 @@ export function ApproveAllGrantRow({ v, now }: { v: ApproveAllView; now: number 
       <td>
         <div className="row-actions">
           <button type="button" className="danger" disabled={busy} aria-label={`Revoke approve all in session ${title}`} onClick={() => void run()}>
+            Revoke
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** Settings → Grants: "Approve for session" on a card is a session grant for that exact call. */
+export function SessionApprovalRow({ a, now }: { a: SessionApprovalView; now: number }) {
+  const revoke = useApp((s) => s.revokeSessionApproval);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const what = summarizeCall(a.tool, a.args);
+  const title = visibleText(sessionName(a.session_title, a.session_id));
+  return (
+    <tr className="grant state-active session-approval" data-approval-id={a.approval_id}>
+      <td>{a.tool}</td>
+      <td>
+        {'exactly this call: '}
+        <code>
+          <Visible text={what} />
+        </code>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </td>
+      <td>{`This session: ${title}`}</td>
+      <td>Until revoked</td>
+      <td>{`Approve for session${a.decided_by ? ` (${a.decided_by})` : ''}, ${formatTime(a.decided_at, now)}`}</td>
+      <td>{a.last_used_at ? formatTime(a.last_used_at, now) : 'Never'}</td>
+      <td className="num">{a.uses}</td>
+      <td className="num">{a.uses}</td>
+      <td>
+        <div className="row-actions">
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            aria-label={`Revoke approval for session of ${visibleText(what)}`}
+            onClick={async () => {
+              setBusy(true);
+              const r = await revoke(a.approval_id);
+              setBusy(false);
+              if (!r.ok && r.error.code !== 'not_found') setError(r.error.message);
+            }}
+          >
             Revoke
           </button>
         </div>

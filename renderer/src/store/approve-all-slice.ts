@@ -1,5 +1,6 @@
-// Sessions in approve-all mode, as the chat's banner and Settings → Grants show them. Ending one here
-// ends it for every surface (the daemon announces approve_all.ended to all of them).
+// Session grants: sessions in approve-all mode (the chat's banner, Settings → Grants) and approvals for
+// the session (Settings → Grants). Ending or revoking one here does so for every surface (the daemon
+// announces approve_all.ended and approval.session_revoked to all of them).
 import type { StateCreator } from 'zustand/vanilla';
 import type { AppState, ApproveAllSlice, SliceDeps } from './types';
 
@@ -29,6 +30,25 @@ export const createApproveAllSlice =
     },
     onApproveAllEnded(e) {
       set((s) => ({ approveAll: s.approveAll.filter((x) => x.session_id !== e.session_id), announcement: `Approve all ended in session ${e.session_id}: its calls ask you again.`, announcementSeq: s.announcementSeq + 1 }));
+    },
+    sessionApprovals: [],
+    async loadSessionApprovals() {
+      const r = await api.listSessionApprovals();
+      if (!r.ok) return set({ approveAllError: r.error.message });
+      set({ sessionApprovals: r.value });
+    },
+    async revokeSessionApproval(id) {
+      const r = await api.revokeSessionApproval({ id });
+      if (!r.ok) {
+        set({ approveAllError: r.error.message });
+        if (r.error.code === 'not_found') await get().loadSessionApprovals();
+        return r;
+      }
+      get().onSessionApprovalRevoked(r.value);
+      return r;
+    },
+    onSessionApprovalRevoked(r) {
+      set((s) => ({ sessionApprovals: s.sessionApprovals.filter((x) => x.approval_id !== r.approval_id) }));
     },
     onApproveAllUsed(sessionId, at) {
       set((s) => ({ approveAll: s.approveAll.map((x) => (x.session_id === sessionId && at >= x.since ? { ...x, uses: x.uses + 1, last_used_at: at } : x)) }));

@@ -35,7 +35,7 @@ const createConnectionSlice =
         problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message,
       });
       const s = get();
-      await Promise.all([s.loadPending(), s.loadQuestions(), s.loadOffers(), s.loadSessions(), s.loadGrants(), s.loadApproveAll()]);
+      await Promise.all([s.loadPending(), s.loadQuestions(), s.loadOffers(), s.loadSessions(), s.loadGrants(), s.loadApproveAll(), s.loadSessionApprovals()]);
     },
   });
 

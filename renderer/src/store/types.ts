@@ -2,7 +2,7 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, callDetailSchema, restorePlanSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
+import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, sessionApprovalRevokedSchema, sessionApprovalViewSchema, callDetailSchema, restorePlanSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { policyPreviewSchema } from '../../../common/operations';
 import type { AccessDraft, SettingsView } from '../model/access';
@@ -108,6 +108,8 @@ export interface ApprovalsSlice {
 
 export type ApproveAllView = z.output<typeof approveAllViewSchema>;
 export type ApproveAllEnded = z.output<typeof approveAllEndedSchema>;
+export type SessionApprovalView = z.output<typeof sessionApprovalViewSchema>;
+export type SessionApprovalRevoked = z.output<typeof sessionApprovalRevokedSchema>;
 
 export interface ApproveAllSlice {
   /** Sessions in approve-all mode (every session, not only the open one). */
@@ -120,6 +122,11 @@ export interface ApproveAllSlice {
   onApproveAllEnded(e: ApproveAllEnded): void;
   /** A call of the session was approved by it. */
   onApproveAllUsed(sessionId: string, at: number): void;
+  /** Approvals for the session (Approve for session) in force: session grants for one exact call. */
+  sessionApprovals: SessionApprovalView[];
+  loadSessionApprovals(): Promise<void>;
+  revokeSessionApproval(id: string): Promise<Result<SessionApprovalRevoked>>;
+  onSessionApprovalRevoked(r: SessionApprovalRevoked): void;
 }
 
 export interface PromptsSlice {

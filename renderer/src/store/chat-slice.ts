@@ -14,10 +14,11 @@ export const createChatSlice =
   ({ api }: SliceDeps): StateCreator<AppState, [], [], ChatSlice> =>
   (set, get) => {
     // Each transcript load drops only the streamed text it now holds (text streamed meanwhile stays).
-    // The session's stored calls come with it: the rows of the chat read the record History reads.
-    const loadTranscript = async (sessionId: string) => {
+    // The session's stored calls come with it: the rows of the chat read the record History reads. A
+    // load for a call's own event skips them (the event carries its state; the card is on its way).
+    const loadTranscript = async (sessionId: string, withRecords = true) => {
       const streamedBefore = get().streaming[sessionId]?.length ?? 0;
-      const [r, records] = await Promise.all([api.getTranscript({ session_id: sessionId }), loadCallRecords(sessionId)]);
+      const [r, records] = await Promise.all([api.getTranscript({ session_id: sessionId }), withRecords ? loadCallRecords(sessionId) : null]);
       if (!r.ok) return;
       set((s) => ({
         transcripts: { ...s.transcripts, [sessionId]: r.value },
@@ -62,7 +63,7 @@ export const createChatSlice =
         set({ currentSessionId: id, sendError: null });
         if (id) await loadTranscript(id);
       },
-      loadTranscript,
+      loadTranscript: (sessionId) => loadTranscript(sessionId),
       async send(text, draftStartedAt) {
         const s = get();
         const offline = cannotSendNow(s.connection);
@@ -121,7 +122,7 @@ export const createChatSlice =
           toolCallOf: gateCallId ? { ...s.toolCallOf, [gateCallId]: e.tool_call_id } : s.toolCallOf,
         }));
         // The call's arguments are in the stored assistant message: load it when a call first shows, and its result at the end.
-        if (!known || FINAL_CALL_STATES.has(e.state)) void loadTranscript(e.session_id);
+        if (!known || FINAL_CALL_STATES.has(e.state)) void loadTranscript(e.session_id, false);
       },
       onCallOutput(e) {
         set((s) => ({ output: { ...s.output, [e.call_id]: ((s.output[e.call_id] ?? '') + e.chunk).slice(-64 * 1024) } }));

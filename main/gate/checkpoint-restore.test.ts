@@ -197,6 +197,16 @@ describe('Restore names what it undoes and can be undone', () => {
     expect({ files: fingerprint(ws), restored: service.get(target.id).restored_at, undo: service.get(target.id).undo }).toEqual({ files: now, restored: null, undo: null });
   });
 
+  it('refuses while a call is still running (it could write during the restore), and changes nothing', async () => {
+    const { ws, store, service } = setup();
+    const target = await service.before(ws, { sessionId: 's1', callId: 'c1' });
+    writeFileSync(join(ws, 'a.txt'), 'a2\n');
+    store.db.prepare("UPDATE tool_calls SET state = 'executing' WHERE id = 'c2'").run();
+    const now = fingerprint(ws);
+    await expect(service.restore(target.id, 'test', (await service.plan(target.id)).tree)).rejects.toMatchObject({ code: 'busy', message: expect.stringContaining('A call is still running (run_command, c2)') });
+    expect(fingerprint(ws)).toEqual(now);
+  });
+
   it('a plan of a checkpoint nothing happened after says there is nothing to undo', async () => {
     const { ws, service } = setup();
     const target = await service.before(ws, { sessionId: 's1', callId: 'c1' });

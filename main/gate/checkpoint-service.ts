@@ -67,7 +67,7 @@ export interface TakenCheckpoint extends CheckpointView {
 
 export class CheckpointError extends Error {
   constructor(
-    readonly code: 'not_found' | 'failed' | 'changed',
+    readonly code: 'not_found' | 'failed' | 'changed' | 'busy',
     message: string,
   ) {
     super(message);
@@ -177,6 +177,10 @@ export class CheckpointService {
    */
   async restore(id: string, by: string, expectedTree?: string): Promise<{ restored: CheckpointView; safety: CheckpointView }> {
     const r = this.row(id);
+    // A command still running could write while the workspace is put back: then neither the restore nor
+    // its undo would hold what it wrote.
+    const running = this.store.calls.listInFlight().find((c) => c.state === 'executing');
+    if (running) throw new CheckpointError('busy', `A call is still running (${running.tool}, ${running.id}), so nothing was restored: restore once it has finished, or stop it first.`);
     const { taken: safety, tree } = await this.take(r.workspace, { sessionId: r.session_id, callId: null, kind: 'before_restore' });
     if (expectedTree !== undefined && tree !== expectedTree) throw new CheckpointError('changed', 'The workspace changed since the list of what Restore undoes was shown, so nothing was restored. Look at the list again.');
     try {

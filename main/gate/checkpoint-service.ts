@@ -180,7 +180,7 @@ export class CheckpointService {
     // A command still running could write while the workspace is put back: then neither the restore nor
     // its undo would hold what it wrote.
     const running = this.store.calls.listInFlight().find((c) => c.state === 'executing');
-    if (running) throw new CheckpointError('busy', `A call is still running (${running.tool}, ${running.id}), so nothing was restored: restore once it has finished, or stop it first.`);
+    if (running) throw new CheckpointError('busy', `A call is still running (${running.tool}, ${running.id}), so nothing was restored: restore once it has finished, or stop it first (if Threshold stopped while it ran, start Threshold again: it ends such calls at start).`);
     const { taken: safety, tree } = await this.take(r.workspace, { sessionId: r.session_id, callId: null, kind: 'before_restore' });
     if (expectedTree !== undefined && tree !== expectedTree) throw new CheckpointError('changed', 'The workspace changed since the list of what Restore undoes was shown, so nothing was restored. Look at the list again.');
     try {

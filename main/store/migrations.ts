@@ -253,7 +253,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   },
   {
     version: 11,
-    name: "decision integrity: who wrote a message (the person or Threshold), which checkpoint a restore's undo point belongs to, and when an approval for the session was revoked",
+    name: "decision integrity: who wrote a message (the person or Threshold), and which checkpoint a restore's undo point belongs to",
     sql: `
       ALTER TABLE messages ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin = 'threshold');
       UPDATE messages SET origin = 'threshold'
@@ -261,6 +261,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
           AND json_extract(content, '$.content') LIKE '[Threshold] While Threshold was restarting, your call %';
       ALTER TABLE checkpoints ADD COLUMN restore_of TEXT;
       CREATE INDEX checkpoints_by_restore ON checkpoints(restore_of);
+    `,
+  },
+  {
+    version: 12,
+    name: 'an approval for the session can be revoked',
+    sql: `
       ALTER TABLE approvals ADD COLUMN session_revoked_at INTEGER;
     `,
   },

@@ -85,6 +85,8 @@ export interface CallRecord {
   execution: ExecutionOutcome | null;
   /** The checkpoint taken before it ran, when it could change the workspace. */
   checkpoint_id: string | null;
+  /** The model's id for the call (its tool-call id), when a model made it: the chat finds its row by it. */
+  model_call_id: string | null;
 }
 
 export interface CallPage {

@@ -14,6 +14,10 @@ describe('the operations table', () => {
       updateGrant: 'grant.update',
       revokeGrant: 'grant.revoke',
       previewGrant: 'grant.preview',
+      listApproveAll: 'approve_all.list',
+      listSessionApprovals: 'approval.list_session',
+      revokeSessionApproval: 'approval.revoke_session',
+      endApproveAll: 'approve_all.end',
       listCalls: 'call.list',
       getCall: 'call.get',
       listGrantSuggestions: 'grant.list_suggestions',
@@ -23,6 +27,7 @@ describe('the operations table', () => {
       decideConsent: 'sandbox.consent',
       listCheckpoints: 'checkpoint.list',
       getCheckpointDiff: 'checkpoint.diff',
+      planRestore: 'checkpoint.plan_restore',
       restoreCheckpoint: 'checkpoint.restore',
       getSettings: 'settings.get',
       setLevel: 'settings.set_level',
@@ -75,6 +80,8 @@ describe('the operations table', () => {
     { name: "revealing a pending call's arguments over the control socket", op: 'approval.reveal', transport: 'control' as const, expected: null },
     { name: "revealing a pending call's arguments from the window", op: 'approval.reveal', transport: 'ui' as const, expected: 'approval.reveal' },
     { name: 'storing an API key over the control socket', op: 'settings.set_api_key', transport: 'control' as const, expected: null },
+    { name: "the web UI's address (with its token) from a browser page", op: 'app.get_web_address', transport: 'ui' as const, expected: null },
+    { name: "the web UI's address over the control socket (threshold ctl web)", op: 'app.get_web_address', transport: 'control' as const, expected: 'app.get_web_address' },
     { name: 'a name from Object.prototype', op: 'toString', transport: 'ui' as const, expected: null },
     { name: 'an unknown name', op: 'approval.approve_everything', transport: 'control' as const, expected: null },
   ])('resolves $name to $expected', ({ op, transport, expected }) => {
@@ -100,7 +107,7 @@ describe('the operations table', () => {
 
   it('lists the events the UI listens to', () => {
     expect(EVENT_NAMES.sort()).toEqual(
-      ['approval.decided', 'approval.requested', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
+      ['approval.decided', 'approval.requested', 'approval.session_revoked', 'approve_all.ended', 'approve_all.started', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
     );
   });
 

@@ -239,6 +239,37 @@ export const sessionViewSchema = z.object({
   running: z.boolean(),
 });
 
+/** A session in approve-all mode, as the chat's banner and Settings → Grants show it. */
+export const approveAllViewSchema = z.object({
+  session_id: z.string(),
+  session_title: z.string().nullable(),
+  /** When it began. */
+  since: z.number(),
+  /** The approval whose "Approve all for this session" began it. */
+  approval_id: z.string().nullable(),
+  /** That approval's call as its card showed it (redacted). */
+  call: z.object({ tool: z.string(), args: z.unknown() }).nullable(),
+  /** Who chose it (desktop, web, control). */
+  started_by: z.string().nullable(),
+  /** Later calls it approved without asking, and when the last one was. */
+  uses: z.number().int(),
+  last_used_at: z.number().nullable(),
+});
+/** An approval for the session (Approve for session) in force: identical calls of the session run unasked. */
+export const sessionApprovalViewSchema = z.object({
+  approval_id: z.string(),
+  session_id: z.string(),
+  session_title: z.string().nullable(),
+  tool: z.string(),
+  args: z.unknown(),
+  decided_at: z.number(),
+  decided_by: z.string().nullable(),
+  uses: z.number().int(),
+  last_used_at: z.number().nullable(),
+});
+export const sessionApprovalRevokedSchema = z.object({ approval_id: z.string(), session_id: z.string(), revoked_at: z.number(), revoked_by: z.string() });
+export const approveAllEndedSchema = z.object({ session_id: z.string(), approval_id: z.string().nullable(), ended_at: z.number(), ended_by: z.string() });
+
 export const transcriptEntrySchema = z.object({
   session_id: z.string(),
   seq: z.number().int(),
@@ -247,6 +278,8 @@ export const transcriptEntrySchema = z.object({
   /** A model message (redacted), or `{ text }` for a note. */
   content: z.unknown(),
   created_at: z.number(),
+  /** Who wrote a `user` message: null for the person, `threshold` for a message the product sent the model. */
+  origin: z.enum(['threshold']).nullable().default(null),
 });
 
 export const questionViewSchema = z.object({
@@ -301,6 +334,25 @@ export const checkpointViewSchema = z.object({
   created_at: z.number(),
   restored_at: z.number().nullable(),
   call: z.object({ tool: z.string(), args: z.unknown() }).nullable(),
+  /** A checkpoint taken before a restore: the checkpoint that was restored (restoring this one undoes it). */
+  restore_of: z.string().nullable(),
+  /** After a restore of this checkpoint: the checkpoint that undoes it, and when it was used. */
+  undo: z.object({ id: z.string(), created_at: z.number(), restored_at: z.number().nullable() }).nullable(),
+});
+
+const fileChangeSchema = z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) });
+export const restorePlanSchema = z.object({
+  checkpoint: checkpointViewSchema,
+  /** The workspace as the plan saw it: pass it to checkpoint.restore as expected_tree. */
+  tree: z.string(),
+  /** What changed since the checkpoint, file by file (Restore deletes what was added and puts back the rest). */
+  files: z.array(fileChangeSchema),
+  /** Those changes grouped by the checkpoint before them (the call it was taken for), oldest first. */
+  steps: z.array(z.object({ checkpoint: checkpointViewSchema, files: z.array(fileChangeSchema), patch: z.string(), truncated: z.boolean() })),
+  more_steps: z.number().int(),
+  /** Paths no checkpoint holds (ignored by .gitignore, or too large): Restore leaves them as they are. */
+  left_alone: z.array(z.string()),
+  left_alone_more: z.number().int(),
 });
 
 export const checkpointDiffSchema = z.object({ from: z.string(), to: z.string(), stat: z.string(), patch: z.string(), truncated: z.boolean() });
@@ -396,6 +448,7 @@ export const callRecordSchema = z.object({
   approval: z.object({ id: z.string(), outcome: outcomeSchema.nullable(), decided_at: z.number().nullable() }).nullable(),
   execution: executionOutcomeSchema.nullable(),
   checkpoint_id: z.string().nullable(),
+  model_call_id: z.string().nullable(),
 });
 
 export const callPageSchema = z.object({ calls: z.array(callRecordSchema), next_cursor: z.string().nullable(), upto: z.string().nullable(), total: z.number().int().nullable() });
@@ -406,7 +459,6 @@ export const callDetailSchema = callRecordSchema.extend({
   hash: z.string(),
   effects: z.array(effectSchema),
   explanation: z.string().nullable(),
-  model_call_id: z.string().nullable(),
   /** When it asked: the approval as stored (the card's reason and preview, the decision and its note). */
   asked: z
     .object({
@@ -473,6 +525,12 @@ const agentSendStarted = z.object({ session_id: z.string(), turn_id: z.string(),
 
 export const OPERATIONS = {
   'app.get_info': op({ summary: "Threshold's name, version and where it runs.", params: none, result: appInfoSchema, transports: both, verb: 'getInfo' }),
+  'app.get_web_address': op({
+    summary: 'The web UI\'s address with its token, exactly as the `threshold: web UI:` line printed it (for `threshold ctl web`); the control socket only.',
+    params: none,
+    result: z.object({ url: z.string() }),
+    transports: ['control'],
+  }),
 
   'approval.list_pending': op({ summary: 'Approvals waiting for a decision (an empty list when there are none).', params: none, result: z.array(pendingApprovalSchema), transports: both, verb: 'listPending' }),
   'approval.list_decisions': op({
@@ -582,6 +640,36 @@ export const OPERATIONS = {
     verb: 'previewGrant',
   }),
 
+  'approve_all.list': op({
+    summary: 'Sessions in approve-all mode: since when, which card began it, how many calls it approved since.',
+    params: none,
+    result: z.array(approveAllViewSchema),
+    transports: both,
+    verb: 'listApproveAll',
+  }),
+  'approve_all.end': op({
+    summary: "Ends a session's approve-all (audited): its next ask waits for a person again, on every surface.",
+    params: z.strictObject({ session_id: id }),
+    result: approveAllEndedSchema,
+    transports: both,
+    verb: 'endApproveAll',
+  }),
+
+  'approval.list_session': op({
+    summary: 'Approvals for the session (Approve for session) in force: the exact call each covers in its session, and how often it was used.',
+    params: none,
+    result: z.array(sessionApprovalViewSchema),
+    transports: both,
+    verb: 'listSessionApprovals',
+  }),
+  'approval.revoke_session': op({
+    summary: 'Revokes an approval for the session (audited): the identical call asks again, on every surface.',
+    params: z.strictObject({ id }),
+    result: sessionApprovalRevokedSchema,
+    transports: both,
+    verb: 'revokeSessionApproval',
+  }),
+
   'call.list': op({
     summary: 'Every call the gate saw, newest first, whoever or whatever decided it, with its outcome and duration; filters combine, pages by cursor (or offset under upto).',
     params: callListParamsSchema,
@@ -624,9 +712,16 @@ export const OPERATIONS = {
     aliases: ['checkpoints.list'],
   }),
   'checkpoint.diff': op({ summary: 'What the checkpointed call changed.', params: z.strictObject({ id }), result: checkpointDiffSchema, transports: both, verb: 'getCheckpointDiff', aliases: ['checkpoints.diff'] }),
-  'checkpoint.restore': op({
-    summary: 'Restores the workspace to a checkpoint (a safety checkpoint of the current state is taken first).',
+  'checkpoint.plan_restore': op({
+    summary: 'Everything restoring a checkpoint would undo: that call and every later change in the workspace, step by step with files and diffs, and what it leaves alone.',
     params: z.strictObject({ id }),
+    result: restorePlanSchema,
+    transports: both,
+    verb: 'planRestore',
+  }),
+  'checkpoint.restore': op({
+    summary: 'Restores the workspace to a checkpoint (a safety checkpoint of the current state is taken first; restoring it undoes the restore). With expected_tree (a plan\'s tree), refuses if the workspace changed since the plan.',
+    params: z.strictObject({ id, expected_tree: z.string().regex(/^[0-9a-f]{40,64}$/, 'expected_tree is the tree a restore plan returned').optional() }),
     result: z.object({ restored: checkpointViewSchema, safety: checkpointViewSchema }),
     transports: both,
     verb: 'restoreCheckpoint',
@@ -745,6 +840,12 @@ export const EVENTS = {
   'grant.created': grantRecordSchema,
   'grant.updated': grantRecordSchema,
   'grant.revoked': grantRecordSchema,
+  /** A person chose "Approve all for this session" on a card. */
+  'approve_all.started': approveAllViewSchema,
+  /** A session's approve-all was ended (on any surface). */
+  'approve_all.ended': approveAllEndedSchema,
+  /** An approval for the session was revoked (on any surface). */
+  'approval.session_revoked': sessionApprovalRevokedSchema,
   'settings.changed': z.object({ level: levelSchema }),
   /** The jail blocked a path: an offer waits for consent. */
   'sandbox.denied': consentOfferSchema,

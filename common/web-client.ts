@@ -17,7 +17,10 @@ export interface WireClient {
   waiting(): number;
 }
 
-const disconnected = (): Result<never> => ({ ok: false, error: { code: 'disconnected', message: 'Threshold is not reachable right now; the page is reconnecting.' } });
+/** Not sent at all: nothing happened. */
+const disconnected = (): Result<never> => ({ ok: false, error: { code: 'disconnected', message: 'Not sent: Threshold is not reachable right now, so nothing happened. The page keeps trying to reconnect.' } });
+/** Sent, but the connection dropped before the answer: it may or may not have happened. */
+const cutOff = (): Result<never> => ({ ok: false, error: { code: 'disconnected', message: 'The connection to Threshold dropped before it answered: whether this was done shows once the page reconnects.' } });
 
 /** `send` returns false when the socket is not open (the call is answered `disconnected` at once). */
 export function createWireClient(send: (text: string) => boolean): WireClient {
@@ -62,7 +65,7 @@ export function createWireClient(send: (text: string) => boolean): WireClient {
     connectionLost() {
       const calls = [...pending.values()];
       pending.clear();
-      for (const call of calls) call.resolve(disconnected());
+      for (const call of calls) call.resolve(cutOff());
     },
     waiting: () => pending.size,
   };

@@ -54,6 +54,17 @@ const GIT_ENV_BASE: NodeJS.ProcessEnv = {
 
 export class GitError extends Error {}
 
+/** The workspace is no longer the state a restore was checked against. */
+export class WorkspaceChanged extends Error {
+  constructor(
+    readonly expected: string,
+    readonly found: string,
+  ) {
+    super('The workspace changed while the restore was being prepared, so nothing was restored.');
+    this.name = 'WorkspaceChanged';
+  }
+}
+
 /** The id git gives a blob (SHA-1 of "blob <size>\0" and the bytes), without a process to ask. */
 function gitBlobId(text: string): string {
   const body = Buffer.from(text, 'utf8');
@@ -375,11 +386,47 @@ export class ShadowGit {
     return (await this.git(['write-tree'])).trim();
   }
 
+  /** The workspace's tree as it is now, computed in turn with snapshots and restores (they share the shadow index). */
+  treeNow(): Promise<string> {
+    const run = this.queue.then(() => this.currentTree());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Paths that differ between two trees or commits: A added, M modified (or type changed), D deleted, on the way from → to. */
+  async changedFiles(from: string, to: string): Promise<{ path: string; change: 'A' | 'M' | 'D' }[]> {
+    const out = await this.git(['diff', '--name-status', '--no-renames', '--no-color', '-z', from, to]);
+    const parts = out.split('\0');
+    const files: { path: string; change: 'A' | 'M' | 'D' }[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const status = parts[i]![0];
+      files.push({ path: parts[i + 1]!, change: status === 'A' ? 'A' : status === 'D' ? 'D' : 'M' });
+    }
+    return files;
+  }
+
+  /** Paths no snapshot holds now (ignored by .gitignore, or over the size cap; an ignored folder as "dir/"). */
+  leftOutNow(): Promise<string[]> {
+    const run = this.queue.then(async () => {
+      await this.ensure();
+      return [...new Set([...(await this.ignoredPaths()), ...this.excludedSoFar()])].sort();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   async diff(from: string, to: string, maxBytes = 256 * 1024): Promise<DiffResult> {
     const stat = await this.git(['diff', '--stat', '--no-color', from, to]);
     const patch = await this.git(['diff', '--no-color', '--no-ext-diff', from, to], { maxBuffer: 256 * 1024 * 1024 });
     const truncated = patch.length > maxBytes;
     return { from, to, stat, patch: truncated ? patch.slice(0, maxBytes) + `\n… ${patch.length - maxBytes} bytes omitted …\n` : patch, truncated };
+  }
+
+  /** What was ignored (or over the cap) when a snapshot was taken: a restore to it never deletes those paths. */
+  async ignoredAt(commit: string): Promise<string[]> {
+    const blob = await this.trailer(commit, IGNORED_TRAILER);
+    if (!blob) return [];
+    return (await this.git(['cat-file', 'blob', blob])).split('\0').filter(Boolean);
   }
 
   /**
@@ -404,15 +451,21 @@ export class ShadowGit {
    * history comes back too: missing or altered object files, then refs, HEAD, stash, reflogs and the
    * index exactly as they were (refs and reflogs made since are removed).
    */
-  restore(commit: string): Promise<void> {
-    const run = this.queue.then(() => this.restoreNow(commit));
+  restore(commit: string, expectTree?: string): Promise<void> {
+    const run = this.queue.then(() => this.restoreNow(commit, expectTree));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async restoreNow(commit: string): Promise<void> {
+  /**
+   * With `expectTree`: the workspace must still be exactly that tree (the safety checkpoint just taken of
+   * it), or nothing is changed: whatever changed in between would be in no checkpoint, and the restore
+   * could not be undone.
+   */
+  private async restoreNow(commit: string, expectTree?: string): Promise<void> {
     this.parent = null;
-    await this.currentTree();
+    const now = await this.currentTree();
+    if (expectTree !== undefined && now !== expectTree) throw new WorkspaceChanged(expectTree, now);
     await this.keepWhatWasIgnored(commit);
     await this.git(['read-tree', '-u', '--reset', commit]);
     const hist = await this.historyCommitOf(commit);

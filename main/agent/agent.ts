@@ -9,6 +9,7 @@ import type { ThresholdCore } from '../gate/core';
 import type { ExecutionOutcome } from '../../common/approvals';
 import { crashPoint } from '../gate/crash-hook';
 import type { CallState, TurnEndReason } from '../gate/events';
+import { isTerminal } from '../../common/call-state';
 import { clip } from '../redact/redactor';
 import { newId } from '../store/ids';
 import { ReviewTurn, withReviewTurn } from '../reviewer/turn';
@@ -58,6 +59,8 @@ interface RunningTurn {
   pendingUser: string[];
   /** The reviewer's budget and the user's request: opened by a reactive turn only (main/reviewer/turn.ts). */
   review: ReviewTurn | null;
+  /** The turn's first message was Threshold's own, not the person's (stored so, and shown so). */
+  fromThreshold: boolean;
   done: Promise<TurnSummary>;
 }
 
@@ -139,7 +142,7 @@ export class Agent {
     core.store.sessions.startTurn({ id: turnId, session_id: id, kind, started_at: this.now() });
     // Only a turn someone started has a review budget; an unattended one has none, so nothing in it is reviewed.
     const review = kind === 'reactive' && !opts.fromThreshold ? new ReviewTurn(core.config.autoApproval.maxPerTurn, text) : null;
-    const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], review, done: Promise.resolve(null as never) };
+    const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], review, fromThreshold: opts.fromThreshold ?? false, done: Promise.resolve(null as never) };
     turn.done = (review ? withReviewTurn(review, () => this.runTurn(id, turn, text)) : this.runTurn(id, turn, text)).finally(() => this.running.delete(id));
     this.running.set(id, turn);
     return { sessionId: id, turnId, done: turn.done, appended: false };
@@ -166,10 +169,10 @@ export class Agent {
     this.o.core.events.emit('call.state', { session_id: sessionId, turn_id: turnId, call_id: callId, tool_call_id: toolCallId, tool, state, detail });
   }
 
-  private async persist(sessionId: string, turnId: string, role: 'user' | 'assistant' | 'tool' | 'note', content: unknown): Promise<void> {
+  private async persist(sessionId: string, turnId: string, role: 'user' | 'assistant' | 'tool' | 'note', content: unknown, origin: 'threshold' | null = null): Promise<void> {
     const core = this.o.core;
     const redacted = await core.redactor.redactValue(content);
-    core.store.transcripts.append({ session_id: sessionId, turn_id: turnId, role, content: redacted, created_at: this.now() });
+    core.store.transcripts.append({ session_id: sessionId, turn_id: turnId, role, content: redacted, created_at: this.now(), origin });
   }
 
   private history(sessionId: string): ModelMessage[] {
@@ -197,7 +200,7 @@ export class Agent {
     const messages = this.history(sessionId);
     const userMessage: ModelMessage = { role: 'user', content: text };
     messages.push(userMessage);
-    await this.persist(sessionId, turnId, 'user', userMessage);
+    await this.persist(sessionId, turnId, 'user', userMessage, turn.fromThreshold ? 'threshold' : null);
 
     let steps = 0;
     let reason: TurnEndReason = 'completed';
@@ -359,7 +362,9 @@ export class Agent {
     const verdict = await core.gate.review({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: cwdOf(tool, args, core.paths.workspace), preview, modelCallId: call.toolCallId }, signal);
     const callId = verdict.callId;
     if (!verdict.run) {
-      emit(verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);
+      // The state the store holds (refused, denied, cancelled): the chat says what History says.
+      const stored = core.store.calls.get(callId)?.state;
+      emit(stored && isTerminal(stored) ? stored : verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);
       const why = call.invalid && deep === undefined
         ? invalidText(call, tool)
         : this.closing && verdict.approvalId

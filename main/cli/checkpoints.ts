@@ -1,10 +1,10 @@
 // `threshold checkpoints`: list the workspace checkpoints, see what a call changed, restore.
 import { parseArgs } from 'node:util';
-import { CheckpointError, CheckpointService, type CheckpointView } from '../gate/checkpoint-service';
+import { CheckpointError, CheckpointService, type CheckpointView, type RestorePlan } from '../gate/checkpoint-service';
 import { Store } from '../store/store';
 import { resolveDataDir, UsageError, type CliIo } from './context';
 
-const USAGE = 'usage: threshold checkpoints [--data-dir DIR] [--json] <list [--workspace DIR] | diff ID | restore ID>';
+const USAGE = 'usage: threshold checkpoints [--data-dir DIR] [--json] <list [--workspace DIR] | diff ID | plan ID | restore ID>';
 
 export async function checkpointsCli(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, workspace: { type: 'string' }, limit: { type: 'string' } }, allowPositionals: true });
@@ -27,6 +27,12 @@ export async function checkpointsCli(argv: string[], io: CliIo): Promise<number>
         const d = await service.diff(id!);
         if (values.json) json(d);
         else io.stdout.write((d.stat.trim() ? `${d.stat.trimEnd()}\n\n${d.patch}` : 'No changes.\n'));
+        return 0;
+      }
+      case 'plan': {
+        const p = await service.plan(id!);
+        if (values.json) json(p);
+        else io.stdout.write(renderPlan(p) + '\n');
         return 0;
       }
       case 'restore': {
@@ -59,4 +65,16 @@ function renderList(list: CheckpointView[]): string {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+/** What `restore ID` would undo, step by step (the same list the History screen shows before Restore). */
+function renderPlan(p: RestorePlan): string {
+  const what = (c: CheckpointView) => (c.call ? `${c.call.tool} ${JSON.stringify(c.call.args)}` : c.kind === 'before_restore' ? `the restore of ${c.restore_of ?? 'a checkpoint'}` : c.kind);
+  if (!p.files.length) return `Restoring ${p.checkpoint.id} would change nothing: the workspace is as it was before ${what(p.checkpoint)}.`;
+  const lines = [`Restoring ${p.checkpoint.id} puts ${p.checkpoint.workspace} back as it was before ${what(p.checkpoint)}, undoing:`];
+  for (const s of p.steps) lines.push(`  after ${s.checkpoint.id} (${new Date(s.checkpoint.created_at).toISOString()}) ${what(s.checkpoint)}: ${s.files.map((f) => `${f.path} ${f.change}`).join(', ')}`);
+  if (p.more_steps) lines.push(`  … and ${p.more_steps} later checkpoint(s)`);
+  if (p.left_alone.length) lines.push(`Left alone (ignored or too large): ${p.left_alone.join(', ')}${p.left_alone_more ? ` and ${p.left_alone_more} more` : ''}`);
+  lines.push(`To restore: threshold checkpoints restore ${p.checkpoint.id}`);
+  return lines.join('\n');
 }

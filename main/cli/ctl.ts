@@ -21,6 +21,8 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
                                        OUTCOME: approve_once approve_session approve_always approve_all_session skip deny
   grants [--all]                       grants in force (--all: revoked and expired too)
   revoke ID                            revoke a grant
+  web                                  the web UI's address with its token (as serve printed it)
+  approve-all [end SESSION]            sessions in approve-all mode; end: ask again in that session
   verify                               verify the audit history's hash chain
   level [LEVEL]                        show or set the level (read-only supervised auto-edit full)
   sandbox                              paths the jail denied, waiting for your consent
@@ -194,6 +196,22 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
     case 'grants':
       noArgs(0);
       return { method: 'grant.list', params: v['all'] ? { include_inactive: true } : {}, render: (r) => renderGrants(r as GrantRecord[]) };
+    case 'web':
+      noArgs(0);
+      // The address carries the token, like the line serve printed: for the person who runs ctl, on this computer.
+      return { method: 'app.get_web_address', params: {}, render: (r) => (r as { url: string }).url };
+    case 'approve-all':
+      if (rest.length === 0)
+        return {
+          method: 'approve_all.list',
+          params: {},
+          render: (r) => {
+            const list = r as ResultOf<'approve_all.list'>;
+            return list.length ? table([['SESSION', 'SINCE', 'APPROVED', 'BEGAN ON', 'TITLE'], ...list.map((x) => [x.session_id, when(x.since), String(x.uses), x.call ? short(`${x.call.tool} ${JSON.stringify(x.call.args)}`, 60) : '-', short(x.session_title ?? '', 50)])]) : 'No session is in approve-all mode.';
+          },
+        };
+      if (rest.length !== 2 || rest[0] !== 'end') throw new UsageError('usage: threshold ctl approve-all [end SESSION]');
+      return { method: 'approve_all.end', params: { session_id: rest[1] }, render: () => `approve-all ended in ${rest[1]}: its next ask waits for a person again` };
     case 'revoke':
       noArgs(1);
       return { method: 'grant.revoke', params: { id: rest[0] }, render: (r) => `revoked ${(r as GrantRecord).id}` };
@@ -385,7 +403,7 @@ function renderTranscript(rows: TranscriptEntry[]): string {
     }
     const parts = typeof content.content === 'string' ? [{ type: 'text', text: content.content }] : Array.isArray(content.content) ? (content.content as Record<string, unknown>[]) : [];
     for (const p of parts) {
-      if (p['type'] === 'text' && p['text']) lines.push(`${row.role}: ${String(p['text'])}`);
+      if (p['type'] === 'text' && p['text']) lines.push(`${row.origin === 'threshold' ? 'threshold (to the model)' : row.role}: ${String(p['text'])}`);
       else if (p['type'] === 'tool-call') lines.push(`${row.role}: → ${String(p['toolName'])} ${short(JSON.stringify(p['input']), 120)}`);
       else if (p['type'] === 'tool-result') {
         const out = p['output'] as { type?: string; value?: unknown } | undefined;

@@ -85,7 +85,8 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   if (values.demo && values['no-agent']) throw new UsageError('--demo needs the agent; drop --no-agent.');
   if (values['no-web'] && values['web-port'] !== undefined) throw new UsageError('--web-port and --no-web contradict each other; use one.');
   if (values['no-web'] && values.open) throw new UsageError('--open opens the web UI, which --no-web turns off; use one.');
-  // Without --web-port the port is random (0); a fixed one lets a page reconnect after a restart.
+  // Without --web-port the data directory keeps its port (main/web/port.ts), so an open page finds a
+  // restarted daemon again; --web-port N is exactly N.
   const webPort = values['web-port'] === undefined ? 0 : Number(values['web-port']);
   if (values['web-port'] !== undefined && (!/^\d{1,5}$/.test(values['web-port']) || webPort < 1 || webPort > 65535)) throw new UsageError('--web-port must be a port number from 1 to 65535.');
   const dataDir = resolveDataDir(values['data-dir'], io.env);
@@ -108,7 +109,7 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
     control: true,
     // With --unattended nobody can answer: every ask is denied at once as no_approver, and an open page watches only.
     controlApprover: !values.unattended,
-    web: values['no-web'] ? null : { port: webPort, approvers: !values.unattended },
+    web: values['no-web'] ? null : { port: webPort, stablePort: values['web-port'] === undefined, approvers: !values.unattended },
     launchedBy: io.env[LAUNCHED_BY_ENV] === 'desktop' ? 'desktop' : 'other',
     log,
   });

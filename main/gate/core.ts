@@ -21,7 +21,9 @@ import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo'
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
 import type { Resolver } from '../../executor/net/destination';
+import { ApproveAllService } from './approve-all';
 import { ApproverRegistry } from './approvers';
+import { SessionApprovals } from './session-approvals';
 import { crashPoint } from './crash-hook';
 import { CheckpointService } from './checkpoint-service';
 import { ExecutionService } from './execution';
@@ -67,6 +69,10 @@ export class ThresholdCore {
   readonly checkpoints: CheckpointService;
   readonly consent: SandboxConsent;
   readonly execution: ExecutionService;
+  /** Sessions in approve-all mode: listed on every surface, ended from any (audited). */
+  readonly approveAll: ApproveAllService;
+  /** Approvals for the session (approve_session): listed as session grants, revoked from any surface (audited). */
+  readonly sessionApprovals: SessionApprovals;
   /** The one transition function of a call's life. */
   readonly lifecycle: CallLifecycle;
   /** Calls the previous process left in flight, ended at start as interrupted or not run. */
@@ -113,6 +119,8 @@ export class ThresholdCore {
       runtimeId: this.runtimeId,
       now: this.now,
     });
+    this.approveAll = new ApproveAllService(this.store, this.events, this.redactor, this.now);
+    this.sessionApprovals = new SessionApprovals(this.store, this.events, this.redactor, this.now);
     this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits, ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
     this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
     this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
@@ -386,6 +394,7 @@ export class ThresholdCore {
 
   dispose(): void {
     if (this.retentionTimer) clearInterval(this.retentionTimer);
+    this.approveAll.dispose();
     this.gate.dispose();
     this.executor.dispose();
     this.store.close();

@@ -4,7 +4,9 @@ import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/
 import type { CallState } from '../../common/call-state';
 import type { Level } from '../../common/domain';
 import type { ReviewReport } from '../../common/review';
+import type { ApproveAllEnded, ApproveAllView } from './approve-all';
 import type { ConsentChoice, ConsentOffer } from './sandbox-consent';
+import type { SessionApprovalRevoked } from './session-approvals';
 import type { Notification, Question, QuestionOutcome } from '../agent/questions';
 
 export interface CoreEvents {
@@ -15,6 +17,9 @@ export interface CoreEvents {
   'grant.created': GrantRecord;
   'grant.updated': GrantRecord;
   'grant.revoked': GrantRecord;
+  'approve_all.started': ApproveAllView;
+  'approve_all.ended': ApproveAllEnded;
+  'approval.session_revoked': SessionApprovalRevoked;
   'settings.changed': { level: Level };
   'sandbox.denied': ConsentOffer;
   /** A consent offer was answered (emitted by the operations' handlers, for every surface). */

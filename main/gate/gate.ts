@@ -281,9 +281,10 @@ export class ApprovalGate {
       preview: call.preview ? clip(this.o.redactor.redactTextSync(call.preview), 64 * 1024) : null,
     };
 
-    // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.
+    // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such; never in an
+    // unattended turn (nobody is watching what it approves: those asks are refused below).
     const session = this.o.store.sessions.get(call.sessionId);
-    if (session?.approve_all_at && outcomes.includes('approve_all_session')) {
+    if (session?.approve_all_at && outcomes.includes('approve_all_session') && call.turnKind !== 'unattended') {
       const r = this.commit({ kind: 'approval_decided', approvalId, outcome: 'approve_all_session', by: { kind: 'session_approve_all' }, insert: row });
       if (r.ok && r.value.decided) return verdictOf(j, true, { approvalId, outcome: 'approve_all_session' });
     }
@@ -428,6 +429,12 @@ export class ApprovalGate {
         if (stored) this.o.events.emit('grant.created', stored);
       }
       this.o.events.emit('approval.decided', value.decision);
+    }
+    // The stored state of a call that waits, or whose wait ended, goes out as the call's state: the chat
+    // then shows what History and the card show (the agent reports the other moves itself).
+    if ((step.kind === 'parked' || step.kind === 'review_started' || (step.kind === 'approval_decided' && value.decided)) && value.call.turn_id) {
+      const c = value.call;
+      this.o.events.emit('call.state', { session_id: c.session_id, turn_id: c.turn_id!, call_id: c.id, tool_call_id: c.model_call_id ?? c.id, tool: c.tool, state: c.state, detail: c.decided_by });
     }
     return { ok: true, value };
   }

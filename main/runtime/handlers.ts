@@ -36,6 +36,8 @@ export interface HandlerDeps {
   surface: SurfaceKind;
   /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
   lifetime?: Lifetime;
+  /** The web UI's address with its token, while web mode serves (null: off or not started). */
+  webUrl?: () => string | null;
 }
 
 /** Work that must end before its owner is disposed. */
@@ -85,6 +87,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   return {
     'app.get_info': () => ok({ name: 'Threshold', version: deps.version, runtime: surface === 'desktop' ? 'electron' : surface === 'web' ? 'web' : 'daemon' }),
+
+    'app.get_web_address': () => {
+      const url = deps.webUrl?.() ?? null;
+      return url ? ok({ url }) : fail('not_found', 'This Threshold serves no web UI (it was started with --no-web, or web mode could not start: see its log).');
+    },
 
     'approval.list_pending': () => withCore((c) => ok(c.gate.listPending())),
     'approval.list_decisions': (p) => withCore((c) => ok(historyOf(c).decisions({ ...p, limit: p?.limit ?? 50 }))),
@@ -159,6 +166,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return ok(previewGrant({ tool: p.tool, patterns: p.patterns, call, recent, samples: p.samples }, c.paths, { now: Date.now() }));
       }),
 
+    'approve_all.list': () => withCore((c) => ok(c.approveAll.list())),
+    'approval.list_session': () => withCore((c) => ok(c.sessionApprovals.list())),
+    'approval.revoke_session': (p) => withCore((c) => c.sessionApprovals.revoke(p.id, surface)),
+    'approve_all.end': (p) => withCore((c) => c.approveAll.end(p.session_id, surface)),
     'call.list': (p) =>
       withCore((c) => {
         try {
@@ -200,7 +211,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'checkpoint.list': (p) => withCore((c) => ok(c.checkpoints.list(p?.workspace, p?.limit))),
     'checkpoint.diff': (p) => withCore((c) => fromThrow(() => c.checkpoints.diff(p.id))),
-    'checkpoint.restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.restore(p.id, surface))),
+    'checkpoint.plan_restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.plan(p.id))),
+    'checkpoint.restore': (p) => withCore((c) => fromThrow(() => c.checkpoints.restore(p.id, surface, p.expected_tree))),
 
     'settings.get': () => withCore((c) => ok(c.settings())),
     'settings.set_level': (p) => withCore((c) => c.setLevel(p.level, surface)),

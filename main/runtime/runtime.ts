@@ -17,6 +17,7 @@ import type { Store } from '../store/store';
 import type { Executor } from '../../executor/run';
 import { ensureRendererBundle } from '../web/bundle';
 import { startWebServer, type WebServer } from '../web/server';
+import { rememberedWebPort, rememberWebPort } from '../web/port';
 import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
@@ -65,8 +66,11 @@ export interface RuntimeOptions {
   control?: boolean;
   /** Whether the control socket counts as an approver surface (not for an unattended daemon). */
   controlApprover?: boolean;
-  /** Web mode; null: off. */
-  web?: { port: number; rendererDir?: string; approvers: boolean } | null;
+  /**
+   * Web mode; null: off. Port 0 with `stablePort`: the data directory's port (main/web/port.ts), or a new
+   * one when it is taken (said in the log); port 0 without it: a random one; any other: exactly that.
+   */
+  web?: { port: number; stablePort?: boolean; rendererDir?: string; approvers: boolean } | null;
   log: (line: string) => void;
   /** For tests: another executor or an in-memory store. */
   executor?: Executor;
@@ -124,8 +128,9 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     // Commands the handlers start themselves (approval.request with execute) are killed and awaited
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
+    let web: WebServer | null = null;
     const handlers = (surface: SurfaceKind) =>
-      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? o.confirmKeyUse : undefined, surface, lifetime });
+      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? o.confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     // The UI token: what the browser page signs in with and the desktop shell attaches with.
@@ -153,11 +158,11 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
     }
 
-    let web: WebServer | null = null;
     if (o.web) {
       try {
         const rendererDir = o.web.rendererDir ?? (await ensureRendererBundle({ log: o.log }));
-        web = owned.add(await startWebServer({ port: o.web.port, rendererDir, token: token(), handlers: handlers('web'), subscribe, addApprover: o.web.approvers ? () => core.approvers.add('web') : undefined, log: o.log }));
+        const start = (port: number) => startWebServer({ port, rendererDir, token: token(), handlers: handlers('web'), subscribe, addApprover: o.web!.approvers ? () => core.approvers.add('web') : undefined, log: o.log });
+        web = owned.add(await startOnStablePort(o.dataDir, o.web, start, o.log));
       } catch (err) {
         o.log(`web UI unavailable: ${(err as Error).message}`);
       }
@@ -187,6 +192,31 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     await owned.dispose().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Listens on the data directory's port when asked to keep it (a page left open finds the daemon again),
+ * on a new one when that is taken (said in the log, with what to open), and remembers the one in use.
+ */
+async function startOnStablePort(dataDir: string, web: { port: number; stablePort?: boolean }, start: (port: number) => Promise<WebServer>, log: (line: string) => void): Promise<WebServer> {
+  if (web.port !== 0 || !web.stablePort) return start(web.port);
+  const remembered = rememberedWebPort(dataDir);
+  let server: WebServer;
+  try {
+    server = await start(remembered ?? 0);
+  } catch (err) {
+    if (remembered === null || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    server = await start(0);
+    log(`web: port ${remembered}, where this data directory's web UI was, is taken by another program; it moved to port ${server.port}. Pages open on ${remembered} cannot reach it: open the new address below (threshold ctl web prints it again).`);
+  }
+  if (server.port !== remembered) {
+    try {
+      rememberWebPort(dataDir, server.port);
+    } catch (err) {
+      log(`web: could not remember port ${server.port} for the next start (${(err as Error).message}); the next start may use another.`);
+    }
+  }
+  return server;
 }
 
 /** Aborts the work it tracks when disposed, then waits for it to settle. */

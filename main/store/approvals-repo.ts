@@ -128,9 +128,33 @@ export class ApprovalsRepo {
   /** approve_session: an identical call (same content hash) in the session runs without a prompt. */
   sessionApprovedHash(sessionId: string, hash: string): string | null {
     const row = this.db
-      .prepare("SELECT id FROM approvals WHERE session_id = ? AND content_hash = ? AND outcome = 'approve_session' LIMIT 1")
+      .prepare("SELECT id FROM approvals WHERE session_id = ? AND content_hash = ? AND outcome = 'approve_session' AND session_revoked_at IS NULL LIMIT 1")
       .get(sessionId, hash) as { id: string } | undefined;
     return row?.id ?? null;
+  }
+
+  /** Approvals for the session (approve_session) still in force, the newest first. */
+  listSessionApprovals(limit = 500): ApprovalRow[] {
+    return this.db.prepare("SELECT * FROM approvals WHERE outcome = 'approve_session' AND session_revoked_at IS NULL ORDER BY decided_at DESC LIMIT ?").all(limit) as ApprovalRow[];
+  }
+
+  /** Ends an approval for the session: identical calls ask again. False when it is not one in force. */
+  revokeSessionApproval(id: string, at: number): boolean {
+    return this.db.prepare("UPDATE approvals SET session_revoked_at = ? WHERE id = ? AND outcome = 'approve_session' AND session_revoked_at IS NULL").run(at, id).changes === 1;
+  }
+
+  /** The later calls an approval for the session let through (decided by `approval:<id>:approve_session`). */
+  sessionApprovalUses(sessionId: string, id: string): { count: number; last: number | null } {
+    const r = this.db.prepare('SELECT count(*) AS n, max(created_at) AS last FROM tool_calls WHERE session_id = ? AND decided_by = ?').get(sessionId, `approval:${id}:approve_session`) as { n: number; last: number | null };
+    return { count: r.n, last: r.last };
+  }
+
+  /** The calls a session's approve-all answered since it began: how many, and the last one's time. */
+  approveAllUses(sessionId: string, since: number): { count: number; last: number | null } {
+    const r = this.db
+      .prepare("SELECT count(*) AS n, max(decided_at) AS last FROM approvals WHERE session_id = ? AND decided_by = 'session_approve_all' AND decided_at >= ?")
+      .get(sessionId, since) as { n: number; last: number | null };
+    return { count: r.n, last: r.last };
   }
 
   /** An orphan approved after a restart, waiting for the follow-up turn to re-issue the same call. */

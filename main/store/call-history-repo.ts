@@ -34,7 +34,6 @@ export interface CallHistoryDetail extends CallRecord {
   hash: string;
   effects: Effect[];
   explanation: string | null;
-  model_call_id: string | null;
   asked: {
     id: string;
     reason: string;
@@ -53,7 +52,7 @@ export interface CallHistoryDetail extends CallRecord {
 const FIELD = (name: string) => `CASE WHEN json_valid(c.args_redacted) AND json_type(c.args_redacted) = 'object' THEN json_extract(c.args_redacted, '$.${name}') END`;
 const SUMMARY = `substr(replace(replace(coalesce(${['command', 'path', 'url', 'question', 'message'].map(FIELD).join(', ')}, c.args_redacted), char(10), ' '), char(13), ' '), 1, 240)`;
 
-const COLUMNS = `c.id, c.session_id, c.turn_id, c.tool, ${SUMMARY} AS summary, c.class, c.decision, c.decided_by, c.state, c.created_at, c.updated_at,
+const COLUMNS = `c.id, c.session_id, c.turn_id, c.model_call_id, c.tool, ${SUMMARY} AS summary, c.class, c.decision, c.decided_by, c.state, c.created_at, c.updated_at,
   a.id AS a_id, a.outcome AS a_outcome, a.decided_at AS a_decided_at,
   o.status AS x_status, o.exit_code AS x_exit_code, o.signal AS x_signal, o.duration_ms AS x_duration_ms, substr(o.error, 1, 512) AS x_error, o.recorded_at AS x_recorded_at,
   (SELECT k.id FROM checkpoints k WHERE k.call_id = c.id AND k.kind = 'before_call' ORDER BY k.created_at LIMIT 1) AS checkpoint_id`;
@@ -105,7 +104,7 @@ export class CallHistoryRepo {
   get(id: string): CallHistoryDetail | undefined {
     const row = this.db
       .prepare(
-        `SELECT ${COLUMNS}, c.args_redacted, c.cwd, c.content_hash, c.effects, c.explanation, c.model_call_id,
+        `SELECT ${COLUMNS}, c.args_redacted, c.cwd, c.content_hash, c.effects, c.explanation,
            a.reason AS a_reason, a.decided_by AS a_decided_by, a.created_at AS a_created_at, a.expires_at AS a_expires_at, a.note AS a_note, a.grant_ids AS a_grant_ids, a.preview AS a_preview
          FROM tool_calls c ${JOINS} WHERE c.id = ?`,
       )
@@ -119,7 +118,6 @@ export class CallHistoryRepo {
       hash: String(row['content_hash']),
       effects: row['effects'] ? (JSON.parse(String(row['effects'])) as Effect[]) : [],
       explanation: (row['explanation'] as string | null) ?? null,
-      model_call_id: (row['model_call_id'] as string | null) ?? null,
       asked: row['a_id']
         ? {
             id: String(row['a_id']),
@@ -199,5 +197,6 @@ function toRecord(r: Row): CallRecord {
     approval: r['a_id'] ? { id: String(r['a_id']), outcome: (r['a_outcome'] as Outcome | null) ?? null, decided_at: (r['a_decided_at'] as number | null) ?? null } : null,
     execution: outcomeOfJoinedRow(r),
     checkpoint_id: (r['checkpoint_id'] as string | null) ?? null,
+    model_call_id: (r['model_call_id'] as string | null) ?? null,
   };
 }

@@ -251,6 +251,25 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX host_grants_live ON host_grants(revoked_at, scope);
     `,
   },
+  {
+    version: 11,
+    name: "decision integrity: who wrote a message (the person or Threshold), and which checkpoint a restore's undo point belongs to",
+    sql: `
+      ALTER TABLE messages ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin = 'threshold');
+      UPDATE messages SET origin = 'threshold'
+        WHERE role = 'user' AND json_valid(content)
+          AND json_extract(content, '$.content') LIKE '[Threshold] While Threshold was restarting, your call %';
+      ALTER TABLE checkpoints ADD COLUMN restore_of TEXT;
+      CREATE INDEX checkpoints_by_restore ON checkpoints(restore_of);
+    `,
+  },
+  {
+    version: 12,
+    name: 'an approval for the session can be revoked',
+    sql: `
+      ALTER TABLE approvals ADD COLUMN session_revoked_at INTEGER;
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

@@ -44,6 +44,16 @@ export class SessionsRepo {
     this.db.prepare('UPDATE sessions SET approve_all_at = ?, approve_all_approval = ? WHERE id = ? AND approve_all_at IS NULL').run(at, approvalId, id);
   }
 
+  /** Ends a session's approve-all; false when it had none (already ended, or never on). */
+  endApproveAll(id: string): boolean {
+    return this.db.prepare('UPDATE sessions SET approve_all_at = NULL, approve_all_approval = NULL WHERE id = ? AND approve_all_at IS NOT NULL').run(id).changes === 1;
+  }
+
+  /** Sessions in approve-all mode, the most recent first. */
+  listApproveAll(): SessionRow[] {
+    return this.db.prepare('SELECT * FROM sessions WHERE approve_all_at IS NOT NULL ORDER BY approve_all_at DESC').all() as SessionRow[];
+  }
+
   startTurn(turn: Omit<TurnRow, 'ended_at' | 'end_reason'>): void {
     this.db.prepare('INSERT INTO turns (id, session_id, kind, started_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING').run(turn.id, turn.session_id, turn.kind, turn.started_at);
   }

@@ -10,14 +10,21 @@ export interface TranscriptRow {
   role: 'user' | 'assistant' | 'tool' | 'note';
   content: unknown;
   created_at: number;
+  /**
+   * Who wrote a `user` message: null for the person (any surface), 'threshold' for a message the product
+   * itself sent the model (after a restart, say). The model reads both as user turns; a person must not.
+   */
+  origin: 'threshold' | null;
 }
 
 export class TranscriptRepo {
   constructor(private readonly db: Db) {}
 
-  append(row: Omit<TranscriptRow, 'seq' | 'content'> & { content: Redacted<unknown> }): number {
+  append(row: Omit<TranscriptRow, 'seq' | 'content' | 'origin'> & { content: Redacted<unknown>; origin?: 'threshold' | null }): number {
     const next = (this.db.prepare('SELECT coalesce(max(seq), 0) + 1 AS n FROM messages WHERE session_id = ?').get(row.session_id) as { n: number }).n;
-    this.db.prepare('INSERT INTO messages (session_id, seq, turn_id, role, content, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(row.session_id, next, row.turn_id, row.role, JSON.stringify(row.content), row.created_at);
+    this.db
+      .prepare('INSERT INTO messages (session_id, seq, turn_id, role, content, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(row.session_id, next, row.turn_id, row.role, JSON.stringify(row.content), row.created_at, row.origin ?? null);
     this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(row.created_at, row.session_id);
     return next;
   }
@@ -44,5 +51,5 @@ export class TranscriptRepo {
 type RawRow = Omit<TranscriptRow, 'content'> & { content: string };
 
 function parse(r: RawRow): TranscriptRow {
-  return { ...r, content: JSON.parse(r.content) as unknown };
+  return { ...r, content: JSON.parse(r.content) as unknown, origin: r.origin === 'threshold' ? 'threshold' : null };
 }

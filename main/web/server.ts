@@ -224,13 +224,20 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   heartbeat.unref();
   owned.defer(() => clearInterval(heartbeat));
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // The port is taken (or refused): nothing of this attempt outlives it, so another can be made.
+    await owned.dispose();
+    wss.close();
+    throw err;
+  }
   port = (server.address() as { port: number }).port;
   // An accept that fails (EMFILE when file descriptors run out under a flood) is logged, never thrown.
   server.on('error', (err) => o.log?.(`web: ${err.message}`));

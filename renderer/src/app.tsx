@@ -7,14 +7,7 @@ import { Attention, NotificationsSwitch } from './components/attention';
 import { HistoryScreen } from './components/history-screen';
 import { SettingsScreen } from './components/settings-screen';
 import { Toasts } from './components/prompt-cards';
-
-const CONNECTION_WORDS = {
-  connecting: 'Connecting…',
-  open: 'Connected',
-  reconnecting: 'Connection lost: reconnecting…',
-  unauthorized: 'Not signed in: open the link threshold serve printed (it carries the token).',
-  stopped: 'Not running: see the message below.',
-} as const;
+import { CONNECTION_WORDS, ConnectionBanner, SignInNeeded } from './components/connection';
 
 export function App() {
   const view = useApp((s) => s.view);
@@ -27,8 +20,10 @@ export function App() {
   const announcement = useApp((s) => s.announcement);
   const announcementSeq = useApp((s) => s.announcementSeq);
   const waiting = useApp((s) => s.pending.length);
+  // Not signed in: the notice covers the app, which cannot be used meanwhile but keeps what was typed.
+  const signedOut = connection === 'unauthorized';
   return (
-    <div className="app">
+    <div className="app" inert={signedOut}>
       <header className="top">
         <span className="brand">Threshold</span>
         <nav aria-label="Screens" className="screens">
@@ -56,6 +51,7 @@ export function App() {
           {coreMessage}
         </p>
       )}
+      <ConnectionBanner />
       {problem && problem !== coreMessage && (
         <p className="error banner" role="alert">
           {problem}
@@ -77,6 +73,7 @@ export function App() {
         <SettingsScreen />
       )}
       <Toasts />
+      {signedOut && <SignInNeeded />}
     </div>
   );
 }

@@ -26,16 +26,15 @@ async function start(): Promise<void> {
   const store = createAppStore(api);
   wireEvents(api, store);
   if (web) {
-    // A page that never got in, and had no token to exchange (or had it refused), says how to get in.
-    let everOpened = false;
+    // The transport tells a daemon that is down from one that refuses this page (web-bridge.ts probeDaemon);
+    // a token the daemon refused at /auth is a page that is not signed in from the start.
     web.transport.onStatus((status) => {
       const s = store.getState();
       if (status === 'open') {
-        everOpened = true;
         s.setConnection('open');
         void s.reloadAll();
-      } else if (status === 'reconnecting') s.setConnection(!everOpened && web.auth !== 'exchanged' ? 'unauthorized' : 'reconnecting');
-      else s.setConnection(web.auth === 'refused' ? 'unauthorized' : 'connecting');
+      } else if (status === 'connecting') s.setConnection(web.auth === 'refused' ? 'unauthorized' : 'connecting');
+      else s.setConnection(status);
     });
   } else {
     store.getState().setConnection('open');

@@ -119,10 +119,10 @@ describe.each<Protocol>(['openai-compatible', 'anthropic'])('agent turns over %s
     const turn = agent.send(null, 'Two things');
     const p = await pending(core);
     await new Promise((r) => setTimeout(r, 200));
-    expect(order).toEqual(['run_command:asked']);
+    expect(order).toEqual(['run_command:asked', 'run_command:awaiting_approval']);
     await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' });
     await turn.done;
-    expect(order).toEqual(['run_command:asked', 'run_command:executing', 'run_command:succeeded', 'read_file:executing', 'read_file:succeeded']);
+    expect(order).toEqual(['run_command:asked', 'run_command:awaiting_approval', 'run_command:executing', 'run_command:succeeded', 'read_file:executing', 'read_file:succeeded']);
   });
 
   it('malformed arguments and unknown tools become errors the model can correct', async () => {

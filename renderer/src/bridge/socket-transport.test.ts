@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSocketTransport, type ConnectionStatus, type SocketLike } from './socket-transport';
+import { createSocketTransport, type ConnectionStatus, type ProbeResult, type SocketLike } from './socket-transport';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -25,10 +25,12 @@ class FakeSocket implements SocketLike {
   }
 }
 
-function harness() {
+function harness(extra: { probe?: () => Promise<ProbeResult>; now?: () => number } = {}) {
   const sockets: FakeSocket[] = [];
   const timers: { fn: () => void; ms: number; cleared: boolean }[] = [];
   const t = createSocketTransport({
+    ...extra,
+    lostAfterMs: 5000,
     url: 'ws://127.0.0.1:1/ws',
     createSocket: (url) => {
       const s = new FakeSocket(url);
@@ -121,5 +123,52 @@ describe('the web bridge transport', () => {
     h.t.close();
     expect(h.sockets.length).toEqual(1);
     expect(h.timers.filter((x) => !x.cleared)).toEqual([]);
+  });
+
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it.each<[string, ProbeResult[], number, ConnectionStatus[]]>([
+    ['a daemon that answers but refuses the cookie: not signed in (not a network problem)', ['signed_out'], 0, ['connecting', 'unauthorized']],
+    ['a daemon that does not answer for a moment: reconnecting', ['unreachable', 'unreachable'], 1000, ['connecting', 'open', 'reconnecting']],
+    ['a daemon that does not answer past the limit: lost', ['unreachable', 'unreachable'], 6000, ['connecting', 'open', 'reconnecting', 'lost']],
+  ])('tells why the socket failed: %s', async (_name, answers, elapsed, expected) => {
+    let clock = 0;
+    const probes = [...answers];
+    const h = harness({ probe: async () => probes.shift() ?? 'unreachable', now: () => clock });
+    if (answers[0] !== 'signed_out') h.sockets[0]!.open();
+    h.sockets[0]!.close();
+    await settle();
+    if (answers.length > 1) {
+      clock += elapsed;
+      h.fireRetry();
+      h.sockets[1]!.close();
+      await settle();
+    }
+    expect(h.statuses).toEqual(expected);
+  });
+
+  it('a lost page that finds its daemon again (same address, same token) is open again', async () => {
+    let clock = 0;
+    const h = harness({ probe: async () => 'unreachable', now: () => clock });
+    h.sockets[0]!.open();
+    h.sockets[0]!.close();
+    await settle();
+    clock = 60_000;
+    h.fireRetry();
+    h.sockets[1]!.close();
+    await settle();
+    h.fireRetry();
+    h.sockets[2]!.open();
+    expect(h.statuses).toEqual(['connecting', 'open', 'reconnecting', 'lost', 'open']);
+  });
+
+  it('retryNow tries at once (a token was just exchanged), and does nothing while open', () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    h.t.retryNow();
+    expect(h.sockets.length).toEqual(1);
+    h.sockets[0]!.close();
+    h.t.retryNow();
+    expect({ sockets: h.sockets.length, pendingTimers: h.timers.filter((x) => !x.cleared).length }).toEqual({ sockets: 2, pendingTimers: 0 });
   });
 });

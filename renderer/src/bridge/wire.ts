@@ -15,7 +15,15 @@ export function wireEvents(api: AppApi, store: AppStore): () => void {
       case 'approval.requested':
         return s.onRequested(e.payload);
       case 'approval.decided':
+        if (e.payload.decided_by === 'session_approve_all') s.onApproveAllUsed(e.payload.session_id, e.payload.decided_at);
+        if (e.payload.outcome === 'approve_session') void s.loadSessionApprovals();
         return s.onDecided(e.payload);
+      case 'approve_all.started':
+        return s.onApproveAllStarted(e.payload);
+      case 'approve_all.ended':
+        return s.onApproveAllEnded(e.payload);
+      case 'approval.session_revoked':
+        return s.onSessionApprovalRevoked(e.payload);
       case 'review.approved':
       case 'review.escalated':
         return s.onReview(e.payload);

@@ -6,9 +6,11 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import type { HumanOutcome, PendingApproval } from '../../../common/approvals';
 import { currentKey } from '../key-clock';
 import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, floorWords, formatRemaining, summarizeCall } from '../model/describe';
+import { cannotActNow } from '../model/connection';
 import { offersReveal } from '../model/reveal';
 import { cardShortcut, keyMayDecide } from '../model/type-ahead';
 import { useApp } from '../store/store';
+import { ApproveAllConfirm } from './approve-all';
 import { CallBody, Visible } from './call-body';
 import { GrantEditor } from './grant-editor';
 import { CardSuggestion } from './grant-suggestions';
@@ -23,13 +25,15 @@ function inTextField(t: EventTarget | null): boolean {
   return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable);
 }
 
-function TimeLeft({ expiresAt }: { expiresAt: number | null }) {
+function TimeLeft({ expiresAt, offline }: { expiresAt: number | null; offline: boolean }) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
-    if (expiresAt === null) return;
+    if (expiresAt === null || offline) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
-  }, [expiresAt]);
+  }, [expiresAt, offline]);
+  // Disconnected, the page cannot know what Threshold did with the card meanwhile: no countdown pretends to.
+  if (offline) return <span className="time-left">Time left unknown while disconnected</span>;
   if (expiresAt === null) return <span className="time-left">Waits until you decide</span>;
   return <span className="time-left">{formatRemaining(expiresAt - now)}</span>;
 }
@@ -46,6 +50,9 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  // While the page cannot reach Threshold the card says so and cannot be decided (model/connection.ts).
+  const offline = useApp((s) => cannotActNow(s.connection));
   const reveal = useApp((s) => s.reveal);
   // The original arguments while Reveal is pressed; held by this card only and dropped on any decision.
   const [revealed, setRevealed] = useState<{ args: unknown } | null>(null);
@@ -82,6 +89,8 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
       setEditDuration('session');
       return setEditing(true);
     }
+    // Approve all asks once more, in words (components/approve-all.tsx).
+    if (outcome === 'approve_all_session') return setConfirmingAll(true);
     void act(outcome, outcome === 'deny' || outcome === 'skip' ? { note: note.trim() || undefined } : {});
   };
 
@@ -117,7 +126,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
           {CLASS_LABEL[p.class]}
         </span>
         {total > 1 && <span className="count">{`${position} of ${total}`}</span>}
-        <TimeLeft expiresAt={p.expires_at} />
+        <TimeLeft expiresAt={p.expires_at} offline={offline !== null} />
       </header>
       <p className="summary">
         <Visible text={summary} />
@@ -167,9 +176,10 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
             <label htmlFor={`${titleId}-note`}>Note for the agent (optional, sent with Skip or Deny)</label>
             <input id={`${titleId}-note`} type="text" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
           </div>
+          {offline && <p className="offline-note">{offline}</p>}
           <div className="actions">
             {buttons.map((o) => (
-              <button key={o} type="button" className={o === 'approve_once' ? 'primary' : o === 'deny' ? 'danger' : ''} disabled={!armed || busy} onClick={onButton(o)} aria-keyshortcuts={o === 'approve_once' ? 'Control+Enter Meta+Enter' : undefined}>
+              <button key={o} type="button" className={o === 'approve_once' ? 'primary' : o === 'deny' ? 'danger' : ''} disabled={!armed || busy || offline !== null} title={offline ?? undefined} onClick={onButton(o)} aria-keyshortcuts={o === 'approve_once' ? 'Control+Enter Meta+Enter' : undefined}>
                 {OUTCOME_BUTTONS[o]}
                 {KEY_HINTS[o] && (
                   <kbd aria-hidden="true" className="key-hint">
@@ -186,6 +196,16 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
         <p className="error" role="alert">
           {notice}
         </p>
+      )}
+      {confirmingAll && !offline && (
+        <ApproveAllConfirm
+          p={p}
+          onCancel={() => setConfirmingAll(false)}
+          onConfirm={() => {
+            setConfirmingAll(false);
+            void act('approve_all_session');
+          }}
+        />
       )}
     </section>
   );

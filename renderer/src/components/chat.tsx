@@ -4,9 +4,12 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { FINAL_CALL_STATES, type CallState } from '../bridge/events';
 import { CLASS_LABEL, summarizeCall } from '../model/describe';
 import { isApproveChord } from '../model/type-ahead';
-import { chatItems, type ChatItem } from '../model/transcript';
+import { chatItems, SPEAKER, type ChatItem } from '../model/transcript';
 import { useApp } from '../store/store';
+import { ApproveAllBanner } from './approve-all';
 import { Visible } from './call-body';
+import { useCallView } from './call-view';
+import { useDraft } from './draft';
 import { Dock } from './dock';
 import { ReviewCard } from './review-card';
 
@@ -53,14 +56,8 @@ function Sessions() {
 }
 
 function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'call' }> }) {
-  const live = useApp((s) => s.calls[item.toolCallId]);
-  const output = useApp((s) => (live?.gateCallId ? s.output[live.gateCallId] : undefined));
-  // The gate parks a call without a state change of its own, and a page opened meanwhile has none at
-  // all: a pending approval for the same tool and arguments in this session says the call waits.
-  const unsettled = !item.result && (!live || live.state === 'classifying' || live.state === 'reviewing');
-  const waitingFor = useApp((s) => (unsettled ? s.pending.find((p) => p.session_id === s.currentSessionId && p.tool === item.tool && JSON.stringify(p.args) === JSON.stringify(item.args)) : undefined));
-  const klass = useApp((s) => (live?.gateCallId ? s.classOf[live.gateCallId] : undefined)) ?? waitingFor?.class;
-  const state: CallState = waitingFor ? 'awaiting_approval' : (live?.state ?? (item.result ? (item.result.isError ? 'failed' : 'succeeded') : 'received'));
+  // The stored record History reads, advanced by live events (components/call-view.ts).
+  const { state, klass, output } = useCallView(item);
   const [open, setOpen] = useState(false);
   const final = FINAL_CALL_STATES.has(state) || !!item.result;
   const showOpen = open || (!final && !!output);
@@ -104,7 +101,7 @@ function Conversation() {
         if (it.kind === 'call') return <ToolCall key={it.key} item={it} />;
         return (
           <li key={it.key} className={`message ${it.kind}`}>
-            <span className="who">{it.kind === 'user' ? 'You' : it.kind === 'assistant' ? 'Agent' : 'Note'}</span>
+            <span className="who">{SPEAKER[it.kind]}</span>
             <div className="text">
               <Visible text={it.text} />
             </div>
@@ -143,7 +140,8 @@ function Composer() {
   const running = useApp((s) => (current ? s.running.includes(current) : false));
   const focus = useApp((s) => s.composerFocus);
   const error = useApp((s) => s.sendError);
-  const [text, setText] = useState('');
+  // Kept in the tab as typed (components/draft.ts): a page reopened to sign in gets it back.
+  const [text, setText] = useDraft();
   const draftStartedAt = useRef<number | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -211,6 +209,7 @@ export function ChatScreen() {
     <div className="chat-screen">
       <Sessions />
       <section className="chat" aria-label="Chat">
+        <ApproveAllBanner />
         <Conversation />
         <Dock />
         <Composer />

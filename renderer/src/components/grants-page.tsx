@@ -5,6 +5,7 @@ import type { GrantDuration, GrantRecord } from '../../../common/approvals';
 import { formatTime, grantExpiryText, grantProvenanceText, grantScopeText, grantState, patternText } from '../model/describe';
 import type { GrantFilter } from '../store/types';
 import { useApp } from '../store/store';
+import { ApproveAllGrantRow, SessionApprovalRow } from './approve-all';
 import { GrantEditor } from './grant-editor';
 import { SuggestionsSection } from './grant-suggestions';
 
@@ -105,6 +106,19 @@ export function GrantsScreen() {
     return () => clearInterval(t);
   }, [load]);
   const shown = grants.filter((g) => grantState(g, now) === filter);
+  // A session in approve-all mode is a session grant for every tool but the floors (components/approve-all.tsx).
+  // So is an approval for the session: one exact call, for the rest of its session (components/session-grants.tsx).
+  const approveAll = useApp((s) => s.approveAll);
+  const sessionApprovals = useApp((s) => s.sessionApprovals);
+  const loadApproveAll = useApp((s) => s.loadApproveAll);
+  const loadSessionApprovals = useApp((s) => s.loadSessionApprovals);
+  useEffect(() => {
+    void loadApproveAll();
+    void loadSessionApprovals();
+  }, [loadApproveAll, loadSessionApprovals]);
+  const allRows = filter === 'active' ? approveAll : [];
+  const sessionRows = filter === 'active' ? sessionApprovals : [];
+  const countOf = (f: GrantFilter) => grants.filter((g) => grantState(g, now) === f).length + (f === 'active' ? approveAll.length + sessionApprovals.length : 0);
   return (
     <section className="grants-screen" aria-labelledby="grants-title">
       <h2 id="grants-title">Grants</h2>
@@ -112,7 +126,7 @@ export function GrantsScreen() {
       <div className="filters" role="group" aria-label="Show grants">
         {FILTERS.map((f) => (
           <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
-            {`${FILTER_WORDS[f]} (${grants.filter((g) => grantState(g, now) === f).length})`}
+            {`${FILTER_WORDS[f]} (${countOf(f)})`}
           </button>
         ))}
       </div>
@@ -121,7 +135,7 @@ export function GrantsScreen() {
           {error}
         </p>
       )}
-      {shown.length === 0 ? (
+      {shown.length + allRows.length + sessionRows.length === 0 ? (
         <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants.`}</p>
       ) : (
         <table className="grants">
@@ -140,6 +154,12 @@ export function GrantsScreen() {
             </tr>
           </thead>
           <tbody>
+            {allRows.map((v) => (
+              <ApproveAllGrantRow key={`all-${v.session_id}`} v={v} now={now} />
+            ))}
+            {sessionRows.map((a) => (
+              <SessionApprovalRow key={`session-${a.approval_id}`} a={a} now={now} />
+            ))}
             {shown.map((g) => (
               <GrantRow key={g.id} g={g} now={now} />
             ))}

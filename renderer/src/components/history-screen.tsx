@@ -9,8 +9,8 @@ import { CLASS_LABEL, OUTCOME_WORDS, formatTime } from '../model/describe';
 import { blockWindow, decidedByText, durationText, outcomeText, pagesFor, rowTime } from '../model/history';
 import { HISTORY_PAGE } from '../store/history-slice';
 import { useApp } from '../store/store';
-import type { CheckpointDiff } from '../store/types';
 import { ArgsView, CommandView, DiffView, Visible } from './call-body';
+import { CheckpointPart } from './checkpoint-restore';
 
 /** Every row has the same height, so a scroll position maps to a row without measuring. */
 export const ROW_HEIGHT = 36;
@@ -273,73 +273,6 @@ function VerifyBar() {
           {exportStatus}
         </span>
       )}
-    </div>
-  );
-}
-
-function CheckpointPart() {
-  const cp = useApp((s) => s.openCall?.checkpoint ?? null);
-  const getDiff = useApp((s) => s.getCheckpointDiff);
-  const restore = useApp((s) => s.restoreCheckpoint);
-  const [diff, setDiff] = useState<CheckpointDiff | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const id = cp?.id;
-  useEffect(() => {
-    setDiff(null);
-    setConfirming(false);
-    setMessage(null);
-    setError(null);
-  }, [id]);
-  if (!cp) return <p className="muted">No checkpoint: this call could not change the workspace, or did not run.</p>;
-  return (
-    <div className="checkpoint">
-      <p>{`Checkpoint ${cp.id}, taken ${formatTime(cp.created_at)} before the call (${cp.files} files${cp.excluded.length ? `, ${cp.excluded.length} left out by the size cap` : ''}).${cp.restored_at ? ` Restored ${formatTime(cp.restored_at)}.` : ''}`}</p>
-      <div className="row-actions">
-        <button
-          type="button"
-          onClick={async () => {
-            const r = await getDiff(cp.id);
-            if (r.ok) setDiff(r.value);
-            else setError(r.error.message);
-          }}
-        >
-          Show what it changed
-        </button>
-        {!confirming ? (
-          <button type="button" onClick={() => setConfirming(true)}>
-            Restore…
-          </button>
-        ) : (
-          <>
-            <span>Put the workspace back as it was before this call? A checkpoint of what is there now is taken first, so this can be undone.</span>
-            <button
-              type="button"
-              className="danger"
-              onClick={async () => {
-                const r = await restore(cp.id);
-                setConfirming(false);
-                if (r.ok) setMessage(`Restored the workspace to before this call. What was there is kept in checkpoint ${r.value.safety.id}.`);
-                else setError(r.error.message);
-              }}
-            >
-              Restore the workspace
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        )}
-      </div>
-      {message && <p role="status">{message}</p>}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {diff && (diff.stat.trim() ? <DiffView preview={diff.patch} path="the workspace" /> : <p>No changes: the workspace after the call is the same as before it.</p>)}
-      {diff?.truncated && <p className="muted">The diff is cut short; `threshold checkpoints diff {cp.id}` shows all of it.</p>}
     </div>
   );
 }

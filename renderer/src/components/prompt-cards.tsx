@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { QuestionView } from '../../../common/contract';
 import type { ConsentOfferView, NotificationView } from '../bridge/events';
+import { cannotActNow } from '../model/connection';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
 
@@ -11,6 +12,7 @@ export function QuestionCard({ q }: { q: QuestionView }) {
   const answer = useApp((s) => s.answer);
   const dismiss = useApp((s) => s.dismissQuestion);
   const [text, setText] = useState('');
+  const offline = useApp((s) => cannotActNow(s.connection));
   return (
     <section className="card question" role="region" aria-labelledby={titleId}>
       <h2 id={titleId}>Question from the agent</h2>
@@ -25,11 +27,12 @@ export function QuestionCard({ q }: { q: QuestionView }) {
       >
         <label htmlFor={`${titleId}-answer`}>Your answer</label>
         <textarea id={`${titleId}-answer`} rows={2} value={text} onChange={(e) => setText(e.target.value)} />
+        {offline && <p className="offline-note">{offline}</p>}
         <div className="actions">
-          <button type="submit" className="primary" disabled={!text.trim()}>
+          <button type="submit" className="primary" disabled={!text.trim() || offline !== null}>
             Answer
           </button>
-          <button type="button" onClick={() => void dismiss(q.id)}>
+          <button type="button" disabled={offline !== null} onClick={() => void dismiss(q.id)}>
             Dismiss
           </button>
         </div>
@@ -80,6 +83,7 @@ export function ConsentCard({ o }: { o: ConsentOfferView }) {
   const titleId = useId();
   const decide = useApp((s) => s.decideOffer);
   const w = OFFER_WORDING[o.access];
+  const offline = useApp((s) => cannotActNow(s.connection));
   return (
     <section className="card consent" role="region" aria-labelledby={titleId}>
       <h2 id={titleId}>{w.title(o)}</h2>
@@ -99,10 +103,11 @@ export function ConsentCard({ o }: { o: ConsentOfferView }) {
           <Visible text={o.evidence} />
         </pre>
       </details>
+      {offline && <p className="offline-note">{offline}</p>}
       <div className="actions">
         {w.choices(o).map(([choice, label]) => (
           // Keeping it blocked is the default: the button a person reaches for without reading.
-          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} onClick={() => void decide(o.id, choice)}>
+          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} disabled={offline !== null} onClick={() => void decide(o.id, choice)}>
             {label}
           </button>
         ))}

@@ -53,6 +53,7 @@ describe('words for a call', () => {
     { by: { decided_by: 'ttl', decider: 'timeout' as const }, expected: 'A timeout (ttl)' },
     { by: { decided_by: 'unattended_turn', decider: 'nobody' as const }, expected: 'Nobody there (unattended_turn)' },
     { by: { decided_by: 'reviewer:default', decider: 'reviewer' as const }, expected: 'The reviewer (default)' },
+    { by: { decided_by: 'session_approve_all', decider: 'earlier_approval' as const }, expected: 'Approve all (this session)' },
     { by: { decided_by: 'something:new', decider: null }, expected: 'something:new' },
     { by: { decided_by: null, decider: null }, expected: 'Not decided yet' },
   ])('says "$expected" for $by.decided_by', ({ by, expected }) => {

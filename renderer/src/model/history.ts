@@ -42,6 +42,8 @@ const GROUP_LABEL: Record<DeciderGroup, string> = Object.fromEntries(DECIDER_GRO
 /** "A person (web)", "A grant (gr_1)", "The level (supervised)": the group, then the stored detail. */
 export function decidedByText(r: Pick<CallRecord, 'decided_by' | 'decider'>): string {
   if (!r.decided_by) return 'Not decided yet';
+  // The session's "Approve all", as the confirmation that turned it on says History records it.
+  if (r.decided_by === 'session_approve_all') return 'Approve all (this session)';
   if (!r.decider) return r.decided_by;
   const g = DECIDER_GROUPS.find((x) => x.key === r.decider)!;
   const prefix = (g.prefixes as readonly string[]).find((p) => r.decided_by!.startsWith(p));

@@ -1,10 +1,13 @@
 // The chat as a list of items, built from a session's stored transcript (model messages, redacted):
-// user and assistant text, each tool call with its result, and notes.
+// user and assistant text, each tool call with its result, and notes. A message Threshold itself sent
+// the model (stored with origin `threshold`) is the product's, never shown as the person's.
 import type { TranscriptEntry } from '../../../common/contract';
 import { toolLabel } from './describe';
 
 export type ChatItem =
   | { kind: 'user'; key: string; text: string }
+  /** A message Threshold sent the model on its own (after a restart, say): the model read it as a user turn. */
+  | { kind: 'product'; key: string; text: string }
   | { kind: 'assistant'; key: string; text: string }
   | { kind: 'note'; key: string; text: string }
   | { kind: 'call'; key: string; toolCallId: string; tool: string; args: unknown; result: { text: string; isError: boolean } | null };
@@ -51,7 +54,7 @@ export function chatItems(entries: readonly TranscriptEntry[]): ChatItem[] {
     const ps = parts(message?.content);
     if (e.role === 'user') {
       const text = ps.map((p) => p.text ?? '').join('');
-      if (text) items.push({ kind: 'user', key: `u${i}`, text });
+      if (text) items.push(e.origin === 'threshold' ? { kind: 'product', key: `p${i}`, text } : { kind: 'user', key: `u${i}`, text });
       return;
     }
     if (e.role === 'assistant') {
@@ -73,3 +76,11 @@ export function chatItems(entries: readonly TranscriptEntry[]): ChatItem[] {
   });
   return items;
 }
+
+/** Who each kind of chat line is shown as written by. */
+export const SPEAKER: Readonly<Record<Exclude<ChatItem['kind'], 'call'>, string>> = {
+  user: 'You',
+  product: 'Threshold → agent',
+  assistant: 'Agent',
+  note: 'Note',
+};

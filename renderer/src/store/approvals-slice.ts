@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { arrivalAnnouncement } from '../../../common/attention';
+import { cannotActNow } from '../model/connection';
 import { OUTCOME_WORDS, decidedByWords } from '../model/describe';
 import type { ApprovalsSlice, AppState, SliceDeps } from './types';
 
@@ -31,6 +32,9 @@ export const createApprovalsSlice =
     async decide(id, outcome, extras = {}) {
       const card = get().pending.find((p) => p.id === id);
       if (!card) return { ok: false, error: { code: 'not_found', message: 'That approval is no longer pending.' } };
+      // Refused here, with the reason, rather than sent into a connection that is down.
+      const offline = cannotActNow(get().connection);
+      if (offline) return { ok: false, error: { code: 'disconnected', message: offline } };
       const r = await api.decide({ id, hash: card.hash, outcome, ...(extras.note ? { note: extras.note } : {}), ...(extras.grant ? { grant: extras.grant } : {}) });
       if (!r.ok) {
         set({ decisionError: r.error.message });

@@ -1,18 +1,43 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { CallRecord } from '../../../common/history';
 import { FINAL_CALL_STATES } from '../bridge/events';
+import { advance } from '../model/call-status';
+import { cannotSendNow } from '../model/connection';
 import { OUTCOME_WORDS, summarizeCall } from '../model/describe';
 import { routeChatReply } from '../model/yes-no';
 import type { AppState, ChatSlice, SliceDeps } from './types';
+
+/** A session's stored calls are read 500 at a time, up to this many pages (older rows fall back to their results). */
+const MAX_RECORD_PAGES = 20;
 
 export const createChatSlice =
   ({ api }: SliceDeps): StateCreator<AppState, [], [], ChatSlice> =>
   (set, get) => {
     // Each transcript load drops only the streamed text it now holds (text streamed meanwhile stays).
-    const loadTranscript = async (sessionId: string) => {
+    // The session's stored calls come with it: the rows of the chat read the record History reads. A
+    // load for a call's own event skips them (the event carries its state; the card is on its way).
+    const loadTranscript = async (sessionId: string, withRecords = true) => {
       const streamedBefore = get().streaming[sessionId]?.length ?? 0;
-      const r = await api.getTranscript({ session_id: sessionId });
+      const [r, records] = await Promise.all([api.getTranscript({ session_id: sessionId }), withRecords ? loadCallRecords(sessionId) : null]);
       if (!r.ok) return;
-      set((s) => ({ transcripts: { ...s.transcripts, [sessionId]: r.value }, streaming: { ...s.streaming, [sessionId]: (s.streaming[sessionId] ?? '').slice(streamedBefore) } }));
+      set((s) => ({
+        transcripts: { ...s.transcripts, [sessionId]: r.value },
+        streaming: { ...s.streaming, [sessionId]: (s.streaming[sessionId] ?? '').slice(streamedBefore) },
+        ...(records ? { callRecords: { ...s.callRecords, [sessionId]: records } } : {}),
+      }));
+    };
+    /** The session's stored calls by the model's call id (the newest row when a model reused an id). */
+    const loadCallRecords = async (sessionId: string): Promise<Record<string, CallRecord> | null> => {
+      const byModelId: Record<string, CallRecord> = {};
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_RECORD_PAGES; page++) {
+        const r = await api.listCalls({ session_id: sessionId, limit: 500, ...(cursor ? { cursor } : {}) });
+        if (!r.ok) return page === 0 ? null : byModelId;
+        for (const c of r.value.calls) if (c.model_call_id && !byModelId[c.model_call_id]) byModelId[c.model_call_id] = c;
+        if (!r.value.next_cursor) break;
+        cursor = r.value.next_cursor;
+      }
+      return byModelId;
     };
     return {
       sessions: [],
@@ -20,6 +45,7 @@ export const createChatSlice =
       transcripts: {},
       streaming: {},
       calls: {},
+      callRecords: {},
       toolCallOf: {},
       output: {},
       running: [],
@@ -37,9 +63,14 @@ export const createChatSlice =
         set({ currentSessionId: id, sendError: null });
         if (id) await loadTranscript(id);
       },
-      loadTranscript,
+      loadTranscript: (sessionId) => loadTranscript(sessionId),
       async send(text, draftStartedAt) {
         const s = get();
+        const offline = cannotSendNow(s.connection);
+        if (offline) {
+          set({ sendError: offline });
+          return false;
+        }
         const waiting = s.pending.map((p) => ({ id: p.id, shownAt: s.shownAt[p.id] ?? Infinity, outcomes: p.outcomes }));
         const reply = routeChatReply(text, waiting, draftStartedAt);
         if (reply.kind === 'decide') {
@@ -84,12 +115,14 @@ export const createChatSlice =
       onCallState(e) {
         const known = get().calls[e.tool_call_id];
         const gateCallId = e.call_id !== e.tool_call_id ? e.call_id : (known?.gateCallId ?? null);
+        // Reports of one call can cross (the gate's and the agent's): a call never moves back.
+        const state = advance(known?.state, e.state);
         set((s) => ({
-          calls: { ...s.calls, [e.tool_call_id]: { state: e.state, detail: e.detail, gateCallId } },
+          calls: { ...s.calls, [e.tool_call_id]: { state, detail: state === e.state ? e.detail : (known?.detail ?? null), gateCallId } },
           toolCallOf: gateCallId ? { ...s.toolCallOf, [gateCallId]: e.tool_call_id } : s.toolCallOf,
         }));
         // The call's arguments are in the stored assistant message: load it when a call first shows, and its result at the end.
-        if (!known || FINAL_CALL_STATES.has(e.state)) void loadTranscript(e.session_id);
+        if (!known || FINAL_CALL_STATES.has(e.state)) void loadTranscript(e.session_id, false);
       },
       onCallOutput(e) {
         set((s) => ({ output: { ...s.output, [e.call_id]: ((s.output[e.call_id] ?? '') + e.chunk).slice(-64 * 1024) } }));

@@ -79,10 +79,14 @@ export const createHistorySlice =
     getCheckpointDiff(id) {
       return api.getCheckpointDiff({ id });
     },
-    async restoreCheckpoint(id) {
-      const r = await api.restoreCheckpoint({ id });
+    planRestore(id) {
+      return api.planRestore({ id });
+    },
+    async restoreCheckpoint(id, expectedTree) {
+      const r = await api.restoreCheckpoint({ id, ...(expectedTree ? { expected_tree: expectedTree } : {}) });
+      // The open call's checkpoint now carries its restore and undo point; the list's states may have moved too.
       const open = get().openCall;
-      if (r.ok && open?.checkpoint?.id === id) await get().openHistoryCall(open.id);
+      if (open) await get().openHistoryCall(open.id);
       return r;
     },
 

@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { AppApi } from '../../../common/operations';
 import { createApprovalsSlice } from './approvals-slice';
+import { createApproveAllSlice } from './approve-all-slice';
 import { createChatSlice } from './chat-slice';
 import { createGrantsSlice } from './grants-slice';
 import { createHistorySlice } from './history-slice';
@@ -42,7 +43,7 @@ const createConnectionSlice =
         problem: info.ok ? (agent.ok ? null : agent.error.message) : info.error.message,
       });
       const s = get();
-      await Promise.all([s.loadPending(), s.loadQuestions(), s.loadOffers(), s.loadSessions(), s.loadGrants()]);
+      await Promise.all([s.loadPending(), s.loadQuestions(), s.loadOffers(), s.loadSessions(), s.loadGrants(), s.loadApproveAll(), s.loadSessionApprovals()]);
     },
   });
 
@@ -75,6 +76,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createConnectionSlice(deps)(...a),
     ...createChatSlice(deps)(...a),
     ...createApprovalsSlice(deps)(...a),
+    ...createApproveAllSlice(deps)(...a),
     ...createPromptsSlice(deps)(...a),
     ...createGrantsSlice(deps)(...a),
     ...createHistorySlice(deps)(...a),

@@ -2,7 +2,7 @@
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
 import type { AppInfo, CoreState, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
-import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
+import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, sessionApprovalRevokedSchema, sessionApprovalViewSchema, callDetailSchema, restorePlanSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { policyPreviewSchema } from '../../../common/operations';
 import type { AccessDraft, SettingsView } from '../model/access';
@@ -19,7 +19,8 @@ export type ModelView = z.output<typeof modelViewSchema>;
 export type ModelTest = z.output<typeof modelTestSchema>;
 export type ProviderInput = z.output<typeof providerInputSchema>;
 
-export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized' | 'stopped';
+/** Where this page stands with its daemon (renderer/src/bridge/socket-transport.ts says how each is told apart); stopped: the desktop shell's core is not running. */
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'lost' | 'unauthorized' | 'stopped';
 
 export interface ConnectionSlice {
   connection: Connection;
@@ -51,6 +52,8 @@ export interface ChatSlice {
   /** Text the model is writing that the stored transcript does not hold yet, per session. */
   streaming: Record<string, string>;
   calls: Record<string, LiveCall>;
+  /** Each session's stored calls (the records History lists), by the model's call id; loaded with its transcript. */
+  callRecords: Record<string, Record<string, CallRecord>>;
   /** Gate call id → the model's tool call id. */
   toolCallOf: Record<string, string>;
   output: Record<string, string>;
@@ -109,6 +112,29 @@ export interface ApprovalsSlice {
   dismissReview(approvalId: string): void;
 }
 
+export type ApproveAllView = z.output<typeof approveAllViewSchema>;
+export type ApproveAllEnded = z.output<typeof approveAllEndedSchema>;
+export type SessionApprovalView = z.output<typeof sessionApprovalViewSchema>;
+export type SessionApprovalRevoked = z.output<typeof sessionApprovalRevokedSchema>;
+
+export interface ApproveAllSlice {
+  /** Sessions in approve-all mode (every session, not only the open one). */
+  approveAll: ApproveAllView[];
+  approveAllError: string | null;
+  loadApproveAll(): Promise<void>;
+  /** Ends it for every surface (audited as decided by this one). */
+  endApproveAll(sessionId: string): Promise<Result<ApproveAllEnded>>;
+  onApproveAllStarted(v: ApproveAllView): void;
+  onApproveAllEnded(e: ApproveAllEnded): void;
+  /** A call of the session was approved by it. */
+  onApproveAllUsed(sessionId: string, at: number): void;
+  /** Approvals for the session (Approve for session) in force: session grants for one exact call. */
+  sessionApprovals: SessionApprovalView[];
+  loadSessionApprovals(): Promise<void>;
+  revokeSessionApproval(id: string): Promise<Result<SessionApprovalRevoked>>;
+  onSessionApprovalRevoked(r: SessionApprovalRevoked): void;
+}
+
 export interface PromptsSlice {
   questions: QuestionView[];
   offers: ConsentOfferView[];
@@ -155,6 +181,7 @@ export interface GrantsSlice {
 export type CallDetail = z.output<typeof callDetailSchema>;
 export type CheckpointDiff = z.output<typeof checkpointDiffSchema>;
 export type CheckpointView = z.output<typeof checkpointViewSchema>;
+export type RestorePlan = z.output<typeof restorePlanSchema>;
 
 export type VerifyState =
   | { state: 'idle' }
@@ -184,7 +211,10 @@ export interface HistorySlice {
   openHistoryCall(id: string): Promise<void>;
   closeHistoryCall(): void;
   getCheckpointDiff(id: string): Promise<Result<CheckpointDiff>>;
-  restoreCheckpoint(id: string): Promise<Result<{ restored: CheckpointView; safety: CheckpointView }>>;
+  /** Everything restoring a checkpoint would undo, to show before the person confirms. */
+  planRestore(id: string): Promise<Result<RestorePlan>>;
+  /** Restores it, only if the workspace is still `expectedTree` (the plan's). */
+  restoreCheckpoint(id: string, expectedTree?: string): Promise<Result<{ restored: CheckpointView; safety: CheckpointView }>>;
   verifyNow(): Promise<void>;
   /** Every matching call as JSONL, handed to `save` (the page downloads it). */
   exportHistory(save: (jsonl: string, count: number) => void): Promise<void>;
@@ -234,7 +264,7 @@ export interface UiSlice {
   showApproval(id: string): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & UiSlice;
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & ApproveAllSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

@@ -2,7 +2,7 @@
 // path to open, or the arguments. Every string goes through visiblePieces.
 import type { PendingApproval } from '../../../common/approvals';
 import { decidingSegment, splitSegments } from '../model/segments';
-import { hiddenCount, visiblePieces } from '../model/visible-text';
+import { hiddenCount, visiblePieces } from '../../../common/visible-text';
 import { openFacts } from '../model/open-path';
 
 export function Visible({ text }: { text: string }) {

@@ -2,7 +2,7 @@
 // One place, so a card, the chat and Settings say the same thing the same way.
 import type { GrantRecord, HumanOutcome, Outcome } from '../../../common/approvals';
 import type { Class, GrantPattern } from '../../../common/domain';
-import { visibleText } from './visible-text';
+import { visibleText } from '../../../common/visible-text';
 
 export const OUTCOME_BUTTONS: Record<HumanOutcome, string> = {
   approve_once: 'Approve once',

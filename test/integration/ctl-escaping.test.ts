@@ -63,7 +63,7 @@ describe('ctl shows hidden characters as escapes', () => {
   ] as const)('--json %s: the values are exactly what the daemon answered, and nothing hidden is printed raw', async (_name, args, method, pick) => {
     const r = await ctl(...args);
     const text = r.stdout.trim();
-    const printed: unknown = args.includes('--jsonl') ? text.split('\n').map((l) => JSON.parse(l) as unknown) : JSON.parse(text);
+    const printed: unknown = (args as readonly string[]).includes('--jsonl') ? text.split('\n').map((l) => JSON.parse(l) as unknown) : JSON.parse(text);
     const c = await ControlClient.connect(join(dataDir, 'control.sock'));
     const answered = pick(await c.call(method, {}).finally(() => c.close()));
     expect({ code: r.code, raw: hiddenCount(r.stdout), exact: printed, carriesCommand: r.stdout.includes('\\u202e') }).toEqual({ code: 0, raw: 0, exact: answered, carriesCommand: true });

@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { QuestionView } from '../../../common/contract';
 import type { ConsentOfferView, NotificationView } from '../bridge/events';
+import { oneLine } from '../model/describe';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
 
@@ -46,32 +47,32 @@ const PATH_CHOICES: [OfferChoice, string][] = [['session', 'Allow for this sessi
 /** What a consent card says for each kind of thing the sandbox blocked, and the choices it offers. */
 const OFFER_WORDING: Record<ConsentOfferView['access'], { title: (o: ConsentOfferView) => string; blocked: string; allowing: string; reporter: string; choices: (o: ConsentOfferView) => [OfferChoice, string][] }> = {
   write: {
-    title: (o) => `Sandbox blocked writing: ${o.path}`,
+    title: (o) => `Sandbox blocked writing: ${oneLine(o.path)}`,
     blocked: 'the jail kept it from writing to',
     allowing: 'Allowing it lets later commands write there',
     reporter: 'the jail',
     choices: () => PATH_CHOICES,
   },
   code: {
-    title: (o) => `Sandbox blocked code that runs outside the jail: ${o.path}`,
+    title: (o) => `Sandbox blocked code that runs outside the jail: ${oneLine(o.path)}`,
     blocked: 'the jail kept it from changing',
     allowing: 'Allowing it lets later commands change it (and what it runs then runs outside the jail)',
     reporter: 'the jail',
     choices: () => PATH_CHOICES,
   },
   read: {
-    title: (o) => `Sandbox hid a file that may hold credentials: ${o.path}`,
+    title: (o) => `Sandbox hid a file that may hold credentials: ${oneLine(o.path)}`,
     blocked: 'the jail hides',
     allowing: 'Allowing it shows this one path to later commands (never the folder around it)',
     reporter: 'the jail',
     choices: () => [['session', 'Show it for this session'], ['always', 'Always show this path'], ['deny', 'Keep hidden']],
   },
   host: {
-    title: (o) => `Sandbox blocked a connection to ${o.path}`,
+    title: (o) => `Sandbox blocked a connection to ${oneLine(o.path)}`,
     blocked: 'the proxy refused a connection to',
     allowing: 'Allowing it lets later commands (and web_fetch) reach it',
     reporter: 'the proxy',
-    choices: (o) => [['session', `Allow ${o.path} for this session`], ['hour', 'For an hour'], ['always', 'Always'], ['deny', 'Keep blocked']],
+    choices: (o) => [['session', `Allow ${oneLine(o.path)} for this session`], ['hour', 'For an hour'], ['always', 'Always'], ['deny', 'Keep blocked']],
   },
 };
 

@@ -7,7 +7,7 @@ import { isModifierKey } from './model/type-ahead';
 export interface KeyMoment {
   at: number;
   previousAt: number | null;
-  /** The last key typed into a text field outside any approval card, before this one. */
+  /** The last key typed into (or focus leaving) a text field outside any approval card, before this one. */
   typedAt: number | null;
   repeat: boolean;
   composing: boolean;
@@ -37,13 +37,20 @@ export function installKeyClock(target: Window): () => void {
     if (isTextField(el) && !el!.closest('[data-approval-id]')) typed = at;
   };
   const onFocus = (e: FocusEvent) => {
-    focusedAt = e.timeStamp || performance.now();
+    if (e.target === target) focusedAt = e.timeStamp || performance.now();
+  };
+  // Leaving the message box counts as typing: Shift+Tab out of it and Enter at once is a race, not a choice.
+  const onFocusOut = (e: FocusEvent) => {
+    const el = e.target as HTMLElement | null;
+    if (isTextField(el) && !el!.closest('[data-approval-id]')) typed = e.timeStamp || performance.now();
   };
   target.addEventListener('keydown', onKey, true);
   target.addEventListener('focus', onFocus);
+  target.addEventListener('focusout', onFocusOut, true);
   return () => {
     target.removeEventListener('keydown', onKey, true);
     target.removeEventListener('focus', onFocus);
+    target.removeEventListener('focusout', onFocusOut, true);
   };
 }
 

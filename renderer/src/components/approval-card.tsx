@@ -92,6 +92,8 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
 
   const act = async (outcome: HumanOutcome, extras: Parameters<typeof decide>[2] = {}) => {
     setRevealed(null);
+    // The busy buttons are disabled, which drops their focus: say now where focus must go after.
+    rememberFocusLeaving(ref.current);
     setBusy(true);
     const r = await decide(p.id, outcome, extras);
     setBusy(false);

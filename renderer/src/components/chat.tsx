@@ -3,7 +3,7 @@
 // cards, and the message box with Send and Stop. Nothing typed in the message box decides a card.
 import { Fragment, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FINAL_CALL_STATES, type CallState } from '../bridge/events';
-import { CLASS_LABEL, clipMiddle, summarizeCall } from '../model/describe';
+import { CLASS_LABEL, clipEnd, clipMiddle, summarizeCall } from '../model/describe';
 import { isSendChord } from '../model/type-ahead';
 import { chatItems, type ChatItem } from '../model/transcript';
 import { useApp } from '../store/store';
@@ -57,8 +57,13 @@ function Sessions() {
           return (
             <li key={s.id}>
               <button type="button" aria-current={s.id === current ? 'true' : undefined} onClick={() => void select(s.id)} data-session-id={s.id}>
-                <span className="session-title">{clipMiddle(s.title ?? s.id, 80)}</span>
-                {n > 0 && <span className="waiting-count">{`${n} waiting`}</span>}
+                <span className="session-title">{clipEnd(s.title ?? s.id, 80)}</span>
+                {n > 0 && (
+                  <span className="waiting-count" title={`${n} card${n > 1 ? 's' : ''} waiting for you`}>
+                    {n}
+                    <span className="sr-only"> waiting</span>
+                  </span>
+                )}
                 {running.includes(s.id) && <span className="running-dot">running</span>}
               </button>
             </li>
@@ -235,7 +240,7 @@ export function ChatScreen() {
     <div className="chat-screen">
       <Sessions />
       <section className="chat" aria-label="Chat">
-        <h1 className="chat-title">{title ? clipMiddle(title, 100) : 'New chat'}</h1>
+        <h1 className="chat-title">{title ? clipEnd(title, 100) : 'New chat'}</h1>
         <Conversation />
         <Dock />
         <Composer />

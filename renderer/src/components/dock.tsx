@@ -3,7 +3,7 @@
 // (the oldest in full, a count and the rest listed), and a line for every other chat where something
 // waits, with a link there. No key anywhere approves: a card decides only by what is done on it.
 import { useEffect } from 'react';
-import { CLASS_LABEL, clipMiddle, summarizeCall } from '../model/describe';
+import { CLASS_LABEL, clipEnd, clipMiddle, summarizeCall } from '../model/describe';
 import { restoreFocusAfterCard } from '../focus-after';
 import { useApp } from '../store/store';
 import type { AppState } from '../store/types';
@@ -29,7 +29,7 @@ function SettledNotice({ id, text }: { id: string; text: string }) {
   );
 }
 
-/** What waits in the other chats, one line per chat, each with its way there. */
+/** What waits in the other chats: one compact line, a way to each chat. */
 function Elsewhere({ current }: { current: string | null }) {
   const pending = useApp((s) => s.pending);
   const questions = useApp((s) => s.questions);
@@ -37,21 +37,23 @@ function Elsewhere({ current }: { current: string | null }) {
   const showApproval = useApp((s) => s.showApproval);
   const select = useApp((s) => s.selectSession);
   const bySession = new Map<string, { cards: AppState['pending']; questions: number }>();
-  for (const p of pending) if (p.session_id !== current) (bySession.get(p.session_id) ?? bySession.set(p.session_id, { cards: [], questions: 0 }).get(p.session_id)!).cards.push(p);
-  for (const q of questions) if (q.session_id !== current) (bySession.get(q.session_id) ?? bySession.set(q.session_id, { cards: [], questions: 0 }).get(q.session_id)!).questions++;
+  const entry = (id: string) => bySession.get(id) ?? bySession.set(id, { cards: [], questions: 0 }).get(id)!;
+  for (const p of pending) if (p.session_id !== current) entry(p.session_id).cards.push(p);
+  for (const q of questions) if (q.session_id !== current) entry(q.session_id).questions++;
   if (!bySession.size) return null;
   return (
     <div className="elsewhere" role="group" aria-labelledby="elsewhere-title">
-      <p id="elsewhere-title" className="elsewhere-title">{current ? 'Waiting in other chats (not shown here):' : 'Waiting in chats (open one to decide):'}</p>
+      <span id="elsewhere-title" className="elsewhere-title">
+        {current ? 'Also waiting, in other chats:' : 'Waiting in chats (open one to decide):'}
+      </span>
       <ul>
         {[...bySession].map(([sessionId, w]) => {
-          const title = clipMiddle(sessions.find((s) => s.id === sessionId)?.title ?? sessionId, 60);
-          const what = [...w.cards.map((p) => `${clipMiddle(p.tool, 60)} (${CLASS_LABEL[p.class]}): ${summarizeCall(p.tool, p.args)}`), ...(w.questions ? [`${w.questions} question${w.questions > 1 ? 's' : ''} from the agent`] : [])];
+          const title = clipEnd(sessions.find((s) => s.id === sessionId)?.title ?? sessionId, 32);
+          const what = [...w.cards.map((p) => `${clipMiddle(p.tool, 30)} (${CLASS_LABEL[p.class]})`), ...(w.questions ? [`${w.questions} question${w.questions > 1 ? 's' : ''}`] : [])].join(', ');
           return (
             <li key={sessionId}>
-              <span className="elsewhere-what">{`“${title}”: ${what.join('; ')}`}</span>{' '}
-              <button type="button" onClick={() => (w.cards[0] ? showApproval(w.cards[0].id) : void select(sessionId))}>
-                {`Open “${title}”`}
+              <button type="button" className="link" title={`Open the chat “${title}”`} onClick={() => (w.cards[0] ? showApproval(w.cards[0].id) : void select(sessionId))}>
+                {`“${title}”: ${what}`}
               </button>
             </li>
           );
@@ -97,6 +99,7 @@ export function Dock() {
   if (!head && !questions.length && !offers.length && !approvedCards.length && !settled.length && !elsewhere && !error) return null;
   return (
     <div className="dock">
+      <Elsewhere current={session} />
       {settled.map((x) => (
         <SettledNotice key={x.id} id={x.id} text={x.text} />
       ))}
@@ -123,7 +126,6 @@ export function Dock() {
           )}
         </div>
       )}
-      <Elsewhere current={session} />
       {error && (
         <p className="error" role="alert">
           {error}

@@ -80,6 +80,12 @@ export function clipMiddle(s: string, max = 120): string {
   return c ? `${c.head} … (${c.left.toLocaleString('en-US')} more characters) … ${c.tail}` : line;
 }
 
+/** A label that only names something (a session's title): one line, cut at its end with "…". */
+export function clipEnd(s: string, max: number): string {
+  const chars = Array.from(oneLine(s));
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
 function firstLine(s: string, max = 120): string {
   const line = s.split('\n')[0]!;
   const more = s.includes('\n');

@@ -24,7 +24,7 @@ export const createApprovalsSlice =
         pending: s.pending.filter((p) => p.id !== d.id),
         decisionError: null,
         settled: here ? s.settled : [...s.settled.filter((x) => x.id !== d.id), { id: d.id, session_id: d.session_id, text: line }].slice(-20),
-        announcement: here ? line : `${d.tool} ${OUTCOME_WORDS[d.outcome]} by ${decidedByWords(d.decided_by)}.`,
+        announcement: `${d.tool} ${OUTCOME_WORDS[d.outcome]} by ${decidedByWords(d.decided_by)}.`,
         announcementSeq: s.announcementSeq + 1,
       }));
     };

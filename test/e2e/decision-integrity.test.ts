@@ -55,6 +55,11 @@ function sessionButton(session: string) {
 /** Opens a session's chat from the sidebar and waits for its card. */
 async function openChat(session: string, tool = 'run_command') {
   await page.getByRole('button', { name: /^Chat/ }).click();
+  // The sidebar lists a session as soon as a card arrives for it; a page that missed it reloads.
+  if (!(await sessionButton(session).first().waitFor({ timeout: 3000 }).then(() => true, () => false))) {
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  }
   await sessionButton(session).first().click();
   const c = card(page, tool);
   await c.waitFor();
@@ -300,9 +305,7 @@ describe('One escape for untrusted text', () => {
 
   it('the card, its reason (quoting the command as written), the sidebar and History show hidden characters as escapes', async () => {
     await park(SESSION, COMMAND);
-    await page.getByRole('button', { name: /^Chat/ }).click();
-    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: /^esc/ }).first().click();
-    const c = card(page, 'run_command');
+    const c = await openChat('esc');
     await c.waitFor();
     const reason = c.locator('dd.reason');
     const text = {

@@ -132,7 +132,8 @@ function Conversation() {
       ) : null,
     );
   return (
-    <div className="conversation" role="log" aria-label="Conversation">
+    // Focusable: a keyboard can scroll the conversation even when it holds no button.
+    <div className="conversation" role="log" aria-label="Conversation" tabIndex={0}>
       <ol>
       {notesAfter(0)}
       {items.map((it, i) => (

@@ -3,7 +3,7 @@
 // rule (common/visible-text.ts). A body taller than its box says how much is hidden and reports whether
 // the person has seen all of it (scrolled to its end or pressed Show all): the card will not approve
 // what was never on screen.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { PendingApproval } from '../../../common/approvals';
 import { hiddenCount, visiblePieces } from '../../../common/visible-text';
 import { CLASS_LABEL, middleClip, partsThatMatter } from '../model/describe';
@@ -250,10 +250,13 @@ export function OpenPathView({ p, onSeen }: { p: PendingApproval; onSeen?: SeenR
 
 export function ArgsView({ args, onSeen }: { args: unknown; onSeen?: SeenReport }) {
   const text = JSON.stringify(args ?? {}, null, 2);
+  const id = useId();
   return (
     <>
-      <div className="label">Arguments</div>
-      <ScrollBox className="command" content={text} label="Arguments" onSeen={onSeen}>
+      <div className="label" id={id}>
+        Arguments
+      </div>
+      <ScrollBox className="command" content={text} labelledBy={id} onSeen={onSeen}>
         <Visible text={text} />
       </ScrollBox>
       <HiddenWarning text={text} />

@@ -49,6 +49,18 @@ export interface CallPart {
   via: string[];
 }
 
+/** The most of a preview (a diff) a pending approval stores and a card shows. */
+export const PREVIEW_MAX_CHARS = 64 * 1024;
+/**
+ * The last line of a preview cut at PREVIEW_MAX_CHARS: the card then knows the diff is not all there and
+ * shows the arguments in full instead (a person never approves what the card did not show).
+ */
+export const PREVIEW_CUT_LINE = '[Threshold: the diff is longer than a card holds; it was cut here]';
+
+export function previewWasCut(preview: string | null): boolean {
+  return !!preview && preview.endsWith(`\n${PREVIEW_CUT_LINE}`);
+}
+
 export interface PendingApproval {
   id: string;
   session_id: string;

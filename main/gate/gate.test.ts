@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Outcome } from '../../common/approvals';
+import { PREVIEW_CUT_LINE, PREVIEW_MAX_CHARS, previewWasCut, type Outcome } from '../../common/approvals';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import { Redactor } from '../redact/redactor';
 import { Store } from '../store/store';
@@ -376,6 +376,21 @@ describe('a card says who asked and shows the parts of a command the gate judged
     const review = c.gate.review({ ...shellCall('x'), tool: 'write_file', args: { path: 'a.txt', content: 'x' } });
     const p = await nextPending(c);
     expect(p.parts).toEqual(null);
+    await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'deny', surface: 'desktop' });
+    await review;
+  });
+});
+
+describe('a preview too long for a card', () => {
+  it.each([
+    ['fits: stored as it is', 1000, false],
+    ['longer than a card holds: cut, with the line that says so', 70 * 1024, true],
+  ])('%s', async (_name, size, cut) => {
+    const c = await core();
+    const preview = `+${'x'.repeat(size)}`;
+    const review = c.gate.review({ ...shellCall('x'), tool: 'write_file', args: { path: 'big.txt', content: 'x' }, preview });
+    const p = await nextPending(c);
+    expect({ cut: previewWasCut(p.preview), within: (p.preview ?? '').length <= PREVIEW_MAX_CHARS + PREVIEW_CUT_LINE.length + 1, whole: p.preview === preview }).toEqual({ cut, within: true, whole: !cut });
     await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'deny', surface: 'desktop' });
     await review;
   });

@@ -5,7 +5,7 @@
 // Every move of a call goes through `commit` (the call lifecycle in main/store/call-lifecycle.ts): one
 // transaction that checks the move, writes and audits it, then the events.
 import type { CallPart, DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
-import { HUMAN_OUTCOMES, isApproval } from '../../common/approvals';
+import { HUMAN_OUTCOMES, PREVIEW_CUT_LINE, PREVIEW_MAX_CHARS, isApproval } from '../../common/approvals';
 import type { DecidedBy } from '../../common/decided-by';
 import type { CallOrigin } from '../../common/origin';
 import type { Grant, GrantPattern, Level } from '../../common/domain';
@@ -278,7 +278,7 @@ export class ApprovalGate {
       created_at: created,
       expires_at: ttl > 0 ? created + ttl : null,
       owner: this.o.runtimeId,
-      preview: call.preview ? clip(this.o.redactor.redactTextSync(call.preview), 64 * 1024) : null,
+      preview: call.preview ? previewForCard(this.o.redactor.redactTextSync(call.preview)) : null,
       origin: originOf(call),
       parts: facts && call.tool === 'run_command' ? this.o.redactor.redactValueSync(partsOf(facts)) : null,
     };
@@ -738,4 +738,10 @@ function originOf(call: GateCall): CallOrigin {
 /** A command's parts for its card: each with its class and main reason (the card shows those above read first). */
 function partsOf(facts: CallFacts): CallPart[] {
   return facts.segments.map((s) => ({ text: s.text, class: s.class, reason: s.reasons[s.reasons.length - 1] ?? null, via: [...s.via] }));
+}
+
+/** A preview that fits a card, or its start with the line that says it was cut. */
+function previewForCard(preview: Redacted<string>): Redacted<string> {
+  if (preview.length <= PREVIEW_MAX_CHARS) return preview;
+  return `${clip(preview, PREVIEW_MAX_CHARS)}\n${PREVIEW_CUT_LINE}` as Redacted<string>;
 }

@@ -7,12 +7,12 @@
 // command above read.
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { HumanOutcome, PendingApproval } from '../../../common/approvals';
-import { currentKey, windowFocusedAt } from '../key-clock';
+import { refusedKey, refusedPress } from '../deliberate';
 import { rememberFocusLeaving } from '../focus-after';
 import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, cardTitle, floorWords, formatRemaining, oneLine, originLine, patternText } from '../model/describe';
 import { DURATION_WORDS } from '../model/grant-preview';
 import { offersReveal } from '../model/reveal';
-import { REFUSED_WORDS, cardShortcut, clickMayDecide, keyMayDecide, ARMING_MS, type DecisionWeight } from '../model/type-ahead';
+import { cardShortcut, ARMING_MS, type DecisionWeight } from '../model/type-ahead';
 import { useApp } from '../store/store';
 import { CallBody, PartsThatMatter, Visible } from './call-body';
 import { GrantEditor } from './grant-editor';
@@ -102,19 +102,16 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
 
   /** Whether the key being handled may make a decision of this weight here (a notice says why not). */
   const keyAllowed = (weight: DecisionWeight): boolean => {
-    const k = currentKey();
-    const verdict = k && shownAt !== undefined ? keyMayDecide(weight, { at: k.at, previousAt: k.previousAt, typedAt: k.typedAt, cardShownAt: shownAt, repeat: k.repeat, composing: k.composing }) : ({ ok: false, why: 'before_card' } as const);
-    if (!verdict.ok) setNotice(REFUSED_WORDS[verdict.why]);
-    return verdict.ok;
+    const why = refusedKey(weight, shownAt);
+    if (why) setNotice(why);
+    return !why;
   };
 
   /** Whether a press (a click, or Enter/Space on the button) may make a decision of this weight. */
   const pressAllowed = (weight: DecisionWeight, e: { detail: number; timeStamp: number }): boolean => {
-    // detail 0: pressed with Enter or Space (or a script), so the key rules apply.
-    if (e.detail === 0) return keyAllowed(weight);
-    const verdict = shownAt === undefined ? ({ ok: false, why: 'before_card' } as const) : clickMayDecide(weight, { at: e.timeStamp, cardShownAt: shownAt, windowFocusedAt: windowFocusedAt() });
-    if (!verdict.ok) setNotice(REFUSED_WORDS[verdict.why]);
-    return verdict.ok;
+    const why = refusedPress(weight, e, shownAt);
+    if (why) setNotice(why);
+    return !why;
   };
 
   const onButton = (outcome: HumanOutcome) => (e: MouseEvent<HTMLButtonElement>) => {

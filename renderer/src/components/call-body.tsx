@@ -4,7 +4,7 @@
 // the person has seen all of it (scrolled to its end or pressed Show all): the card will not approve
 // what was never on screen.
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { PendingApproval } from '../../../common/approvals';
+import { previewWasCut, type PendingApproval } from '../../../common/approvals';
 import { hiddenCount, visiblePieces } from '../../../common/visible-text';
 import { CLASS_LABEL, middleClip, partsThatMatter } from '../model/describe';
 import { openFacts } from '../model/open-path';
@@ -267,7 +267,17 @@ export function ArgsView({ args, onSeen }: { args: unknown; onSeen?: SeenReport 
 export function CallBody({ p, onSeen }: { p: PendingApproval; onSeen?: SeenReport }) {
   const args = (p.args ?? {}) as Record<string, unknown>;
   if (p.tool === 'run_command' && str(args['command']) !== null) return <CommandView p={p} command={str(args['command'])!} onSeen={onSeen} showSegments={!p.parts?.length} />;
-  if ((p.tool === 'write_file' || p.tool === 'edit_file') && p.preview) return <DiffView preview={p.preview} path={str(args['path'])} onSeen={onSeen} />;
+  if ((p.tool === 'write_file' || p.tool === 'edit_file') && p.preview) {
+    // A diff too long for a card was cut: the arguments in full stand in for it, to be read to their end.
+    if (previewWasCut(p.preview))
+      return (
+        <>
+          <p className="warning">The diff is longer than a card holds, so the arguments are shown in full instead: read them to their end before approving.</p>
+          <ArgsView args={p.args} onSeen={onSeen} />
+        </>
+      );
+    return <DiffView preview={p.preview} path={str(args['path'])} onSeen={onSeen} />;
+  }
   if (p.tool === 'open_path') return <OpenPathView p={p} onSeen={onSeen} />;
   return <ArgsView args={p.args} onSeen={onSeen} />;
 }

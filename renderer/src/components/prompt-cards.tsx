@@ -1,8 +1,10 @@
 // Cards that are not approvals, and look different: a question from the agent (ask_user), a sandbox
 // consent offer (the jail blocked a path, or the egress proxy a host), and notify_user toasts.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type MouseEvent } from 'react';
 import type { QuestionView } from '../../../common/contract';
 import type { ConsentOfferView, NotificationView } from '../bridge/events';
+import { refusedPress } from '../deliberate';
+import { ARMING_MS } from '../model/type-ahead';
 import { oneLine } from '../model/describe';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
@@ -81,6 +83,19 @@ export function ConsentCard({ o }: { o: ConsentOfferView }) {
   const titleId = useId();
   const decide = useApp((s) => s.decideOffer);
   const w = OFFER_WORDING[o.access];
+  // Allowing widens what later commands may do: the same deliberate-act rules as an approval's.
+  const [shownAt] = useState(() => performance.now());
+  const [armed, setArmed] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    const t = setTimeout(() => setArmed(true), ARMING_MS);
+    return () => clearTimeout(t);
+  }, []);
+  const choose = (choice: OfferChoice) => (e: MouseEvent<HTMLButtonElement>) => {
+    const why = refusedPress(choice === 'deny' ? 'refuse' : 'run', e, shownAt);
+    setNotice(why);
+    if (!why) void decide(o.id, choice);
+  };
   return (
     <section className="card consent" role="region" aria-labelledby={titleId}>
       <h2 id={titleId}>{w.title(o)}</h2>
@@ -103,11 +118,16 @@ export function ConsentCard({ o }: { o: ConsentOfferView }) {
       <div className="actions">
         {w.choices(o).map(([choice, label]) => (
           // Keeping it blocked is the default: the button a person reaches for without reading.
-          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} onClick={() => void decide(o.id, choice)}>
+          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} disabled={choice !== 'deny' && !armed} onClick={choose(choice)}>
             {label}
           </button>
         ))}
       </div>
+      {notice && (
+        <p className="error" role="alert">
+          {notice}
+        </p>
+      )}
     </section>
   );
 }

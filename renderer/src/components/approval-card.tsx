@@ -266,7 +266,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
       )}
       {notice && (
         <p className="error" role="alert">
-          {notice}
+          <Visible text={notice} />
         </p>
       )}
     </section>

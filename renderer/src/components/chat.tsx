@@ -228,7 +228,7 @@ function Composer() {
       )}
       {error && (
         <p className="error" role="alert">
-          {error}
+          <Visible text={error} />
         </p>
       )}
     </form>

@@ -128,7 +128,7 @@ export function Dock() {
       )}
       {error && (
         <p className="error" role="alert">
-          {error}
+          <Visible text={error} />
         </p>
       )}
     </div>

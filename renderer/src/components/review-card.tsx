@@ -71,7 +71,7 @@ export function ReviewCard({ r, onDismiss }: { r: ReviewReport; onDismiss?: () =
       </dl>
       {outage && (
         <p className="error" role="alert">
-          {`Reviewer error: ${r.reviewers.find((v) => v.error)?.error?.message ?? PATH_WORDS[r.path!]}`}
+          <Visible text={`Reviewer error: ${r.reviewers.find((v) => v.error)?.error?.message ?? PATH_WORDS[r.path!]}`} />
         </p>
       )}
       <p className="review-note">{approved ? 'It ran once; no grant was made. History records it as decided by the reviewer.' : 'Nothing was refused: the approval card below is yours to decide.'}</p>

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { arrivalAnnouncement } from '../../../common/attention';
 import type { DecisionRecord } from '../../../common/approvals';
-import { OUTCOME_WORDS, decidedByWords, decisionLine } from '../model/describe';
+import { OUTCOME_WORDS, decidedByWords, decisionLine, oneLine } from '../model/describe';
 import type { ApprovalsSlice, AppState, SliceDeps } from './types';
 
 /** Cards in call order: the order the gate parked them. */
@@ -24,7 +24,7 @@ export const createApprovalsSlice =
         pending: s.pending.filter((p) => p.id !== d.id),
         decisionError: null,
         settled: here ? s.settled : [...s.settled.filter((x) => x.id !== d.id), { id: d.id, session_id: d.session_id, text: line }].slice(-20),
-        announcement: `${d.tool} ${OUTCOME_WORDS[d.outcome]} by ${decidedByWords(d.decided_by)}.`,
+        announcement: `${oneLine(d.tool)} ${OUTCOME_WORDS[d.outcome]} by ${oneLine(decidedByWords(d.decided_by))}.`,
         announcementSeq: s.announcementSeq + 1,
       }));
     };

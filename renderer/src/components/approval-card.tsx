@@ -9,7 +9,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type 
 import type { HumanOutcome, PendingApproval } from '../../../common/approvals';
 import { refusedKey, refusedPress } from '../deliberate';
 import { rememberFocusLeaving } from '../focus-after';
-import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, cardTitle, floorWords, formatRemaining, oneLine, originLine, patternText } from '../model/describe';
+import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, cardTitle, clipEnd, floorWords, formatRemaining, oneLine, originLine, patternText } from '../model/describe';
 import { DURATION_WORDS } from '../model/grant-preview';
 import { offersReveal } from '../model/reveal';
 import { cardShortcut, ARMING_MS, type DecisionWeight } from '../model/type-ahead';
@@ -166,7 +166,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
       </header>
       <p className="origin">
         {`${originLine(p.origin)}, in this chat (`}
-        <Visible text={sessionTitle} oneLine />
+        <Visible text={clipEnd(sessionTitle, 48)} oneLine />
         {')'}
       </p>
       <p className="summary">{cardTitle(p)}</p>

@@ -64,11 +64,14 @@ function ScrollBox({ className, content, labelledBy, label, onSeen, children }: 
   const measure = useCallback(() => {
     const el = ref.current;
     if (!el) return;
-    const line = parseFloat(getComputedStyle(el).lineHeight) || 20;
+    const style = getComputedStyle(el);
+    const line = parseFloat(style.lineHeight) || 20;
+    // What is cut off below may be only the box's bottom padding: no text is hidden there.
+    const slack = (parseFloat(style.paddingBottom) || 0) + 1;
     const hidden = el.scrollHeight - el.clientHeight;
     const below = Math.max(0, hidden - el.scrollTop);
-    setSize({ overflow: hidden > 2, below: Math.ceil((below - 2) / line) });
-    if (hidden <= 2 || below <= 2) setReachedEnd(true);
+    setSize({ overflow: hidden > slack, below: Math.ceil((below - slack) / line) });
+    if (hidden <= slack || below <= slack) setReachedEnd(true);
   }, []);
   // New content (another card, revealed arguments) must be seen again.
   useLayoutEffect(() => {
@@ -192,6 +195,8 @@ export function PartsThatMatter({ p }: { p: Pick<PendingApproval, 'id' | 'parts'
 
 export function DiffView({ preview, path, onSeen }: { preview: string; path: string | null; onSeen?: SeenReport }) {
   const lines = preview.split('\n');
+  // A diff ends with a newline: the empty line after it is not a line of the diff.
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const added = lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length;
   const removed = lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length;
   return (

@@ -28,6 +28,16 @@ describe('attention words', () => {
   });
 
   it('announces a new card with the count and where it is', () => {
-    expect(arrivalAnnouncement(card, 2)).toEqual('Approval needed: run_command, class Write, session s_abc. 2 approvals wait, above the message box.');
+    expect(arrivalAnnouncement(card, 2)).toEqual("Approval needed: run_command, class Write, session s_abc. 2 approvals wait, in that session's chat.");
+  });
+});
+
+describe('attention words escape what the model or a script named', () => {
+  const tricky = { id: 'ap_2', tool: 'mcp.fs.\u202Eetirw', class: 'write' as const, session_id: 's\u200B1\nfake line' };
+  it.each([
+    { what: 'notice', text: () => JSON.stringify(approvalNotice(tricky, 1)), expected: 'mcp.fs.<RLO>etirw · class Write · session s<ZWSP>1\\\\nfake line' },
+    { what: 'announcement', text: () => arrivalAnnouncement(tricky, 1), expected: 'Approval needed: mcp.fs.<RLO>etirw, class Write, session s<ZWSP>1\\nfake line.' },
+  ])('the $what shows a hidden or line-breaking character as an escape', ({ text, expected }) => {
+    expect({ has: text().includes(expected), raw: /[\u202E\u200B]/.test(text()) }).toEqual({ has: true, raw: false });
   });
 });

@@ -5,6 +5,7 @@
 // approve button (the call cannot be reviewed there).
 import type { PendingApproval } from './approvals';
 import type { Class } from './domain';
+import { visibleText } from './visible-text';
 
 export const APP_TITLE = 'Threshold';
 
@@ -31,10 +32,15 @@ export interface AttentionNotice {
 /** The notification for a card: tool, class and session, nothing from the call's arguments. */
 export function approvalNotice(p: Pick<PendingApproval, 'id' | 'tool' | 'class' | 'session_id'>, waiting: number): AttentionNotice {
   const more = waiting > 1 ? ` (${waiting} waiting)` : '';
-  return { title: `${APP_TITLE}: approval needed${more}`, body: `${p.tool} · class ${CLASS_NAMES[p.class]} · session ${p.session_id}`, tag: `approval-${p.id}` };
+  return { title: `${APP_TITLE}: approval needed${more}`, body: `${line(p.tool)} · class ${CLASS_NAMES[p.class]} · session ${line(p.session_id)}`, tag: `approval-${p.id}` };
 }
 
 /** The polite live region's line for a new card (the same limits as a notification). */
 export function arrivalAnnouncement(p: Pick<PendingApproval, 'tool' | 'class' | 'session_id'>, waiting: number): string {
-  return `Approval needed: ${p.tool}, class ${CLASS_NAMES[p.class]}, session ${p.session_id}. ${waiting === 1 ? '1 approval waits' : `${waiting} approvals wait`}, above the message box.`;
+  return `Approval needed: ${line(p.tool)}, class ${CLASS_NAMES[p.class]}, session ${line(p.session_id)}. ${waiting === 1 ? '1 approval waits' : `${waiting} approvals wait`}, in that session's chat.`;
+}
+
+/** A tool's name and a session's id come from the model or a script: one line, hidden characters as escapes. */
+function line(s: string): string {
+  return visibleText(s, { oneLine: true });
 }

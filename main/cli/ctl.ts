@@ -5,6 +5,7 @@ import type { TranscriptEntry } from '../../common/contract';
 import { patternText } from '../../common/grant-pattern';
 import type { CallPage, CallRecord } from '../../common/history';
 import type { OperationName, ResultOf } from '../../common/operations';
+import { visibleJson, visibleText } from '../../common/visible-text';
 import { ControlClient, ControlRefused, ControlUnavailable, RemoteError } from '../control/client';
 import { socketPath } from '../control/socket-path';
 import { resolveDataDir, UsageError, type CliIo } from './context';
@@ -77,12 +78,15 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
   if (!command) throw new UsageError(USAGE);
   const dataDir = resolveDataDir(values['data-dir'], io.env);
   const path = socketPath(dataDir);
-  const out = (human: string, data: unknown) => io.stdout.write(values.json ? JSON.stringify(data, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n');
+  // Everything printed passes the one escaping rule: a command, a reason or a title from the model
+  // cannot move the cursor, reorder a line or hide a part in the terminal. JSON keeps its values
+  // (hidden characters become \uXXXX escapes, which JSON.parse reads back as they were).
+  const out = (human: string, data: unknown) => io.stdout.write(values.json ? visibleJson(data, 2) + '\n' : printable(human.endsWith('\n') ? human : human + '\n'));
 
   const plan = planCall(command, rest, values);
   const refused = (err: RemoteError) => {
     const code = err.error.data?.code;
-    io.stderr.write(`threshold ctl: ${err.message}${code ? ` (${code})` : ''}\n`);
+    io.stderr.write(printable(`threshold ctl: ${err.message}${code ? ` (${code})` : ''}\n`));
     return code && BUSY.has(code) ? EXIT.busy : EXIT.failed;
   };
   let client: ControlClient;
@@ -91,7 +95,7 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     if (err instanceof ControlRefused) return refused(err);
     if (err instanceof ControlUnavailable) {
-      io.stderr.write(`threshold ctl: Threshold is not running for ${dataDir} (${err.message}).\n  Start it with: threshold serve --data-dir ${dataDir}\n`);
+      io.stderr.write(printable(`threshold ctl: Threshold is not running for ${dataDir} (${err.message}).\n  Start it with: threshold serve --data-dir ${dataDir}\n`));
       return 3;
     }
     throw err;
@@ -108,7 +112,7 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
       let cursor: string | undefined;
       for (;;) {
         const page = await client.call<CallPage>('call.list', { ...plan.params, limit: 500, ...(cursor ? { cursor } : {}) });
-        for (const c of page.calls) io.stdout.write(JSON.stringify(c) + '\n');
+        for (const c of page.calls) io.stdout.write(visibleJson(c) + '\n');
         if (!page.next_cursor) return 0;
         cursor = page.next_cursor;
       }
@@ -191,7 +195,7 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
         }
         params['grant'] = { ...(v['duration'] ? { duration: v['duration'] } : {}), ...(patterns ? { patterns: Array.isArray(patterns) ? patterns : [patterns] } : {}) };
       }
-      return { method: 'approval.decide', params, render: (r) => `${(r as DecisionRecord).id}: ${(r as DecisionRecord).outcome}` };
+      return { method: 'approval.decide', params, render: (r) => `${one((r as DecisionRecord).id)}: ${(r as DecisionRecord).outcome}` };
     }
     case 'grants':
       noArgs(0);
@@ -257,7 +261,7 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
       if (v['unattended']) params['unattended'] = true;
       if (v['no-wait']) params['wait'] = false;
       if (v['execute']) params['execute'] = true;
-      return { method: 'approval.request', params, render: (r) => JSON.stringify(r) };
+      return { method: 'approval.request', params, render: (r) => visibleJson(r) };
     }
     case 'run': {
       if (rest.length === 0) throw new UsageError('ctl run needs a MESSAGE.');
@@ -304,8 +308,19 @@ function planCall(command: string, rest: string[], v: Values): { method: Operati
   }
 }
 
+/** A whole printout: newlines are its lines; everything else hidden shows as an escape. */
+function printable(text: string): string {
+  return visibleText(text);
+}
+
+/** One value on one line (a table cell, a field): newlines and every hidden character as escapes. */
+function one(s: string): string {
+  return visibleText(s, { oneLine: true });
+}
+
 function table(rows: string[][]): string {
   if (rows.length <= 1) return '';
+  rows = rows.map((r) => r.map(one));
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd()).join('\n');
 }
@@ -361,13 +376,13 @@ function outcomeText(c: CallRecord): string {
 
 function renderCall(c: CallDetail): string {
   const lines = [
-    `call ${c.id}  ${c.tool}  ${c.class ?? '-'}  ${outcomeText(c)}`,
-    `decided by: ${c.decided_by ?? '-'} (policy said ${c.decision ?? '-'})`,
-    `session: ${c.session_id}${c.turn_id ? `, turn ${c.turn_id}` : ''}; at ${new Date(c.created_at).toISOString()}${c.cwd ? ` in ${c.cwd}` : ''}`,
-    `arguments: ${JSON.stringify(c.args)}`,
-    `why: ${c.explanation ?? '-'}`,
+    `call ${c.id}  ${one(c.tool)}  ${c.class ?? '-'}  ${outcomeText(c)}`,
+    `decided by: ${one(c.decided_by ?? '-')} (policy said ${c.decision ?? '-'})`,
+    `session: ${one(c.session_id)}${c.turn_id ? `, turn ${one(c.turn_id)}` : ''}; at ${new Date(c.created_at).toISOString()}${c.cwd ? ` in ${one(c.cwd)}` : ''}`,
+    `arguments: ${visibleJson(c.args)}`,
+    `why: ${one(c.explanation ?? '-')}`,
   ];
-  if (c.asked) lines.push(`asked: approval ${c.asked.id} → ${c.asked.outcome ?? 'pending'}${c.asked.decided_by ? ` by ${c.asked.decided_by}` : ''}${c.asked.note ? `; note: ${c.asked.note}` : ''}`);
+  if (c.asked) lines.push(`asked: approval ${c.asked.id} → ${c.asked.outcome ?? 'pending'}${c.asked.decided_by ? ` by ${one(c.asked.decided_by)}` : ''}${c.asked.note ? `; note: ${one(c.asked.note)}` : ''}`);
   if (c.execution) lines.push(`ran: ${c.execution.status}${c.execution.exit_code !== null ? `, exit ${c.execution.exit_code}` : ''}${c.execution.duration_ms !== null ? `, ${c.execution.duration_ms} ms` : ''}${c.execution.error ? `: ${short(c.execution.error, 200)}` : ''}`);
   if (c.checkpoint) lines.push(`checkpoint: ${c.checkpoint.id}${c.checkpoint.restored_at ? ' (restored)' : ''}; undo with: threshold checkpoints restore ${c.checkpoint.id}`);
   lines.push(`audit: ${c.audit.map((e) => `#${e.seq} ${e.kind}`).join(', ') || '-'}`);
@@ -385,9 +400,9 @@ interface RunResult {
 }
 
 function renderRun(r: RunResult): string {
-  if (r.appended) return `added to the turn running in session ${r.session_id}`;
-  if (r.reason === undefined) return `started turn ${r.turn_id} in session ${r.session_id}`;
-  const tail = `[session ${r.session_id}, turn ${r.turn_id}: ${r.reason} after ${r.steps} step(s)]`;
+  if (r.appended) return `added to the turn running in session ${one(r.session_id)}`;
+  if (r.reason === undefined) return `started turn ${one(r.turn_id)} in session ${one(r.session_id)}`;
+  const tail = `[session ${one(r.session_id)}, turn ${one(r.turn_id)}: ${r.reason} after ${r.steps} step(s)]`;
   return [r.text, r.error && r.error !== r.text ? r.error : '', tail].filter(Boolean).join('\n');
 }
 
@@ -398,16 +413,16 @@ function renderTranscript(rows: TranscriptEntry[]): string {
   for (const row of rows) {
     const content = (row.content as { content?: unknown; text?: string }) ?? {};
     if (row.role === 'note') {
-      lines.push(`[threshold] ${content.text ?? ''}`);
+      lines.push(`[threshold] ${one(content.text ?? '')}`);
       continue;
     }
     const parts = typeof content.content === 'string' ? [{ type: 'text', text: content.content }] : Array.isArray(content.content) ? (content.content as Record<string, unknown>[]) : [];
     for (const p of parts) {
       if (p['type'] === 'text' && p['text']) lines.push(`${row.origin === 'threshold' ? 'threshold (to the model)' : row.role}: ${String(p['text'])}`);
-      else if (p['type'] === 'tool-call') lines.push(`${row.role}: → ${String(p['toolName'])} ${short(JSON.stringify(p['input']), 120)}`);
+      else if (p['type'] === 'tool-call') lines.push(`${row.role}: → ${one(String(p['toolName']))} ${short(JSON.stringify(p['input']), 120)}`);
       else if (p['type'] === 'tool-result') {
         const out = p['output'] as { type?: string; value?: unknown } | undefined;
-        lines.push(`${row.role}: ← ${String(p['toolName'])}${out?.type === 'error-text' ? ' (error)' : ''}: ${short(typeof out?.value === 'string' ? out.value : JSON.stringify(out?.value), 160)}`);
+        lines.push(`${row.role}: ← ${one(String(p['toolName']))}${out?.type === 'error-text' ? ' (error)' : ''}: ${short(typeof out?.value === 'string' ? out.value : JSON.stringify(out?.value), 160)}`);
       }
     }
   }

@@ -117,3 +117,19 @@ describe('evaluate: review rules ask, and name the reviewer only where nothing e
     expect({ decision: e.decision, decidedBy: e.decidedBy, reviewable: e.reviewable }).toEqual(want);
   });
 });
+
+describe('a reason quotes the command as written', () => {
+  // The explanation is what "Why you are asked" shows: the quoted command must be the real one,
+  // joiners, tabs and hidden characters included (the one escaping rule shows them on screen).
+  it.each([
+    ['an && stays &&, never becomes ;', 'rm -rf build && echo \u202eok', '`rm -rf build && echo \u202eok`'],
+    ['a pipe stays a pipe', 'cat a | grep \u200bx', '`cat a | grep \u200bx`'],
+    ['an || stays ||', 'ls x || echo \u202egone', '`ls x || echo \u202egone`'],
+    ['a tab stays a tab (not folded into a space)', 'ls\u200b\t-la', '`ls\u200b\t-la`'],
+    ['a newline stays a newline', 'ls\u200b\necho hi', '`ls\u200b\necho hi`'],
+    ['a long command is cut with "…" at its end, never rewritten', `echo\u200b ${'a'.repeat(80)} && rm -rf x`, `\`echo\u200b ${'a'.repeat(53)}…\``],
+  ])('%s', (_name, command, quoted) => {
+    const e = evaluate(cmd(command), policyContext({ level: 'full' }));
+    expect({ decidedBy: e.decidedBy, quotes: e.explanation.includes(quoted) }).toEqual({ decidedBy: 'safety:obfuscation', quotes: true });
+  });
+});

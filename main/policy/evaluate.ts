@@ -342,8 +342,9 @@ function mainReason(f: CallFacts, seg: { index: number; text: string } | null): 
 
 function describeTarget(f: CallFacts): string {
   if (f.tool === 'run_command') {
-    const text = f.segments.map((s) => s.text).join('; ');
-    return text ? `\`${truncate(f.segments.length === 1 ? text : text)}\`` : 'this command';
+    // The command as written, joiners and all: a reason never rewrites what it quotes.
+    const text = f.command ?? f.segments.map((s) => s.text).join('; ');
+    return text.trim() ? `\`${truncate(text)}\`` : 'this command';
   }
   return `this ${f.tool} call`;
 }
@@ -358,9 +359,13 @@ function article(c: Class): string {
   return c === 'install' ? 'an' : 'a';
 }
 
+/**
+ * The start of what a reason quotes, character for character (tabs, newlines and hidden characters
+ * included: the one escaping rule shows them wherever the reason is shown), cut with "…" when longer.
+ */
 function truncate(s: string, n = 60): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+  const chars = Array.from(s.trim());
+  return chars.length > n ? chars.slice(0, n - 1).join('') + '…' : chars.join('');
 }
 
 /** Strictest of two decisions (for composing evaluations of several calls). */

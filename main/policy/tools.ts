@@ -56,7 +56,7 @@ export interface CallFacts {
   hardline: boolean;
   /** Shell segments (run_command only). */
   segments: Segment[];
-  /** The command line as the model sent it (run_command only): a grant for exactly this command compares it. */
+  /** The command line exactly as the model sent it (run_command only): what a reason quotes, and what a grant for exactly this command compares. */
   command?: string;
   /** Absolute paths the call reads or writes, when known. */
   paths: { path: string; access: 'read' | 'write' }[];

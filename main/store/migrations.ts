@@ -270,6 +270,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE approvals ADD COLUMN session_revoked_at INTEGER;
     `,
   },
+  {
+    version: 13,
+    name: 'where a call came from (the agent, ctl, another tool), and the parts of a command its card shows first',
+    sql: `
+      ALTER TABLE tool_calls ADD COLUMN origin TEXT;
+      ALTER TABLE approvals ADD COLUMN origin TEXT;
+      ALTER TABLE approvals ADD COLUMN parts TEXT;
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

@@ -2,6 +2,8 @@
 // the notifications switch), the screen, one polite live region announcing cards and decisions,
 // attention (title, favicon, notifications) and the toasts.
 import { useApp } from './store/store';
+import { Visible } from './components/call-body';
+import { oneLine } from './model/describe';
 import { ChatScreen } from './components/chat';
 import { Attention, NotificationsSwitch } from './components/attention';
 import { HistoryScreen } from './components/history-screen';
@@ -39,7 +41,7 @@ export function App() {
         </nav>
         <NotificationsSwitch />
         <span className="model" data-testid="model-label">
-          {model ? `Model: ${model}` : 'No model'}
+          {model ? `Model: ${oneLine(model)}` : 'No model'}
         </span>
         <span className={`connection connection-${connection}`} role="status">
           {CONNECTION_WORDS[connection]}
@@ -54,7 +56,7 @@ export function App() {
       <ConnectionBanner />
       {problem && problem !== coreMessage && (
         <p className="error banner" role="alert">
-          {problem}
+          <Visible text={problem} />
         </p>
       )}
       {/* In the page from the start (a region added late is often not read); the same words said twice

@@ -119,7 +119,7 @@ describe('attention in the browser', () => {
       title: '(1) Threshold: 1 approval waits',
       favicon: true,
       focus: 'message-box',
-      said: `Approval needed: run_command, class Write, session ${sessionId}. 1 approval waits, above the message box.`,
+      said: `Approval needed: run_command, class Write, session ${sessionId}. 1 approval waits, in that session's chat.`,
       notices: [{ title: 'Threshold: approval needed', body: `run_command · class Write · session ${sessionId}`, tag: expect.stringMatching(/^approval-/) }],
     });
     expect(sessionId).toMatch(/^s_\w+$/);

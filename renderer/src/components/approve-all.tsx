@@ -10,11 +10,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import type { PendingApproval } from '../../../common/approvals';
-import { currentKey } from '../key-clock';
 import { STILL_ASKS, STILL_REFUSED, bannerText, sessionName } from '../model/approve-all';
 import { formatTime, summarizeCall } from '../model/describe';
-import { keyMayDecide } from '../model/type-ahead';
-import { visibleText } from '../model/visible-text';
+import { refusedKey } from '../deliberate';
+import { visibleText } from '../../../common/visible-text';
 import type { ApproveAllView, SessionApprovalView } from '../store/types';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
@@ -65,9 +64,8 @@ export function ApproveAllConfirm({ p, onConfirm, onCancel }: { p: PendingApprov
   const onConfirmClick = (e: MouseEvent<HTMLButtonElement>) => {
     // detail 0: pressed with Space (Enter is stopped above): the type-ahead rule applies, as on the card.
     if (e.detail === 0) {
-      const k = currentKey();
-      const verdict = k ? keyMayDecide({ at: k.at, previousAt: k.previousAt, cardShownAt: openedAt, repeat: k.repeat }) : ({ ok: false, why: 'before_card' } as const);
-      if (!verdict.ok) return setNotice('That key was ignored: keys pressed within a second of other keys never confirm this. Press it again.');
+      const why = refusedKey('run', openedAt);
+      if (why) return setNotice(`That key was ignored: ${why}`);
     }
     onConfirm();
   };

@@ -1,9 +1,10 @@
-// The chat: sessions, the conversation (streamed text, tool calls inline with their state and live
-// output), the dock of cards, and the message box with Send and Stop.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+// The chat: sessions (each with how many cards wait for it), the conversation (streamed text, tool calls
+// inline with their state and live output, the line each decision leaves), the dock of this chat's
+// cards, and the message box with Send and Stop. Nothing typed in the message box decides a card.
+import { Fragment, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FINAL_CALL_STATES, type CallState } from '../bridge/events';
-import { CLASS_LABEL, summarizeCall } from '../model/describe';
-import { isApproveChord } from '../model/type-ahead';
+import { CLASS_LABEL, clipEnd, clipMiddle, summarizeCall } from '../model/describe';
+import { isSendChord } from '../model/type-ahead';
 import { chatItems, SPEAKER, type ChatItem } from '../model/transcript';
 import { useApp } from '../store/store';
 import { ApproveAllBanner } from './approve-all';
@@ -31,25 +32,46 @@ const STATE_WORDS: Record<CallState, string> = {
   not_run: 'not run',
 };
 
+/** Cards (approvals and questions) waiting in each session. */
+function useWaitingBySession(): Map<string, number> {
+  const pending = useApp((s) => s.pending);
+  const questions = useApp((s) => s.questions);
+  return useMemo(() => {
+    const m = new Map<string, number>();
+    for (const x of [...pending, ...questions]) m.set(x.session_id, (m.get(x.session_id) ?? 0) + 1);
+    return m;
+  }, [pending, questions]);
+}
+
 function Sessions() {
   const sessions = useApp((s) => s.sessions);
   const current = useApp((s) => s.currentSessionId);
   const running = useApp((s) => s.running);
   const select = useApp((s) => s.selectSession);
+  const waiting = useWaitingBySession();
   return (
     <nav className="sessions" aria-label="Sessions">
       <button type="button" className="new-chat" onClick={() => void select(null)}>
         New chat
       </button>
       <ul>
-        {sessions.map((s) => (
-          <li key={s.id}>
-            <button type="button" aria-current={s.id === current ? 'true' : undefined} onClick={() => void select(s.id)}>
-              <span className="session-title">{s.title ?? s.id}</span>
-              {running.includes(s.id) && <span className="running-dot">running</span>}
-            </button>
-          </li>
-        ))}
+        {sessions.map((s) => {
+          const n = waiting.get(s.id) ?? 0;
+          return (
+            <li key={s.id}>
+              <button type="button" aria-current={s.id === current ? 'true' : undefined} onClick={() => void select(s.id)} data-session-id={s.id}>
+                <span className="session-title">{clipEnd(s.title ?? s.id, 80)}</span>
+                {n > 0 && (
+                  <span className="waiting-count" title={`${n} card${n > 1 ? 's' : ''} waiting for you`}>
+                    {n}
+                    <span className="sr-only"> waiting</span>
+                  </span>
+                )}
+                {running.includes(s.id) && <span className="running-dot">running</span>}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
@@ -65,7 +87,7 @@ function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'call' }> }) {
   return (
     <li className={`tool-call state-${state}`} data-tool={item.tool}>
       <button type="button" className="tool-call-head" aria-expanded={showOpen} onClick={() => setOpen(!showOpen)}>
-        <span className="tool-name">{item.tool}</span>
+        <span className="tool-name">{clipMiddle(item.tool, 60)}</span>
         <span className="tool-summary">
           <Visible text={summarizeCall(item.tool, item.args)} />
         </span>
@@ -94,25 +116,37 @@ function Conversation() {
     end.current?.scrollIntoView({ block: 'end' });
   }, [items.length, streaming, notes?.length]);
   if (!id) return <p className="empty">Start a conversation: type a message below.</p>;
-  return (
-    <div className="conversation" role="log" aria-label="Conversation">
-      <ol>
-      {items.map((it) => {
-        if (it.kind === 'call') return <ToolCall key={it.key} item={it} />;
-        return (
-          <li key={it.key} className={`message ${it.kind}`}>
-            <span className="who">{SPEAKER[it.kind]}</span>
-            <div className="text">
-              <Visible text={it.text} />
-            </div>
-          </li>
-        );
-      })}
-      {(notes ?? []).map((n, i) => (
+  // The page's own lines (what was decided) sit after the items that were there when they were said.
+  const notesAfter = (n: number) =>
+    (notes ?? []).map((note, i) =>
+      Math.min(note.after, items.length) === n ? (
         <li key={`local${i}`} className="message note local">
           <span className="who">Decision</span>
-          <div className="text">{n.text}</div>
+          <div className="text">
+            <Visible text={note.text} />
+          </div>
         </li>
+      ) : null,
+    );
+  return (
+    // Focusable: a keyboard can scroll the conversation even when it holds no button.
+    <div className="conversation" role="log" aria-label="Conversation" tabIndex={0}>
+      <ol>
+      {notesAfter(0)}
+      {items.map((it, i) => (
+        <Fragment key={it.key}>
+          {it.kind === 'call' ? (
+            <ToolCall item={it} />
+          ) : (
+            <li className={`message ${it.kind}`}>
+              <span className="who">{SPEAKER[it.kind]}</span>
+              <div className="text">
+                <Visible text={it.text} />
+              </div>
+            </li>
+          )}
+          {notesAfter(i + 1)}
+        </Fragment>
       ))}
       {reviews.map((r) => (
         <li key={`review-${r.approval_id}`} className="message review">
@@ -142,7 +176,6 @@ function Composer() {
   const error = useApp((s) => s.sendError);
   // Kept in the tab as typed (components/draft.ts): a page reopened to sign in gets it back.
   const [text, setText] = useDraft();
-  const draftStartedAt = useRef<number | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (focus) box.current?.focus();
@@ -150,16 +183,15 @@ function Composer() {
   const submit = async () => {
     const message = text;
     if (!message.trim()) return;
-    const started = draftStartedAt.current;
     setText('');
-    draftStartedAt.current = null;
-    const ok = await send(message, started);
+    const ok = await send(message);
     if (!ok) setText((t) => t || message);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (draftStartedAt.current === null && e.key.length === 1) draftStartedAt.current = e.timeStamp || performance.now();
-    if (isApproveChord(e.nativeEvent)) return; // the dock's chord, never a send
-    if (e.key === 'Enter' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    // An IME's Enter confirms the text being composed; it sends nothing.
+    if (e.nativeEvent.isComposing || e.key === 'Process' || e.keyCode === 229) return;
+    // Enter sends, and so does Ctrl+Enter (Cmd+Enter), as in most chat apps. Neither ever decides a card.
+    if (isSendChord(e.nativeEvent) || (e.key === 'Enter' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey)) {
       e.preventDefault();
       void submit();
     }
@@ -181,10 +213,7 @@ function Composer() {
         rows={2}
         value={text}
         placeholder="Message the agent (Enter sends, Shift+Enter for a new line)"
-        onChange={(e) => {
-          setText(e.target.value);
-          if (!e.target.value) draftStartedAt.current = null;
-        }}
+        onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />
       <button type="submit" className="primary" disabled={!text.trim()}>
@@ -197,7 +226,7 @@ function Composer() {
       )}
       {error && (
         <p className="error" role="alert">
-          {error}
+          <Visible text={error} />
         </p>
       )}
     </form>
@@ -205,11 +234,13 @@ function Composer() {
 }
 
 export function ChatScreen() {
+  const title = useApp((s) => s.sessions.find((x) => x.id === s.currentSessionId)?.title ?? s.currentSessionId);
   return (
     <div className="chat-screen">
       <Sessions />
       <section className="chat" aria-label="Chat">
         <ApproveAllBanner />
+        <h1 className="chat-title">{title ? clipEnd(title, 100) : 'New chat'}</h1>
         <Conversation />
         <Dock />
         <Composer />

@@ -2,6 +2,7 @@
 // when it was last used and how many prompts it saved; Revoke (effective at the next call) and Edit.
 import { useEffect, useState } from 'react';
 import type { GrantDuration, GrantRecord } from '../../../common/approvals';
+import { Visible } from './call-body';
 import { formatTime, grantExpiryText, grantProvenanceText, grantScopeText, grantState, patternText } from '../model/describe';
 import type { GrantFilter } from '../store/types';
 import { useApp } from '../store/store';
@@ -34,15 +35,27 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
   return (
     <>
       <tr className={`grant state-${state}`}>
-        <td>{g.tool}</td>
+        <td>
+          <Visible text={g.tool} oneLine />
+        </td>
         <td>
           <code>{pattern}</code>
-          {g.note && <div className="grant-note">{g.note}</div>}
-          {g.not_in_force && <div className="error grant-not-in-force">{g.not_in_force}</div>}
+          {g.note && (
+            <div className="grant-note">
+              <Visible text={g.note} />
+            </div>
+          )}
+          {g.not_in_force && (
+            <div className="error grant-not-in-force">
+              <Visible text={g.not_in_force} />
+            </div>
+          )}
         </td>
         <td>{grantScopeText(g)}</td>
         <td>{grantExpiryText(g, now)}</td>
-        <td>{grantProvenanceText(g, now)}</td>
+        <td>
+          <Visible text={grantProvenanceText(g, now)} oneLine />
+        </td>
         <td>{g.last_used_at ? formatTime(g.last_used_at, now) : 'Never'}</td>
         <td className="num">{g.use_count}</td>
         <td className="num">{promptsSaved(g)}</td>
@@ -138,6 +151,8 @@ export function GrantsScreen() {
       {shown.length + allRows.length + sessionRows.length === 0 ? (
         <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants.`}</p>
       ) : (
+        // Narrower than its columns, the table scrolls inside its own box, never past the page.
+        <div className="table-scroll">
         <table className="grants">
           <caption className="sr-only">{`${FILTER_WORDS[filter]} grants`}</caption>
           <thead>
@@ -165,6 +180,7 @@ export function GrantsScreen() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <SuggestionsSection />
     </section>

@@ -38,8 +38,12 @@ const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { 
     <li className={`call-row outcome-${outcomeGroupOf(r.state)}`} style={ROW_STYLE} aria-setsize={total} aria-posinset={index + 1} data-call-id={r.id}>
       <button type="button" aria-pressed={open} onClick={() => onOpen(r.id)}>
         <span className="c-when">{rowTime(r.created_at, now)}</span>
-        <span className="c-tool">{r.tool}</span>
-        <span className="c-what">{r.summary}</span>
+        <span className="c-tool">
+          <Visible text={r.tool} oneLine />
+        </span>
+        <span className="c-what">
+          <Visible text={r.summary} oneLine />
+        </span>
         <span className="c-class">
           <ClassBadge c={r.class} />
         </span>
@@ -293,7 +297,7 @@ function DetailPanel() {
     <section className="call-detail" aria-labelledby="call-detail-title" onKeyDown={onKey}>
       <div className="detail-head">
         <h2 id="call-detail-title" tabIndex={-1} ref={title}>
-          {`${c.tool}: ${outcomeText(c)}`}
+          <Visible text={`${c.tool}: ${outcomeText(c)}`} oneLine />
         </h2>
         <button type="button" aria-label="Close the call's details" onClick={close}>
           Close
@@ -314,7 +318,9 @@ function DetailPanel() {
         <dt>Outcome</dt>
         <dd>{`${outcomeText(c)}${c.execution ? `, took ${durationText(c.execution.duration_ms)}` : ''}${c.execution?.signal ? `, signal ${c.execution.signal}` : ''}`}</dd>
         <dt>Session</dt>
-        <dd>{c.session_id}</dd>
+        <dd>
+          <Visible text={c.session_id} oneLine />
+        </dd>
         {c.cwd && (
           <>
             <dt>Folder</dt>
@@ -334,7 +340,9 @@ function DetailPanel() {
         <ArgsView args={c.args} />
       )}
       <h3>Why</h3>
-      <p className="explanation">{c.explanation ?? '–'}</p>
+      <p className="explanation">
+        <Visible text={c.explanation ?? '–'} />
+      </p>
       {c.execution?.error && (
         <>
           <h3>Error</h3>
@@ -346,7 +354,9 @@ function DetailPanel() {
       {c.asked && (
         <>
           <h3>The approval</h3>
-          <p>{`Asked ${formatTime(c.asked.created_at)}: ${c.asked.outcome ? `${OUTCOME_WORDS[c.asked.outcome]}${c.asked.decided_by ? ` (${c.asked.decided_by})` : ''}` : 'still waiting'}.${c.asked.note ? ` Note: ${c.asked.note}` : ''}${c.asked.grant_ids.length ? ` Grant made: ${c.asked.grant_ids.join(', ')}.` : ''}`}</p>
+          <p>
+            <Visible text={`Asked ${formatTime(c.asked.created_at)}: ${c.asked.outcome ? `${OUTCOME_WORDS[c.asked.outcome]}${c.asked.decided_by ? ` (${c.asked.decided_by})` : ''}` : 'still waiting'}.${c.asked.note ? ` Note: ${c.asked.note}` : ''}${c.asked.grant_ids.length ? ` Grant made: ${c.asked.grant_ids.join(', ')}.` : ''}`} />
+          </p>
           {c.asked.preview && <DiffView preview={c.asked.preview} path={typeof args['path'] === 'string' ? args['path'] : null} />}
         </>
       )}

@@ -1,9 +1,12 @@
 // Cards that are not approvals, and look different: a question from the agent (ask_user), a sandbox
 // consent offer (the jail blocked a path, or the egress proxy a host), and notify_user toasts.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type MouseEvent } from 'react';
 import type { QuestionView } from '../../../common/contract';
 import type { ConsentOfferView, NotificationView } from '../bridge/events';
 import { cannotActNow } from '../model/connection';
+import { refusedPress } from '../deliberate';
+import { ARMING_MS } from '../model/type-ahead';
+import { oneLine } from '../model/describe';
 import { useApp } from '../store/store';
 import { Visible } from './call-body';
 
@@ -49,32 +52,32 @@ const PATH_CHOICES: [OfferChoice, string][] = [['session', 'Allow for this sessi
 /** What a consent card says for each kind of thing the sandbox blocked, and the choices it offers. */
 const OFFER_WORDING: Record<ConsentOfferView['access'], { title: (o: ConsentOfferView) => string; blocked: string; allowing: string; reporter: string; choices: (o: ConsentOfferView) => [OfferChoice, string][] }> = {
   write: {
-    title: (o) => `Sandbox blocked writing: ${o.path}`,
+    title: (o) => `Sandbox blocked writing: ${oneLine(o.path)}`,
     blocked: 'the jail kept it from writing to',
     allowing: 'Allowing it lets later commands write there',
     reporter: 'the jail',
     choices: () => PATH_CHOICES,
   },
   code: {
-    title: (o) => `Sandbox blocked code that runs outside the jail: ${o.path}`,
+    title: (o) => `Sandbox blocked code that runs outside the jail: ${oneLine(o.path)}`,
     blocked: 'the jail kept it from changing',
     allowing: 'Allowing it lets later commands change it (and what it runs then runs outside the jail)',
     reporter: 'the jail',
     choices: () => PATH_CHOICES,
   },
   read: {
-    title: (o) => `Sandbox hid a file that may hold credentials: ${o.path}`,
+    title: (o) => `Sandbox hid a file that may hold credentials: ${oneLine(o.path)}`,
     blocked: 'the jail hides',
     allowing: 'Allowing it shows this one path to later commands (never the folder around it)',
     reporter: 'the jail',
     choices: () => [['session', 'Show it for this session'], ['always', 'Always show this path'], ['deny', 'Keep hidden']],
   },
   host: {
-    title: (o) => `Sandbox blocked a connection to ${o.path}`,
+    title: (o) => `Sandbox blocked a connection to ${oneLine(o.path)}`,
     blocked: 'the proxy refused a connection to',
     allowing: 'Allowing it lets later commands (and web_fetch) reach it',
     reporter: 'the proxy',
-    choices: (o) => [['session', `Allow ${o.path} for this session`], ['hour', 'For an hour'], ['always', 'Always'], ['deny', 'Keep blocked']],
+    choices: (o) => [['session', `Allow ${oneLine(o.path)} for this session`], ['hour', 'For an hour'], ['always', 'Always'], ['deny', 'Keep blocked']],
   },
 };
 
@@ -84,6 +87,19 @@ export function ConsentCard({ o }: { o: ConsentOfferView }) {
   const decide = useApp((s) => s.decideOffer);
   const w = OFFER_WORDING[o.access];
   const offline = useApp((s) => cannotActNow(s.connection));
+  // Allowing widens what later commands may do: the same deliberate-act rules as an approval's.
+  const [shownAt] = useState(() => performance.now());
+  const [armed, setArmed] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    const t = setTimeout(() => setArmed(true), ARMING_MS);
+    return () => clearTimeout(t);
+  }, []);
+  const choose = (choice: OfferChoice) => (e: MouseEvent<HTMLButtonElement>) => {
+    const why = refusedPress(choice === 'deny' ? 'refuse' : 'run', e, shownAt);
+    setNotice(why);
+    if (!why) void decide(o.id, choice);
+  };
   return (
     <section className="card consent" role="region" aria-labelledby={titleId}>
       <h2 id={titleId}>{w.title(o)}</h2>
@@ -107,11 +123,16 @@ export function ConsentCard({ o }: { o: ConsentOfferView }) {
       <div className="actions">
         {w.choices(o).map(([choice, label]) => (
           // Keeping it blocked is the default: the button a person reaches for without reading.
-          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} disabled={offline !== null} onClick={() => void decide(o.id, choice)}>
+          <button key={choice} type="button" className={choice === 'deny' ? 'primary' : undefined} disabled={offline !== null || (choice !== 'deny' && !armed)} title={offline ?? undefined} onClick={choose(choice)}>
             {label}
           </button>
         ))}
       </div>
+      {notice && (
+        <p className="error" role="alert">
+          {notice}
+        </p>
+      )}
     </section>
   );
 }

@@ -4,7 +4,7 @@
 // the token cost the provider reported; a reviewer that could not be reached shows as an error.
 import { useId } from 'react';
 import type { ReviewReport, ReviewerView } from '../../../common/review';
-import { summarizeCall } from '../model/describe';
+import { oneLine, summarizeCall } from '../model/describe';
 import { Visible } from './call-body';
 
 const PATH_WORDS: Record<NonNullable<ReviewReport['path']>, string> = {
@@ -25,7 +25,7 @@ const OUTAGES = new Set(['timeout', 'refusal', 'unreachable', 'wrong_shape', 'er
 
 export function reviewersText(reviewers: readonly ReviewerView[]): string {
   if (!reviewers.length) return 'no reviewer';
-  return reviewers.map((r) => `${r.name} (model ${r.model})`).join(' and ');
+  return reviewers.map((r) => `${oneLine(r.name)} (model ${oneLine(r.model)})`).join(' and ');
 }
 
 export function costText(r: ReviewReport): string {
@@ -37,13 +37,13 @@ export function costText(r: ReviewReport): string {
 export function ReviewCard({ r, onDismiss }: { r: ReviewReport; onDismiss?: () => void }) {
   const titleId = useId();
   const approved = r.outcome === 'approved';
-  const title = approved ? `Auto-approved by the reviewer: ${r.tool}` : `Escalated by the reviewer: ${r.tool}`;
+  const title = approved ? `Auto-approved by the reviewer: ${oneLine(r.tool)}` : `Escalated by the reviewer: ${oneLine(r.tool)}`;
   const outage = !approved && r.path !== null && OUTAGES.has(r.path);
   return (
     <article className={`review-card ${approved ? 'review-approved' : 'review-escalated'}`} aria-labelledby={titleId} data-path={r.path ?? 'approved'}>
       <h3 id={titleId}>{title}</h3>
       <p className="review-call">
-        <span className="tool-name">{r.tool}</span> <Visible text={summarizeCall(r.tool, r.args)} />
+        <span className="tool-name">{oneLine(r.tool)}</span> <Visible text={summarizeCall(r.tool, r.args)} />
       </p>
       <dl className="review-facts">
         <dt>{approved && r.reviewers.length > 1 ? 'Quorum' : 'Reviewer'}</dt>
@@ -71,7 +71,7 @@ export function ReviewCard({ r, onDismiss }: { r: ReviewReport; onDismiss?: () =
       </dl>
       {outage && (
         <p className="error" role="alert">
-          {`Reviewer error: ${r.reviewers.find((v) => v.error)?.error?.message ?? PATH_WORDS[r.path!]}`}
+          <Visible text={`Reviewer error: ${r.reviewers.find((v) => v.error)?.error?.message ?? PATH_WORDS[r.path!]}`} />
         </p>
       )}
       <p className="review-note">{approved ? 'It ran once; no grant was made. History records it as decided by the reviewer.' : 'Nothing was refused: the approval card below is yours to decide.'}</p>

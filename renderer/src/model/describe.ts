@@ -1,9 +1,10 @@
 // Words for people: one-line summaries of calls, classes, floors, outcomes, scopes and provenance.
 // One place, so a card, the chat and Settings say the same thing the same way.
-import type { GrantRecord, HumanOutcome, Outcome } from '../../../common/approvals';
-import type { Class, GrantPattern } from '../../../common/domain';
+import type { CallPart, DecisionRecord, GrantRecord, HumanOutcome, Outcome, PendingApproval } from '../../../common/approvals';
+import { classRank, type Class, type GrantPattern } from '../../../common/domain';
 import { patternText as commonPatternText } from '../../../common/grant-pattern';
-import { visibleText } from './visible-text';
+import { originWords, type CallOrigin } from '../../../common/origin';
+import { visibleText } from '../../../common/visible-text';
 
 export const OUTCOME_BUTTONS: Record<HumanOutcome, string> = {
   approve_once: 'Approve once',
@@ -56,10 +57,40 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
+/** Untrusted text on one line: hidden characters and newlines as escapes. */
+export function oneLine(s: string): string {
+  return visibleText(s, { oneLine: true });
+}
+
+/** The start and the end of raw text longer than `max` characters, and how many are left out between; null when it fits. */
+export function middleClip(s: string, max: number): { head: string; left: number; tail: string } | null {
+  const chars = Array.from(s);
+  if (chars.length <= max) return null;
+  const head = Math.ceil(max * 0.55);
+  const tail = max - head;
+  return { head: chars.slice(0, head).join(''), left: chars.length - head - tail, tail: chars.slice(chars.length - tail).join('') };
+}
+
+/**
+ * Untrusted text on one line, at most about `max` characters: when longer, its start and its end with
+ * the count of what is left out between them, so neither the program nor the last word is ever cut off.
+ */
+export function clipMiddle(s: string, max = 120): string {
+  const line = oneLine(s);
+  const c = middleClip(line, max);
+  return c ? `${c.head} … (${c.left.toLocaleString('en-US')} more characters) … ${c.tail}` : line;
+}
+
+/** A label that only names something (a session's title): one line, cut at its end with "…". */
+export function clipEnd(s: string, max: number): string {
+  const chars = Array.from(oneLine(s));
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
 function firstLine(s: string, max = 120): string {
   const line = s.split('\n')[0]!;
-  const more = line.length > max || s.includes('\n');
-  return visibleText(line.slice(0, max)) + (more ? ' …' : '');
+  const more = s.includes('\n');
+  return clipMiddle(line, max) + (more ? ' …' : '');
 }
 
 /** The one-line summary of a call, from its (redacted) arguments. */
@@ -88,7 +119,7 @@ export function summarizeCall(tool: string, args: unknown): string {
       return `Notify: ${firstLine(str(a['message']) ?? '?')}`;
     default: {
       const json = JSON.stringify(args ?? {});
-      return `Call ${tool} ${firstLine(json ?? '', 80)}`;
+      return `Call ${oneLine(tool)} ${firstLine(json ?? '', 80)}`;
     }
   }
 }
@@ -103,9 +134,9 @@ export function toolLabel(name: string): string {
   return name;
 }
 
-/** A grant's pattern in a few words (common/grant-pattern.ts: the same text every surface prints). */
+/** A grant's pattern in a few words (common/grant-pattern.ts: the same text every surface prints), on one line with hidden characters as escapes (it may hold what the model wrote). */
 export function patternText(p: GrantPattern): string {
-  return commonPatternText(p);
+  return oneLine(commonPatternText(p));
 }
 
 export function formatTime(ms: number, now = Date.now()): string {
@@ -181,4 +212,79 @@ export function decidedByWords(by: string): string {
       // reviewer:approval(model m) → "reviewer approval (model m)": told apart from you and from a grant.
       return by.startsWith('reviewer:') ? `reviewer ${by.slice('reviewer:'.length).replace(/\(/g, ' (').replace(/\+/g, ' and ')}` : by;
   }
+}
+
+/** The parts of a command a card shows in its first screen: every part above read, and the one that decided. */
+export function partsThatMatter(p: Pick<PendingApproval, 'parts' | 'segment'>): { part: CallPart; deciding: boolean }[] {
+  const parts = p.parts ?? [];
+  const at = decidingPartIndex(p);
+  return parts.flatMap((part, i) => (i === at || classRank(part.class) > classRank('read') ? [{ part, deciding: i === at }] : []));
+}
+
+/** Which part the gate named as deciding: by index when the texts agree, else by text. */
+export function decidingPartIndex(p: Pick<PendingApproval, 'parts' | 'segment'>): number | null {
+  const parts = p.parts ?? [];
+  if (!p.segment || !parts.length) return null;
+  if (parts[p.segment.index]?.text === p.segment.text) return p.segment.index;
+  const i = parts.findIndex((x) => x.text === p.segment!.text);
+  return i === -1 ? null : i;
+}
+
+function sizeWords(command: string): string {
+  const chars = Array.from(command).length;
+  const lines = command.split('\n').length;
+  return `${chars.toLocaleString('en-US')}-character${lines > 1 ? `, ${lines}-line` : ''} command`;
+}
+
+/** What the card's title line fits in one line; longer commands show the part that decides instead. */
+export const TITLE_MAX = 120;
+
+/**
+ * The card's title line. A command that fits is shown whole; a longer one shows the part that decided
+ * (clipped in the middle, never at its end) and says how big the whole is, so the title never cuts off
+ * what made the card ask.
+ */
+export function cardTitle(p: Pick<PendingApproval, 'tool' | 'args' | 'parts' | 'segment'>): string {
+  const command = p.tool === 'run_command' ? str((p.args as Record<string, unknown> | null)?.['command']) : null;
+  if (command === null) return summarizeCall(p.tool, p.args);
+  const whole = oneLine(command);
+  if (Array.from(whole).length <= TITLE_MAX) return `Run ${whole}`;
+  const at = decidingPartIndex(p);
+  const deciding = at === null ? null : p.parts![at]!;
+  if (deciding) return `Run ${clipMiddle(deciding.text, 90)} (the part that decides, in a ${sizeWords(command)})`;
+  return `Run ${clipMiddle(command, 90)} (a ${sizeWords(command)})`;
+}
+
+/** Who asked, on the card: "Asked by the agent", "Asked through threshold ctl (the control socket)". */
+export function originLine(o: CallOrigin | null | undefined): string {
+  if (!o) return `Asked by ${originWords(o)}`;
+  return o.kind === 'control' ? `Asked through ${originWords(o)}` : `Asked by ${oneLine(originWords(o))}`;
+}
+
+/** How a person's own decision reads in the chat: "You approved once". */
+export const YOU_DECIDED: Record<HumanOutcome, string> = {
+  approve_once: 'You approved once',
+  approve_session: 'You approved for this session',
+  approve_always: 'You approved and made a grant',
+  approve_all_session: 'You approved everything in this session',
+  skip: 'You skipped',
+  deny: 'You denied',
+};
+
+/** Where a decision came from when this page did not make it: "decided in another window". */
+export function decidedElsewhereWords(d: Pick<DecisionRecord, 'outcome' | 'decided_by'>): string {
+  const by = d.decided_by;
+  if (by === 'ttl' || d.outcome === 'expired') return 'Expired: nobody decided in time, so it did not run';
+  if (by === 'turn_stopped' || d.outcome === 'cancelled') return 'Cancelled: the turn stopped, so it did not run';
+  const outcome = OUTCOME_WORDS[d.outcome];
+  if (by === 'web' || by === 'desktop') return `Decided in another window: ${outcome}`;
+  if (by === 'control') return `Decided with threshold ctl: ${outcome}`;
+  return `Decided by ${decidedByWords(by)}: ${outcome}`;
+}
+
+/** The line a decision leaves in its chat. */
+export function decisionLine(d: Pick<DecisionRecord, 'tool' | 'args' | 'outcome' | 'decided_by'>, here: boolean): string {
+  const what = `${oneLine(d.tool)}: ${summarizeCall(d.tool, d.args)}`;
+  const head = here && (d.outcome as string) in YOU_DECIDED ? YOU_DECIDED[d.outcome as HumanOutcome] : decidedElsewhereWords(d);
+  return `${head}: ${what}`;
 }

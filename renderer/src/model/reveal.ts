@@ -1,7 +1,7 @@
 // When a card offers Reveal: what it shows of the arguments holds a redaction mark, and the call still
 // waits in the running Threshold (an orphan's original arguments were never kept, so there is nothing to
 // reveal). A file write's card shows the gate's diff, not its arguments, so Reveal would change nothing.
-import type { PendingApproval } from '../../../common/approvals';
+import { previewWasCut, type PendingApproval } from '../../../common/approvals';
 
 export const REDACTION_MARK = '[REDACTED:';
 
@@ -10,6 +10,6 @@ export function holdsRedaction(args: unknown): boolean {
 }
 
 export function offersReveal(p: Pick<PendingApproval, 'args' | 'orphan' | 'tool' | 'preview'>): boolean {
-  const showsDiff = (p.tool === 'write_file' || p.tool === 'edit_file') && !!p.preview;
+  const showsDiff = (p.tool === 'write_file' || p.tool === 'edit_file') && !!p.preview && !previewWasCut(p.preview);
   return !p.orphan && !showsDiff && holdsRedaction(p.args);
 }

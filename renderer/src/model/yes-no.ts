@@ -1,16 +1,13 @@
-// Seed 003: a chat reply of exactly "yes" or "no" answers the one waiting card. Only when exactly one
-// card waits, and only when the reply was begun after that card appeared (a message drafted before is
-// a message, not an answer).
+// Seed 003 let a chat reply of "yes" or "no" answer the waiting card. Issue 20 overrules it: nothing typed
+// in the message box decides a card (a person typing is not looking at the card, and a chat app's keys
+// send). A bare "yes" or "no" while a card of this chat waits is therefore not sent to the model either:
+// the chat says where the card is and how to decide it (docs/ui.md, "Deliberate decisions").
 
-export type ChatReply = { kind: 'decide'; approvalId: string; outcome: 'approve_once' | 'deny' } | { kind: 'message' };
+export type ChatReply = { kind: 'point_to_card'; approvalId: string } | { kind: 'message' };
 
-export function routeChatReply(text: string, waiting: readonly { id: string; shownAt: number; outcomes: readonly string[] }[], draftStartedAt: number | null): ChatReply {
-  const word = text.trim().toLowerCase();
-  if (word !== 'yes' && word !== 'no') return { kind: 'message' };
-  if (waiting.length !== 1) return { kind: 'message' };
-  const card = waiting[0]!;
-  if (draftStartedAt === null || draftStartedAt <= card.shownAt) return { kind: 'message' };
-  const outcome = word === 'yes' ? 'approve_once' : 'deny';
-  if (!card.outcomes.includes(outcome)) return { kind: 'message' };
-  return { kind: 'decide', approvalId: card.id, outcome };
+export function routeChatReply(text: string, waitingHere: readonly { id: string }[]): ChatReply {
+  const word = text.trim().toLowerCase().replace(/[.!]+$/, '');
+  if (!['yes', 'no', 'y', 'n', 'ok', 'approve', 'deny'].includes(word)) return { kind: 'message' };
+  const card = waitingHere[0];
+  return card ? { kind: 'point_to_card', approvalId: card.id } : { kind: 'message' };
 }

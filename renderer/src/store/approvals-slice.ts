@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { arrivalAnnouncement } from '../../../common/attention';
+import type { DecisionRecord } from '../../../common/approvals';
 import { cannotActNow } from '../model/connection';
-import { OUTCOME_WORDS, decidedByWords } from '../model/describe';
+import { OUTCOME_WORDS, decidedByWords, decisionLine, oneLine } from '../model/describe';
 import type { ApprovalsSlice, AppState, SliceDeps } from './types';
 
 /** Cards in call order: the order the gate parked them. */
@@ -11,7 +12,24 @@ function inCallOrder<T extends { created_at: number; id: string }>(list: T[]): T
 
 export const createApprovalsSlice =
   ({ api }: SliceDeps): StateCreator<AppState, [], [], ApprovalsSlice> =>
-  (set, get) => ({
+  (set, get) => {
+    // Decisions this page has asked for and not heard back about: the broadcast may come first, and
+    // only the answer says whether this page or another surface decided.
+    const inFlight = new Set<string>();
+    const heardWhileInFlight = new Map<string, DecisionRecord>();
+    /** A card leaves: its line goes into its chat, and a card decided elsewhere says so in its place. */
+    const settle = (d: DecisionRecord, here: boolean) => {
+      const line = decisionLine(d, here);
+      get().addLocalNote(d.session_id, line);
+      set((s) => ({
+        pending: s.pending.filter((p) => p.id !== d.id),
+        decisionError: null,
+        settled: here ? s.settled : [...s.settled.filter((x) => x.id !== d.id), { id: d.id, session_id: d.session_id, text: line }].slice(-20),
+        announcement: `${oneLine(d.tool)} ${OUTCOME_WORDS[d.outcome]} by ${oneLine(decidedByWords(d.decided_by))}.`,
+        announcementSeq: s.announcementSeq + 1,
+      }));
+    };
+    return {
     pending: [],
     shownAt: {},
     classOf: {},
@@ -35,17 +53,20 @@ export const createApprovalsSlice =
       // Refused here, with the reason, rather than sent into a connection that is down.
       const offline = cannotActNow(get().connection);
       if (offline) return { ok: false, error: { code: 'disconnected', message: offline } };
-      const r = await api.decide({ id, hash: card.hash, outcome, ...(extras.note ? { note: extras.note } : {}), ...(extras.grant ? { grant: extras.grant } : {}) });
+      inFlight.add(id);
+      const r = await api.decide({ id, hash: card.hash, outcome, ...(extras.note ? { note: extras.note } : {}), ...(extras.grant ? { grant: extras.grant } : {}) }).finally(() => inFlight.delete(id));
+      const heard = heardWhileInFlight.get(id);
+      heardWhileInFlight.delete(id);
       if (!r.ok) {
+        // Someone else decided first: say so where the card was.
+        if (heard) settle(heard, false);
         set({ decisionError: r.error.message });
-        // Someone else may have decided it: the list says what is still pending.
         if (r.error.code === 'already_decided' || r.error.code === 'not_found') await get().loadPending();
         return r;
       }
-      get().onDecided(r.value);
+      if (get().pending.some((p) => p.id === id)) settle(r.value, true);
       // The grant editor's note belongs to the grant the decision made.
       if (extras.grantNote) for (const id of r.value.grant_ids) await api.updateGrant({ id, note: extras.grantNote });
-      get().focusComposer();
       return r;
     },
     // The answer goes straight back to the card that asked: a secret is never kept in shared state.
@@ -55,6 +76,8 @@ export const createApprovalsSlice =
     onRequested(p) {
       // A card already shown (a reconnect's reload, a repeated event) is not announced again.
       const known = get().pending.some((x) => x.id === p.id);
+      // A card for a session the sidebar does not list yet (a ctl request): list it, with its count.
+      if (!get().sessions.some((x) => x.id === p.session_id)) void get().loadSessions();
       set((s) => {
         const pending = inCallOrder([...s.pending.filter((x) => x.id !== p.id), p]);
         const said = known ? {} : { announcement: arrivalAnnouncement(p, pending.length), announcementSeq: s.announcementSeq + 1, lastArrival: { id: p.id, n: (s.lastArrival?.n ?? 0) + 1 } };
@@ -70,6 +93,16 @@ export const createApprovalsSlice =
     },
     onDecided(d) {
       if (!get().pending.some((p) => p.id === d.id)) return;
-      set((s) => ({ pending: s.pending.filter((p) => p.id !== d.id), decisionError: null, announcement: `${d.tool} ${OUTCOME_WORDS[d.outcome]} by ${decidedByWords(d.decided_by)}.`, announcementSeq: s.announcementSeq + 1 }));
+      if (inFlight.has(d.id)) {
+        // This page's own answer says who won; until then the card stays (its buttons are busy).
+        heardWhileInFlight.set(d.id, d);
+        return;
+      }
+      settle(d, false);
     },
-  });
+    settled: [],
+    dismissSettled(id) {
+      set((s) => ({ settled: s.settled.filter((x) => x.id !== id) }));
+    },
+  };
+  };

@@ -3,7 +3,8 @@ import type { CallRecord } from '../../../common/history';
 import { FINAL_CALL_STATES } from '../bridge/events';
 import { advance } from '../model/call-status';
 import { cannotSendNow } from '../model/connection';
-import { OUTCOME_WORDS, summarizeCall } from '../model/describe';
+import { summarizeCall } from '../model/describe';
+import { chatItems } from '../model/transcript';
 import { routeChatReply } from '../model/yes-no';
 import type { AppState, ChatSlice, SliceDeps } from './types';
 
@@ -64,21 +65,19 @@ export const createChatSlice =
         if (id) await loadTranscript(id);
       },
       loadTranscript: (sessionId) => loadTranscript(sessionId),
-      async send(text, draftStartedAt) {
+      async send(text) {
         const s = get();
         const offline = cannotSendNow(s.connection);
         if (offline) {
           set({ sendError: offline });
           return false;
         }
-        const waiting = s.pending.map((p) => ({ id: p.id, shownAt: s.shownAt[p.id] ?? Infinity, outcomes: p.outcomes }));
-        const reply = routeChatReply(text, waiting, draftStartedAt);
-        if (reply.kind === 'decide') {
+        const reply = routeChatReply(text, s.pending.filter((p) => p.session_id === s.currentSessionId));
+        if (reply.kind === 'point_to_card') {
+          // Nothing typed here decides a card (issue 20): say where the card is, send nothing.
           const card = s.pending.find((p) => p.id === reply.approvalId)!;
-          const r = await get().decide(card.id, reply.outcome);
-          const said = r.ok ? `You answered "${text.trim()}": ${card.tool} (${summarizeCall(card.tool, card.args)}) was ${OUTCOME_WORDS[reply.outcome]}.` : `Your "${text.trim()}" did not decide ${card.tool}: ${r.error.message}`;
-          get().addLocalNote(card.session_id, said);
-          return r.ok;
+          get().addLocalNote(card.session_id, `Your "${text.trim()}" was not sent and decided nothing: a reply in the message box never decides a card. Use the buttons on the card above (${card.tool}: ${summarizeCall(card.tool, card.args)}).`);
+          return true;
         }
         const r = await api.send({ message: text, ...(s.currentSessionId ? { session_id: s.currentSessionId } : {}) });
         if (!r.ok) {
@@ -97,7 +96,8 @@ export const createChatSlice =
         if (!r.ok) set({ sendError: r.error.message });
       },
       addLocalNote(sessionId, text) {
-        set((s) => ({ localNotes: { ...s.localNotes, [sessionId]: [...(s.localNotes[sessionId] ?? []), { after: s.transcripts[sessionId]?.length ?? 0, text }] } }));
+        // After the chat items shown now, so later messages come below it.
+        set((s) => ({ localNotes: { ...s.localNotes, [sessionId]: [...(s.localNotes[sessionId] ?? []), { after: chatItems(s.transcripts[sessionId] ?? []).length, text }] } }));
       },
       onTurnStarted(e) {
         set((s) => ({ model: e.model || s.model, running: s.running.includes(e.session_id) ? s.running : [...s.running, e.session_id] }));

@@ -58,14 +58,14 @@ export interface ChatSlice {
   toolCallOf: Record<string, string>;
   output: Record<string, string>;
   running: string[];
-  /** Lines the page itself adds to a chat (what a "yes"/"no" decided), after N transcript entries. */
+  /** Lines the page itself adds to a chat (what was decided, where a card is), after N chat items. */
   localNotes: Record<string, { after: number; text: string }[]>;
   sendError: string | null;
   loadSessions(): Promise<void>;
   selectSession(id: string | null): Promise<void>;
   loadTranscript(sessionId: string): Promise<void>;
-  /** Sends a message, or answers the one waiting card when it is exactly "yes"/"no" (seed 003). */
-  send(text: string, draftStartedAt: number | null): Promise<boolean>;
+  /** Sends a message; a bare "yes"/"no" while a card of this chat waits is not sent and decides nothing (it points to the card). */
+  send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   addLocalNote(sessionId: string, text: string): void;
   onTurnStarted(e: { session_id: string; model: string }): void;
@@ -82,6 +82,14 @@ export interface DecideExtras {
   /** Stored on the grant approve_always makes. */
   grantNote?: string;
   grant?: { patterns?: GrantPattern[]; duration?: GrantDuration };
+}
+
+/** A card this page showed that was decided elsewhere (another window, ctl, the time limit): said in place, not silently replaced. */
+export interface SettledCard {
+  id: string;
+  session_id: string;
+  /** "Decided in another window: approved once: run_command: Run …" */
+  text: string;
 }
 
 export interface ApprovalsSlice {
@@ -110,6 +118,9 @@ export interface ApprovalsSlice {
   dismissedReviews: string[];
   onReview(r: ReviewReport): void;
   dismissReview(approvalId: string): void;
+  /** Cards decided elsewhere while this page showed them, until put away. */
+  settled: SettledCard[];
+  dismissSettled(id: string): void;
 }
 
 export type ApproveAllView = z.output<typeof approveAllViewSchema>;

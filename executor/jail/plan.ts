@@ -3,7 +3,8 @@
 // checkpoint does not hold, kept read-only.
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
+import { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_PATHS } from '../../common/credential-paths';
+import { HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
 import { proxyEnv } from '../egress/bridge';
 import { scrubEnv } from '../env';
 import type { RunRequest } from '../types';
@@ -153,7 +154,7 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     home: ctx.home,
     workspace,
     keep: [...homeVisible(ctx.home), ...granted, ...(req.jail.extraWritable ?? [])],
-    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, '/etc/shadow', '/etc/gshadow', '/etc/ssh', '/root/.ssh'],
+    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, ...CREDENTIAL_SYSTEM_PATHS],
   });
   const hiddenDirs = hidden.dirs;
   const hiddenFiles = hidden.files;

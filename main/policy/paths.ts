@@ -72,52 +72,12 @@ function firstSegment(rel: string): string {
   return slash === -1 ? rel : rel.slice(0, slash);
 }
 
-/** Home-relative directories and files that hold credentials. */
-export const CREDENTIAL_HOME_PATHS: readonly string[] = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.config/gh',
-  '.config/gcloud',
-  '.config/hub',
-  '.config/git/credentials',
-  '.git-credentials',
-  '.netrc',
-  '.pgpass',
-  '.my.cnf',
-  '.npmrc',
-  '.pypirc',
-  '.docker/config.json',
-  '.kube',
-  '.password-store',
-  '.local/share/keyrings',
-  '.mozilla',
-  '.thunderbird',
-  '.config/google-chrome',
-  '.config/chromium',
-  '.config/BraveSoftware',
-  '.config/microsoft-edge',
-  '.config/vivaldi',
-  '.config/opera',
-  'snap/firefox',
-  'snap/chromium',
-  'Library/Keychains',
-  'Library/Cookies',
-  'Library/Application Support/Google/Chrome',
-  'Library/Application Support/Firefox',
-  'Library/Application Support/BraveSoftware',
-  'Library/Application Support/Microsoft Edge',
-  'Library/Safari',
-  '.config/threshold',
-  '.local/share/threshold',
-];
+import { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_LOCATIONS, CREDENTIAL_SYSTEM_PATHS } from '../../common/credential-paths';
+
+export { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_PATHS, CREDENTIAL_SYSTEM_LOCATIONS } from '../../common/credential-paths';
 
 /** The first segments of CREDENTIAL_HOME_PATHS: a home path starting with none of them is in none of them. */
 const CREDENTIAL_HOME_FIRST = new Set(CREDENTIAL_HOME_PATHS.map(firstSegment));
-
-/** Absolute system files that hold credentials. */
-const CREDENTIAL_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/root/.ssh', '/var/lib/sss'];
 
 const ENV_FILE = /^\.env(\..+)?$/;
 const ENV_FILE_EXAMPLES = /^\.env\.(example|sample|template|dist|defaults)$/;
@@ -234,7 +194,10 @@ export function secretNameReason(path: string, roots: readonly string[] = []): s
  * a path the jail hides (a dot-entry of the home folder outside the workspace), or a name that says so.
  */
 export function secretReadReason(path: string, ctx: PathContext, opts: { byName?: boolean } = {}): string | null {
-  if (isCredentialPath(path, ctx)) return 'a credential location';
+  if (isCredentialPath(path, ctx)) {
+    const system = CREDENTIAL_SYSTEM_LOCATIONS.find((l) => isInside(path, l.path));
+    return system ? `a credential location (${system.holds})` : 'a credential location';
+  }
   if (isHiddenHomePath(path, ctx)) return "a path hidden from commands (the home folder's dot-entries and ~/Library hold credentials)";
   // A listing shows names, not contents: only a read of the file itself is judged by its name.
   return opts.byName === false ? null : secretNameReason(path, [ctx.workspace, ctx.home]);
@@ -344,6 +307,14 @@ function credentialParts(ctx: PathContext): string[][] {
 
 /** Glob support for path words: could this glob name something inside a credential location? */
 export function globCouldReachCredential(globAbs: string, ctx: PathContext): boolean {
+  return globReachesCredentialLocation(globAbs, ctx) || globCouldMatchSecretName(globAbs);
+}
+
+/**
+ * Could this glob name a credential location or a path hidden from commands (by where it points, not by
+ * the names a wildcard could match): `~/.ssh/*`, `~/.*`, `/etc/shad*`. A glob such as `~/Downloads/*` does not.
+ */
+export function globReachesCredentialLocation(globAbs: string, ctx: PathContext): boolean {
   const parts = globAbs.split('/').filter(Boolean);
   for (const cparts of credentialParts(ctx)) {
     const n = Math.min(parts.length, cparts.length);
@@ -357,10 +328,29 @@ export function globCouldReachCredential(globAbs: string, ctx: PathContext): boo
   const homeParts = ctx.home.split('/').filter(Boolean);
   const inHome = parts.length > homeParts.length && homeParts.every((h, i) => parts[i] === h);
   const inWorkspace = ctx.workspace !== ctx.home && isInside(globAbs, ctx.workspace);
-  if (inHome && !inWorkspace && (parts[homeParts.length]!.startsWith('.') || parts[homeParts.length] === 'Library')) return true;
-  // .env files, key files and files whose names say they hold a secret, at any depth.
-  const last = parts[parts.length - 1] ?? '';
-  return /[*?[]/.test(last) && ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'].some((n) => globPartMatches(last, n));
+  return inHome && !inWorkspace && (parts[homeParts.length]!.startsWith('.') || parts[homeParts.length] === 'Library');
+}
+
+/** Names a wildcard could stand for that say they hold a secret. */
+const SECRET_NAME_PROBES = ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'];
+
+/** Could the glob's last part match a file whose name says it holds a secret (`*`, `*.pem`, `.env*`)? */
+export function globCouldMatchSecretName(globAbs: string): boolean {
+  const last = globAbs.slice(globAbs.lastIndexOf('/') + 1);
+  return /[*?[]/.test(last) && SECRET_NAME_PROBES.some((n) => globPartMatches(last, n));
+}
+
+/**
+ * Does every name the glob's last part can match say it holds a secret (`*.pem`, `id_*`, `*token*`)? Judged
+ * by the literal text around the wildcards: with each wildcard standing for a neutral letter, the name is a
+ * secret by its name. `*`, `*.txt` and `report-*` are not.
+ */
+export function globMatchesOnlySecretNames(globAbs: string, roots: readonly string[] = []): boolean {
+  const slash = globAbs.lastIndexOf('/');
+  const last = globAbs.slice(slash + 1);
+  if (!/[*?[]/.test(last)) return false;
+  const filled = last.replace(/\[[^\]]*\]/g, 'q').replace(/[*?]/g, 'q');
+  return secretNameReason(globAbs.slice(0, slash + 1) + filled, roots) !== null;
 }
 
 const globCache = new Map<string, RegExp>();

@@ -61,7 +61,8 @@ const cases: { fixed: string; cmd: string; class: Class; hardline?: boolean; sec
   { fixed: 'git log --output wrote a file as a read', cmd: 'git log --output=/tmp/x', class: 'write' },
   { fixed: 'docker -H talked to another daemon as a read', cmd: 'docker -H ssh://host ps', class: 'write' },
   { fixed: 'podman --remote talked to another machine as a read', cmd: 'podman --remote ps', class: 'write' },
-  { fixed: 'a glob in an option position can expand to an option (find * with a file named -delete)', cmd: 'find * -name x', class: 'write', secret: true },
+  // find without an action lists names (a metadata read): the glob no longer makes it a credential read.
+  { fixed: 'a glob in an option position can expand to an option (find * with a file named -delete)', cmd: 'find * -name x', class: 'write' },
   { fixed: 'a variable in an option position can be an option', cmd: 'sort $X data.txt', class: 'write' },
   { fixed: 'gawk -e program text was never judged', cmd: `gawk -e 'BEGIN{system("rm -rf ~")}'`, class: 'destructive', hardline: true },
   { fixed: 'python -m json.tool imports from the current directory', cmd: 'python3 -m json.tool x.json', class: 'write' },

@@ -4,7 +4,8 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { onlyInfoFlags, type Rule } from './helpers';
+import type { CheckConvention, ProgramConventions } from '../types';
+import type { Rule } from './helpers';
 
 export const SHELLS = ['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yash', 'ash', 'fish', 'rbash', 'tcsh', 'csh', 'oksh', 'loksh', 'posh', 'elvish', 'nu', 'xonsh', 'ion', 'oil', 'osh', 'ysh'];
 
@@ -17,9 +18,30 @@ const SHELL_OPTIONS = `@in-order @plus --version --help -c -s -e -u -x -v -n -f 
   +p +t +B +C +E +H +P +T +o: +O: --norc --noprofile --posix --restricted --noediting --verbose --command= --debugger --dump-strings
   --dump-po-strings !-l !-i !--login !--interactive !--rcfile= !--init-file=`;
 
+/**
+ * `-n` reads commands without running them (POSIX sh, bash, dash, ksh, zsh, csh, tcsh). Only beside options
+ * that change nothing else: -i and -l are not listed (an interactive or login shell ignores -n, or reads
+ * start-up files), nor --rcfile, -O or -o (which could name another option). Its script is read.
+ */
+const SHELL_SYNTAX_CHECK: CheckConvention = {
+  when: ['-n'],
+  table: '@in-order -n -v -x -e -u -f --norc --noprofile --posix',
+  what: 'only checks the syntax (-n reads commands without running them)',
+  operands: 'read',
+};
+/** fish spells it -n or --no-execute. */
+const FISH_SYNTAX_CHECK: CheckConvention = { when: ['-n', '--no-execute'], table: '@in-order -n --no-execute -N --no-config -p: --profile= -d: --debug=', what: 'only checks the syntax (--no-execute)', operands: 'read' };
+
+const SHELL_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventions>> } = {
+  byName: {
+    ...Object.fromEntries(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yash', 'ash', 'rbash', 'tcsh', 'csh', 'oksh', 'loksh', 'posh'].map((n) => [n, { checks: [SHELL_SYNTAX_CHECK] }])),
+    fish: { checks: [FISH_SYNTAX_CHECK] },
+    '*': {},
+  },
+};
+
 function analyzeShell(inv: Invocation, a: Analysis): void {
   const argv = inv.argv;
-  if (onlyInfoFlags(argv)) return;
   const scan = a.options(inv, SHELL_OPTIONS, inv.name);
   if (scan.found.some((f) => ['-l', '-i', '--login', '--interactive'].includes(f.name))) {
     a.raise('write', `${inv.name} ${scan.found.find((f) => ['-l', '-i', '--login', '--interactive'].includes(f.name))!.name} reads start-up files (~/.bash_profile, ~/.bashrc), which run code`, SHELL_REACHABLE_EFFECTS);
@@ -92,8 +114,9 @@ const shells: Rule = {
   options: SHELL_OPTIONS,
   checksOwnOptions: true,
   analyze: analyzeShell,
-  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version', 'bash -ec "ls"'],
-  notMatch: ['bash -l -c "ls"', 'bash -ic "ls"', 'bash --login -c ls', 'bash --interactive -c ls', 'bash --rcfile=x -c ls', 'bash --init-file=x -c ls', 'bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
+  conventions: SHELL_CONVENTIONS,
+  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version', 'bash -ec "ls"', 'bash -n backup.sh', 'sh -n x.sh', 'zsh -n x.zsh', 'dash -n -x x.sh'],
+  notMatch: ['bash -n -i x.sh', 'bash -n -l x.sh', 'bash -n --rcfile=r x.sh', 'bash -v', 'bash help', 'bash -l -c "ls"', 'bash -ic "ls"', 'bash --login -c ls', 'bash --interactive -c ls', 'bash --rcfile=x -c ls', 'bash --init-file=x -c ls', 'bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
 };
 
 const evalRule: Rule = {
@@ -144,15 +167,21 @@ interface InterpreterSpec {
   code: string;
   codeLong?: string[];
   module?: string;
+  /** The shared conventions (conventions.ts): short info options, and syntax checks that run nothing. */
+  conventions?: ProgramConventions;
 }
 
 const INTERPRETERS: InterpreterSpec[] = [
-  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'ipython', 'jython', 'micropython'], code: 'c', module: 'm' },
-  { names: ['node', 'nodejs'], code: 'ep', codeLong: ['eval', 'print'] },
-  { names: ['deno'], code: '', codeLong: ['eval'] },
-  { names: ['perl', 'perl5'], code: 'eE' },
-  { names: ['ruby', 'jruby', 'irb'], code: 'e' },
-  { names: ['php', 'php-cli'], code: 'rR', codeLong: [] },
+  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'ipython', 'jython', 'micropython'], code: 'c', module: 'm', conventions: { info: ['-V', '-h'] } },
+  // node --check parses the script without running it (no --require or --import beside it).
+  { names: ['node', 'nodejs'], code: 'ep', codeLong: ['eval', 'print'], conventions: { info: ['-v', '-h'], checks: [{ when: ['-c', '--check'], table: '-c --check', what: 'only checks the syntax (--check)', operands: 'read' }] } },
+  { names: ['deno'], code: '', codeLong: ['eval'], conventions: { info: ['-V', '-h'] } },
+  // perl -c runs BEGIN, CHECK and use: it is not a check that runs nothing.
+  { names: ['perl', 'perl5'], code: 'eE', conventions: { info: ['-v'] } },
+  // ruby -c: "check syntax only"; -r/-I (which load code) are not listed beside it.
+  { names: ['ruby', 'jruby', 'irb'], code: 'e', conventions: { info: ['-v', '-h'], checks: [{ when: ['-c'], table: '-c -w -W?', what: 'only checks the syntax (-c)', operands: 'read' }] } },
+  // php -l: "syntax check only (lint)"; -d/-c (ini settings such as auto_prepend_file) are not listed.
+  { names: ['php', 'php-cli'], code: 'rR', codeLong: [], conventions: { info: ['-v', '-h'], checks: [{ when: ['-l', '--syntax-check'], table: '-l --syntax-check -n --no-php-ini -q --no-header', what: 'only checks the syntax (-l)', operands: 'read' }] } },
   { names: ['lua', 'luajit'], code: 'e' },
   { names: ['tclsh', 'wish', 'expectk'], code: '' },
   { names: ['Rscript', 'R'], code: 'e' },
@@ -170,11 +199,11 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     effects: [],
     what: 'is a language interpreter',
     readsArgs: true,
+    conventions: spec.conventions ?? {},
     // Read only with nothing but --version/--help, or python -I -m json.tool: analyze() checks that itself.
     checksOwnOptions: true,
     analyze(inv, a) {
       const argv = inv.argv;
-      if (onlyInfoFlags(argv)) return;
       if (NON_POSIX.has(inv.name)) {
         a.raise('write', `${inv.name} is not a POSIX shell; its commands are not analysed`, SHELL_REACHABLE_EFFECTS);
         a.flag('non_posix', `non-POSIX: ${inv.name} commands are not analysed`);

@@ -2,19 +2,19 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { onlyInfoFlags, readOperands, writeValue, type Rule } from './helpers';
+import { readOperands, writeValue, type Rule } from './helpers';
 import { copyUse, curlUse, downloaderUse, httpieUse, sshUse, wgetUse } from '../network/uses';
 import type { HostTarget } from '../network/types';
 import { bareHostTarget, urlTarget } from '../network/hosts';
 
 const fetchers: Rule = {
+  conventions: { byName: { curl: { info: ['-V', '-h'] }, wget: { info: ['-V', '-h'] }, wget2: { info: ['-V', '-h'] }, '*': {} } },
   names: ['curl', 'wget', 'wget2', 'aria2c', 'http', 'https', 'httpie', 'xh', 'curlie', 'fetch', 'lynx', 'links', 'w3m', 'elinks', 'yt-dlp', 'youtube-dl', 'gallery-dl'],
   base: 'network',
   effects: ['network'],
   what: 'downloads from the network',
   readsArgs: false,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
     if (inv.name === 'curl' || inv.name === 'curlie') a.network(curlUse(inv));
@@ -51,13 +51,13 @@ const fetchers: Rule = {
 };
 
 const remoteShells: Rule = {
+  conventions: { byName: { ssh: { info: ['-V'] }, '*': {} } },
   names: ['ssh', 'mosh', 'autossh', 'dbclient', 'telnet', 'rsh', 'rlogin'],
   base: 'network',
   effects: ['network'],
   what: 'connects to another machine',
   readsArgs: false,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
     for (const k of optionValues(argv, 'i', [])) a.read(k, true, inv.cwd);
@@ -92,7 +92,6 @@ const copyRemote: Rule = {
   what: 'copies files',
   readsArgs: false,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const argv = inv.argv;
     const network = () => a.raise('network', `${inv.name} copies files over the network`, ['network']);
     const ops = operands(argv, { short: 'ceFiloPSJfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'filter', 'files-from', 'password-file', 'log-file', 'partial-dir', 'temp-dir', 'backup-dir', 'chown', 'chmod', 'timeout', 'port', 'config'] });
@@ -151,7 +150,6 @@ const sockets: Rule = {
   what: 'talks to the network',
   readsArgs: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
     a.network(socketsUse(inv));
@@ -183,13 +181,20 @@ function socketsUse(inv: Invocation) {
 const DELETE_WORDS = /^(delete|destroy|rm|rb|remove|terminate|purge|drop|uninstall|teardown|delete-.+|terminate-.+|remove-.+|deregister-.+)$/;
 
 const cloud: Rule = {
+  conventions: {
+    byName: {
+      terraform: { noInfo: 'terraform --version checks for a newer release online' },
+      vagrant: { noInfo: "vagrant --version loads the project's Vagrantfile (Ruby code) and plugins" },
+      hg: { noInfo: "hg --version loads the extensions ~/.hgrc and the repository's .hg/hgrc name" },
+      '*': {},
+    },
+  },
   names: ['gh', 'glab', 'hub', 'aws', 'gcloud', 'az', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'kubectl', 'k9s', 'helm', 'kustomize', 'terraform', 'tofu', 'pulumi', 'ansible', 'ansible-playbook', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'firebase', 'wrangler', 'supabase', 'railway', 'eksctl', 'minikube', 'kind', 'vagrant', 'packer', 'consul', 'nomad', 'vault', 'op', 'bw', 'lpass', 'doppler', 'stripe', 'twilio', 'psql', 'mysql', 'mariadb', 'mongo', 'mongosh', 'redis-cli', 'sqlcmd', 'clickhouse-client', 'cqlsh', 'influx', 'svn', 'hg', 'fossil', 'bzr', 'git-lfs', 'jira', 'slack', 'gsutil-dry'],
   base: 'network',
   effects: ['network'],
   what: 'talks to a remote service',
   readsArgs: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
     a.network(['gh', 'glab', 'hub'].includes(inv.name) ? forgeUse(inv) : { kind: 'connect', hosts: [{ host: null, why: `${inv.name} talks to a service whose address its own configuration decides` }], reason: `${inv.name} talks to a remote service, which is not a plain download` });
@@ -265,7 +270,6 @@ const containers: Rule = {
   options: CONTAINER_GLOBAL,
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const argv = inv.argv;
     const globals = a.options(inv, CONTAINER_GLOBAL, inv.name);
     const ops = operands(argv, { short: 'Hc', long: ['host', 'context', 'config', 'log-level'] });

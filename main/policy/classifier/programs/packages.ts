@@ -3,7 +3,8 @@
 import { SHELL_REACHABLE_EFFECTS, type Class, type Effect } from '../../../../common/domain';
 import { hasLong, hasShort, operands } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { onlyInfoFlags, type Rule } from './helpers';
+import type { ProgramConventions } from '../types';
+import type { Rule } from './helpers';
 import { CRATES_HOSTS, GO_HOSTS, nodeRegistryTargets, pipIndexTargets, PYPI_HOSTS } from '../network/uses';
 import type { HostTarget } from '../network/types';
 
@@ -46,11 +47,12 @@ const nodePackageManagers: Rule = {
   base: 'read',
   effects: [],
   what: 'manages JavaScript packages',
+  // yarn (berry) runs the release file the project's .yarnrc.yml names even for --version.
+  conventions: { byName: { yarn: { noInfo: "yarn runs the release file the project's .yarnrc.yml names (yarnPath), even for --version" }, '*': { info: ['-v', '-h'] } } },
   readsArgs: false,
   options: NODE_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const { name, rest } = sub(inv, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' });
     const locationGlobal = inv.argv.some((x, i) => x === '--location=global' || (x === '--location' && inv.argv[i + 1] === 'global'));
     const global = hasShort(inv.argv, 'g') || inv.argv.includes('--global') || locationGlobal || (inv.name === 'yarn' && name === 'global');
@@ -124,12 +126,12 @@ const nodePackageManagers: Rule = {
 
 const npx: Rule = {
   names: ['npx', 'bunx', 'pnpx', 'uvx', 'pipx'],
+  conventions: { byName: { npx: { info: ['-v', '-h'] }, '*': {} } },
   base: 'network',
   effects: ['network'],
   what: 'downloads a package and runs it',
   readsArgs: false,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     if (inv.name === 'pipx') {
       const verb = inv.argv[0];
       if (verb === 'list') return;
@@ -156,6 +158,7 @@ const PIP_READ_OPTIONS = `--help -h --version -V -v -q --verbose --quiet --forma
 
 const pip: Rule = {
   names: ['pip', 'pip3'],
+  conventions: { info: ['-V', '-h'] },
   base: 'read',
   effects: [],
   what: 'manages Python packages',
@@ -163,7 +166,6 @@ const pip: Rule = {
   options: PIP_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const { name } = sub(inv, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] });
     if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) {
       const scan = a.options(inv, PIP_READ_OPTIONS, `pip${name ? ` ${name}` : ''}`);
@@ -201,6 +203,7 @@ const pip: Rule = {
 
 const pythonTools: Rule = {
   names: ['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'conda', 'mamba', 'micromamba'],
+  conventions: { info: ['-V', '-h'] },
   base: 'read',
   effects: [],
   what: 'manages Python environments',
@@ -208,7 +211,6 @@ const pythonTools: Rule = {
   options: '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=',
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const { name, rest } = sub(inv, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] });
     if (name === undefined) return void a.options(inv, '--help -h --version -V -q -v --quiet --verbose', inv.name);
     if (['list', 'show', 'info', 'env-list', 'tree', 'check', 'search', 'config-list', 'help', 'version', '--version'].includes(name) && !(name === 'version' && rest.length)) {
@@ -262,6 +264,8 @@ function pyHosts(tool: string): readonly HostTarget[] {
 
 const cargo: Rule = {
   names: ['cargo'],
+  // cargo fmt --check prints what rustfmt would change and writes nothing.
+  conventions: { info: ['-V', '-h'], checks: [{ when: ['--check'], first: ['fmt'], table: '--check --all -p: --package= -q --quiet -v --verbose --manifest-path= --message-format=', what: 'only checks the formatting (fmt --check)', operands: 'none' }] },
   base: 'read',
   effects: [],
   what: 'builds Rust projects',
@@ -269,7 +273,6 @@ const cargo: Rule = {
   options: '--version -V --help -h -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace !--config=',
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const { name } = sub(inv, { short: 'Z', long: ['config', 'color', 'manifest-path'] });
     if (hasLong(inv.argv, ['config'])) say(a, 'write', 'cargo --config can set programs cargo runs', SHELL_REACHABLE_EFFECTS);
     if (name === undefined || ['version', 'help', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'].includes(name)) {
@@ -329,7 +332,81 @@ const OS_READ_OPTIONS = `--help -h --version -V -q --quiet -v --verbose --instal
   --check --color= --get-selections --print-architecture --compare-versions --status --listfiles --print-avail --query --whatprovides
   --whatrequires --provides --requires --last --local --remote --details --tree --installed-on-request --installed-as-dependency`;
 
+/**
+ * Package managers' info options and simulations: `apt-get -s install x` prints what it would do and
+ * changes nothing (install, remove, upgrade: not update, which downloads the lists); `brew cleanup -n`.
+ */
+const APT_SIMULATE = {
+  when: ['-s', '--simulate', '--just-print', '--dry-run', '--recon', '--no-act'],
+  table: `-s --simulate --just-print --dry-run --recon --no-act -y --yes --assume-yes -q --quiet -V --verbose-versions --no-install-recommends
+    --install-recommends --no-install-suggests -f --fix-broken --reinstall --only-upgrade --no-upgrade --purge --auto-remove --autoremove
+    -m --ignore-missing --fix-missing --no-download --with-new-pkgs --allow-downgrades`,
+  what: 'only simulates (-s prints what it would do and changes nothing)',
+  operands: 'any' as const,
+  first: ['install', 'remove', 'purge', 'upgrade', 'dist-upgrade', 'full-upgrade', 'autoremove', 'autopurge', 'reinstall'],
+};
+const OS_PACKAGE_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventions>> } = {
+  byName: {
+    apt: { info: ['-v', '-h'], checks: [APT_SIMULATE] },
+    'apt-get': { info: ['-v', '-h'], checks: [APT_SIMULATE] },
+    aptitude: { info: ['-h'], checks: [{ ...APT_SIMULATE, when: ['-s', '--simulate'] }] },
+    dnf: { info: ['-h'] },
+    yum: { info: ['-h'] },
+    pacman: { info: ['-V', '-h'] },
+    brew: {
+      info: ['-v', '-h'],
+      checks: [{ when: ['-n', '--dry-run'], first: ['cleanup', 'autoremove'], table: '-n --dry-run -s --prune= -q --quiet -v --verbose -d --debug', what: 'only lists what it would remove (--dry-run)', operands: 'any' }],
+    },
+    gem: { info: ['-v', '-h'] },
+    composer: { info: ['-V', '-h'] },
+    rustup: { noInfo: 'rustup --version also asks the active rustc for its version, which can install that toolchain' },
+    '*': { info: ['-h'] },
+  },
+};
+
+/** Extra info options where a build tool documents them; none where even --version loads project code. */
+const BUILD_TOOL_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventions>> } = {
+  byName: {
+    make: { info: ['-v', '-h'] },
+    gmake: { info: ['-v', '-h'] },
+    gcc: { info: ['-v'] },
+    'g++': { info: ['-v'] },
+    cc: { info: ['-v'] },
+    'c++': { info: ['-v'] },
+    clang: { info: ['-v'] },
+    'clang++': { info: ['-v'] },
+    rustc: { info: ['-V', '-h'] },
+    tsc: { info: ['-v', '-h'], checks: [{ when: ['--noEmit'], table: '--noEmit -p: --project= --pretty? --skipLibCheck --strict --allowJs --checkJs --noErrorTruncation --listFiles --extendedDiagnostics --diagnostics --explainFiles --traceResolution', what: 'only type-checks (--noEmit writes nothing)', operands: 'read' }] },
+    eslint: { info: ['-v', '-h'] },
+    prettier: { info: ['-v', '-h'] },
+    mvn: { noInfo: "mvn --version starts Java with the project's .mvn/jvm.config and maven.config" },
+    mvnw: { noInfo: 'the wrapper downloads and runs the Maven the project names' },
+    gradle: { noInfo: "gradle --version starts with the project's gradle.properties (JVM options)" },
+    gradlew: { noInfo: 'the wrapper downloads and runs the Gradle the project names' },
+    sbt: { noInfo: 'sbt --version reads the project and may download sbt itself' },
+    lein: { noInfo: 'lein version loads profiles.clj, which is code' },
+    pytest: { noInfo: 'pytest --version loads plugins and the initial conftest.py files' },
+    'py.test': { noInfo: 'pytest --version loads plugins and the initial conftest.py files' },
+    tox: { noInfo: 'tox --version loads its plugins' },
+    nox: { noInfo: 'nox --version imports noxfile plugins' },
+    configure: { noInfo: 'configure is a script of the project' },
+    black: {
+      checks: [{
+        when: ['--check', '--diff'],
+        table: `--check --diff --color --no-color -q --quiet -v --verbose -l: --line-length= -t: --target-version= -S --skip-string-normalization
+          -C --skip-magic-trailing-comma --fast --safe --preview --include= --exclude= --extend-exclude= --force-exclude=`,
+        what: 'only checks the formatting (--check or --diff writes nothing)',
+        operands: 'read',
+      }],
+    },
+    rustfmt: { info: ['-V', '-h'], checks: [{ when: ['--check'], table: '--check --edition= --style-edition= -v --verbose -q --quiet --color= -l --files-with-diff', what: 'only checks the formatting (--check)', operands: 'read' }] },
+    '*': {},
+  },
+};
+
+
 const osPackages: Rule = {
+  conventions: OS_PACKAGE_CONVENTIONS,
   names: ['apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'pacman', 'yay', 'paru', 'apk', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'emerge', 'xbps-install', 'xbps-remove', 'pkg', 'pkg_add', 'choco', 'winget', 'scoop', 'mas', 'softwareupdate', 'dpkg', 'rpm', 'gem', 'composer', 'cpan', 'cpanm', 'luarocks', 'opam', 'stack', 'cabal', 'nimble', 'rustup', 'nvm', 'fnm', 'volta', 'asdf', 'mise', 'sdk', 'pyenv', 'rbenv', 'tlmgr'],
   base: 'read',
   effects: [],
@@ -338,7 +415,6 @@ const osPackages: Rule = {
   options: OS_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     const argv = inv.argv;
     const n = inv.name;
     const first = argv.find((x) => !x.startsWith('-')) ?? '';
@@ -400,15 +476,17 @@ const aptCache: Rule = {
   notMatch: ['apt-cache -o Dir::Cache=/tmp show bash', 'apt-file update'],
 };
 
+
 const buildTools: Rule = {
+  conventions: BUILD_TOOL_CONVENTIONS,
   names: ['make', 'gmake', 'cmake', 'ninja', 'meson', 'scons', 'bazel', 'bazelisk', 'buck', 'just', 'task', 'rake', 'ant', 'mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'mix', 'rebar3', 'dotnet', 'msbuild', 'xcodebuild', 'swift', 'turbo', 'nx', 'lerna', 'tox', 'nox', 'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'karma', 'cypress', 'playwright', 'rspec', 'phpunit', 'ctest', 'tsc', 'esbuild', 'vite', 'webpack', 'rollup', 'parcel', 'swc', 'babel', 'eslint', 'tslint', 'stylelint', 'ruff', 'black', 'isort', 'flake8', 'pylint', 'mypy', 'pyright', 'rubocop', 'golangci-lint', 'prettier', 'biome', 'rustfmt', 'clang-format', 'gofmt', 'terraform-fmt', 'pre-commit', 'husky', 'lefthook', 'autoreconf', 'configure', 'bundle', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'rustc', 'javac', 'kotlinc', 'ghc', 'ld', 'as', 'ar', 'strip', 'objcopy', 'nasm', 'zig', 'nim', 'crystal', 'elm', 'hugo', 'jekyll', 'mkdocs', 'sphinx-build', 'latexmk', 'pdflatex', 'xelatex', 'lualatex', 'typst', 'asciidoctor', 'docker-compose-build'],
   base: 'read',
   effects: [],
   what: 'is a build, test or formatting tool',
-  // Read only with nothing but --version/--help (onlyInfoFlags); everything else runs project code.
+  // Read only with nothing but --version/--help (conventions.ts), or a documented check (black --check);
+  // everything else runs project code.
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (onlyInfoFlags(inv.argv)) return;
     a.raise('write', `${inv.name} runs project code and plugins, which can do anything`, SHELL_REACHABLE_EFFECTS);
     {
     if (['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'bazel', 'bazelisk', 'dotnet', 'swift', 'bundle', 'deno', 'mix'].includes(inv.name)) {
@@ -419,8 +497,8 @@ const buildTools: Rule = {
     }
     }
   },
-  match: ['make --version', 'gcc --version'],
-  notMatch: ['make', 'make test', 'pytest -q', 'tsc -p .', 'gcc -o app main.c', 'prettier --write .', 'mvn package', 'gradle build'],
+  match: ['make --version', 'gcc --version', 'make -v', 'black --check src', 'rustfmt --check main.rs', 'tsc --noEmit'],
+  notMatch: ['ninja -v', 'pytest -v', 'pytest --version', 'mvn --version', 'make -n', 'black --check --config x src', 'make', 'make test', 'pytest -q', 'tsc -p .', 'gcc -o app main.c', 'prettier --write .', 'mvn package', 'gradle build'],
 };
 
 /** Build goals and tasks that publish what was built. */

@@ -1,11 +1,21 @@
 // Programs that only read, and the flags that make some of them write or run code.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { endOfOptions, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
-import type { Analysis, Invocation } from '../types';
+import { endOfOptions, found, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
+import type { Analysis, Invocation, ProgramConventions } from '../types';
 import { mayBeOption, type Word } from '../words';
 import { broadDeleteRoot, findNarrows } from './files';
 import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
 import { AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
+
+/**
+ * What each reader learns from the files it is given (docs/policy.md, "Metadata reads are not content
+ * reads"): names, sizes, times and modes only, or a digest of the content; the others read content.
+ */
+const READ_KINDS: Readonly<Record<string, ProgramConventions>> = {
+  ...Object.fromEntries(['ls', 'dir', 'vdir', 'du', 'df', 'stat', 'lsattr', 'getfacl', 'namei', 'findmnt', 'tree', 'locate', 'mlocate', 'plocate', 'whereis', 'which', 'type', 'lsof'].map((n) => [n, { reads: 'metadata' as const }])),
+  ...Object.fromEntries(['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'xxhsum', 'wc', 'file'].map((n) => [n, { reads: 'digest' as const }])),
+  '*': {},
+};
 
 const simpleReaders: Rule = {
   names: [
@@ -25,6 +35,7 @@ const simpleReaders: Rule = {
   effects: ['file_read'],
   what: 'reads files or system state',
   options: { ...READER_OPTIONS, batcat: READER_OPTIONS.bat!, mlocate: READER_OPTIONS.locate!, plocate: READER_OPTIONS.locate!, ncal: READER_OPTIONS.cal! },
+  conventions: { byName: READ_KINDS },
   match: ['ls -la src', 'head -n 5 README.md', 'wc -l *.ts', 'jq .name package.json', 'ps aux', 'ls --sort=time --hum', 'tail -20 log'],
   notMatch: ['ls --frobnicate', 'dmesg -C', 'ss -K dst 10.0.0.1', 'file -C -m magic', 'man -P "sh -c id" ls', 'fzf --bind "enter:execute(id)"', 'hash -p /tmp/evil ls', 'less +!id notes.txt', 'bat --pager "sh -c id" x', 'file $X'],
 };
@@ -507,7 +518,8 @@ const find: Rule = {
         }
       }
     }
-    if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd);
+    // Without an action find only lists names and attributes: a metadata read (docs/policy.md).
+    if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd, false, 'metadata');
   },
   match: ['find . -name "*.ts"', 'find src -type f -newer x', 'find . -maxdepth 2 -print', 'find . -newermt 2024-01-01 -name -x'],
   notMatch: ['find * -name x', 'find . -frobnicate', 'find $DIR -print', 'find . -fprint0 out', 'find . -fls out', 'find . -fprintf out %p', 'find . -ok rm {} ;', 'find . -okdir rm {} ;', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;', 'find ~/Documents -delete', 'find .. -exec rm -rf {} +'],
@@ -792,7 +804,7 @@ const zip: Rule = {
 const ARCHIVERS = ['zip', '7z', '7za', '7zr', 'rar', 'unrar'];
 
 const splitters: Rule = {
-  names: ['split', 'csplit', 'shuf', 'iconv', 'mktemp', 'pdftotext', 'convert', 'ffmpeg', 'magick', 'pandoc'],
+  names: ['split', 'csplit', 'shuf', 'iconv', 'mktemp', 'convert', 'ffmpeg', 'magick', 'pandoc'],
   base: 'write',
   effects: ['file_read', 'file_write'],
   what: 'writes output files',
@@ -814,6 +826,36 @@ const splitters: Rule = {
   },
   match: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm'],
   notMatch: ['pandoc -o ~/.bashrc notes.md'],
+};
+
+
+/** pdftotext PDF [TEXT]: the text goes to TEXT, to `-` (standard output), or next to the PDF as NAME.txt. */
+const pdftotext: Rule = {
+  names: ['pdftotext'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'extracts the text of a PDF',
+  readsArgs: false,
+  options: `@single-dash -f: -l: -r: -x: -y: -W: -H: -layout -fixed: -raw -nodiag -htmlmeta -tsv -enc: -listenc -eol: -nopgbrk -bbox
+    -bbox-layout -cropbox -colspacing: -opw: -upw: -q -v -h -help --help`,
+  analyze(inv, a) {
+    const scan = a.options(inv, tableFor(pdftotext.options as string), 'pdftotext');
+    const [input, output] = scan.operands;
+    if (input === undefined) return;
+    a.read(inv.argv[input]!, inv.args[input]!.literal, inv.cwd);
+    if (output !== undefined) {
+      if (inv.argv[output] === '-') return;
+      a.raise('write', 'pdftotext writes the text to a file', ['file_write']);
+      a.write(inv.argv[output]!, inv.args[output]!.literal, inv.cwd);
+      return;
+    }
+    if (inv.argv[input] === '-') return;
+    a.raise('write', 'pdftotext writes the text next to the PDF', ['file_write']);
+    const pdf = inv.argv[input]!;
+    a.write(pdf.replace(/(\.pdf)?$/i, found(scan, '-htmlmeta', '-bbox', '-bbox-layout') ? '.html' : '.txt'), inv.args[input]!.literal, inv.cwd);
+  },
+  match: ['pdftotext -f 2 -l 2 -layout r.pdf -', 'pdftotext -layout report.pdf -'],
+  notMatch: ['pdftotext report.pdf', 'pdftotext report.pdf out.txt', 'pdftotext -htmlmeta r.pdf', 'pdftotext -x 0 r.pdf ~/.bashrc'],
 };
 
 /** shuf and iconv only write with -o: their base is read. */
@@ -855,6 +897,7 @@ const treeOut: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'lists a directory tree',
+  conventions: { reads: 'metadata' },
   // -R with -H writes an index file into every directory: not listed.
   options: `--help --version -a -d -l -f -x -L: -P: -I: --gitignore --ignore-case --matchdirs --metafirst --prune --info --infofile= --noreport
     --charset= --filelimit= !-o: -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst
@@ -913,6 +956,7 @@ export const readRules: Rule[] = [
   { ...zip, names: ARCHIVERS, base: 'write', effects: ['file_read', 'file_write'], options: undefined, what: 'creates, changes or extracts archives', match: ['zip -r out.zip src', '7z l a.7z'], notMatch: ['zip out.zip ~/.ssh/id_rsa'] },
   { ...splitters, names: splitters.names.filter((n) => n !== 'shuf' && n !== 'iconv') },
   shufRead,
+  pdftotext,
   jqLike,
   treeOut,
   diffOut,

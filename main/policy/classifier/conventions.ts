@@ -1,0 +1,78 @@
+// The conventions every program table shares, read in one place (here and in args.ts), so a new table
+// cannot forget them:
+// - `--` ends options: args.ts scanOptions reads everything after it as operands.
+// - `-` as an operand is standard input or output, never a file (unless the table says `stdio: false`).
+// - Options a program documents as doing nothing else than printing its help or version, or checking or
+//   simulating (`bash -n`, `php -l`, `apt-get -s`, `cargo fmt --check`), make the invocation `read`,
+//   provided every other option given is one the declaration lists beside them. `--help` and `--version`
+//   alone are such options for every program the classifier knows, unless its rule says why not (yarn runs
+//   a release file from the project, rustup may install a toolchain, terraform checks for updates online).
+// What an inert invocation still reads (the script `bash -n` parses) is judged as a read of its content.
+import { scanOptions, tableFor, type ScannedOptions } from './args';
+import type { Invocation, ProgramConventions, ProgramRule, ReadKind } from './types';
+
+/** The options that print help or the version, when given alone, for every program unless its rule opts out. */
+export const DEFAULT_INFO_OPTIONS: readonly string[] = ['--help', '--version'];
+
+/** The operand that stands for standard input or output. */
+export const STDIO_OPERAND = '-';
+
+const NONE: ProgramConventions = {};
+
+/** The conventions a rule declares for one of its programs (by name, then `*`). */
+export function conventionsOf(rule: ProgramRule, name: string): ProgramConventions {
+  const c = rule.conventions;
+  if (c === undefined) return NONE;
+  if ('byName' in c) return c.byName[name] ?? c.byName['*'] ?? NONE;
+  return c;
+}
+
+/** The info options (help, version) of a program; none when its rule explains why they are not inert. */
+export function infoOptions(c: ProgramConventions): readonly string[] {
+  if (c.noInfo !== undefined) return [];
+  return c.info ? [...DEFAULT_INFO_OPTIONS, ...c.info] : DEFAULT_INFO_OPTIONS;
+}
+
+/** True when `-` is standard input or output for this program (the default). */
+export function stdioOperand(c: ProgramConventions): boolean {
+  return c.stdio !== false;
+}
+
+/** How a program reads the files it is given (content unless declared). */
+export function readKindOf(c: ProgramConventions): ReadKind {
+  return c.reads ?? 'content';
+}
+
+export interface InertInvocation {
+  /** Shown on the card: "prints its help or version", "only checks the syntax". */
+  what: string;
+  /** Operand indices the program still reads (a script it parses); judged as content reads. */
+  reads: number[];
+}
+
+/**
+ * Whether this invocation only prints help or a version, or only checks: every argument is an info option,
+ * or a check option is present and every other option is one its declaration lists beside it.
+ */
+export function inertInvocation(inv: Invocation, c: ProgramConventions): InertInvocation | null {
+  const argv = inv.argv;
+  if (argv.length === 0) return null;
+  // A word only known at run time could be anything: never inert.
+  if (inv.args.some((w) => !w.literal)) return null;
+  const info = infoOptions(c);
+  if (info.length && argv.every((a) => info.includes(a))) return { what: 'only prints its help or version', reads: [] };
+  for (const check of c.checks ?? []) {
+    const table = tableFor(check.table);
+    const scan: ScannedOptions = scanOptions(argv, table, 0);
+    if (scan.unknown.length) continue;
+    if (!scan.found.some((f) => check.when.includes(f.name))) continue;
+    let operands = scan.operands;
+    if (check.first) {
+      if (operands.length === 0 || !check.first.includes(argv[operands[0]!]!)) continue;
+      operands = operands.slice(1);
+    }
+    if (check.operands === 'none' && operands.length) continue;
+    return { what: check.what, reads: check.operands === 'read' ? operands : [] };
+  }
+  return null;
+}

@@ -5,7 +5,7 @@
 // --in-place, fsck --lost-found (writes), archive --remote/--exec.
 
 /** Options before the subcommand; they end at the subcommand. */
-export const GIT_GLOBAL = `@in-order --version --help -h -v -C: !-c: !--config-env= --exec-path? --html-path --man-path --info-path -p --paginate -P
+export const GIT_GLOBAL = `@in-order --version --help -h -v -C: !-c: !--config-env= !--exec-path? --html-path --man-path --info-path -p --paginate -P
   --no-pager --git-dir= --work-tree= --namespace= --bare --no-replace-objects --no-lazy-fetch --no-optional-locks --no-advice
   --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --list-cmds= --attr-source=`;
 
@@ -99,7 +99,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     --column? --no-column --color? --no-color --abbrev? --no-abbrev --show-current --ignore-case --omit-empty -q --quiet`,
   tag: '-l -n? -i --list --contains? --no-contains? --merged? --no-merged? --points-at= --format= --sort= --column? --no-column --color? --ignore-case --omit-empty -v --verify',
   remote: '-v --verbose',
-  config: `-l -z -e --list --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --show-origin --show-scope --name-only
+  config: `-l -z !-e !--edit --list --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --show-origin --show-scope --name-only
     --null --global --system --local --worktree -f: --file= --blob= --type= --default= --bool --int --bool-or-int --path --expiry-date
     --includes --no-includes --fixed-value --all --regexp --url= --value=`,
   stash: '-p --patch --stat --name-only --name-status --include-untracked -u --only-untracked',

@@ -217,6 +217,12 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       return;
     }
     case 'config': {
+      // -e/--edit opens an editor (core.editor, GIT_EDITOR, VISUAL, EDITOR) on the file: a program runs.
+      if (hasShort(rest, 'e') || hasLong(rest, ['edit']) || rest[0] === 'edit') {
+        const global = hasLong(rest, ['global', 'system']);
+        judgeSubcommand(a, sub, restInv, global ? 'destructive' : 'write', `opens an editor on ${global ? 'the configuration outside the workspace' : 'the repository configuration'}`, global ? ['destructive', ...SHELL_REACHABLE_EFFECTS] : SHELL_REACHABLE_EFFECTS);
+        return;
+      }
       const reading = hasShort(rest, 'l') || hasLong(rest, ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'list', 'show-origin', 'show-scope', 'get-color', 'get-colorbool']) || rest[0] === 'get' || rest[0] === 'list';
       const ops = operands(rest, { short: 'f', long: ['file', 'blob', 'type', 'default'] });
       if (reading || ops.length <= 1) {
@@ -396,6 +402,7 @@ export const gitRules: Rule[] = [
     analyze: analyzeGit,
     match: ['git status', 'git log --oneline -5', 'git diff HEAD~1', 'git show abc123', 'git branch', 'git branch -a', 'git tag -l', 'git remote -v', 'git config --get user.name', 'git stash list'],
     notMatch: [
+      'git config -e', 'git config --edit', 'git config --global -e', 'git --exec-path=/tmp/evil log',
       'git commit -m x', 'git add .', 'git push', 'git push --force', 'git fetch', 'git clone https://x/y', 'git clean -fdx',
       'git -c alias.x="!rm -rf ~" x', 'git -c core.pager="sh -c id" log', 'git branch new-feature', 'git config core.hooksPath .hooks',
       'git frobnicate', 'git push origin +main', 'git push origin :old', 'git -c color.ui=always log', 'git --config-env=core.pager=P log',

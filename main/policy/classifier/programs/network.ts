@@ -116,6 +116,10 @@ const copyRemote: Rule = {
       return;
     }
     network();
+    if (inv.name === 'scp' || inv.name === 'sftp') {
+      // -S names the program used for the connection: it runs here.
+      for (const program of optionValues(argv, 'S', [])) a.runCode(program, `${inv.name} -S`);
+    }
     if (inv.name === 'scp') {
       const dest = ops[ops.length - 1];
       if (dest !== undefined && !isRemoteSpec(argv[dest]!)) a.write(argv[dest]!, inv.args[dest]!.literal, inv.cwd, 'copies into');
@@ -129,7 +133,7 @@ const copyRemote: Rule = {
     a.write('.', true, inv.cwd, 'may download into');
   },
   match: ['rsync -a src/ backup/', 'rsync -av --exclude node_modules . ../copy'],
-  notMatch: ['scp host:file.txt /tmp/file.txt', 'rsync -av host:dir/ /tmp/dir/', 'rsync -a --delete empty/ /'],
+  notMatch: ['scp host:file.txt /tmp/file.txt', 'rsync -av host:dir/ /tmp/dir/', 'rsync -a --delete empty/ /', 'scp -S "rm -rf ~" a h:'],
 };
 
 function sshLikeHost(inv: Invocation, i: number): HostTarget {

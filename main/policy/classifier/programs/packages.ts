@@ -1,7 +1,7 @@
 // Package managers and build tools. Local installs reach the network; global and OS-level installs
 // and removals change the machine (install class); running project scripts can do anything.
 import { SHELL_REACHABLE_EFFECTS, type Class, type Effect } from '../../../../common/domain';
-import { hasLong, hasShort, operands } from '../args';
+import { hasLong, hasShort, operands, valuesOf } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { ProgramConventions } from '../types';
 import type { Rule } from './helpers';
@@ -156,6 +156,10 @@ const PIP_READ_OPTIONS = `--help -h --version -V -v -q --verbose --quiet --forma
   --editable -e --exclude-editable --include-editable --exclude= -f --files --all --isolated --no-color --disable-pip-version-check
   --no-input --pre --no-python-version-warning --no-cache-dir --json`;
 
+/** pip config's own options; --editor names a program (judged by the rule). */
+const PIP_CONFIG_OPTIONS = `--help -h -v --verbose -q --quiet --global --user --site --isolated --no-input --no-color --disable-pip-version-check
+  --no-python-version-warning !--editor=`;
+
 const pip: Rule = {
   names: ['pip', 'pip3'],
   conventions: { info: ['-V', '-h'] },
@@ -176,7 +180,17 @@ const pip: Rule = {
       return;
     }
     if (name === 'config') {
-      if (['set', 'unset', 'edit'].includes(inv.argv[1] ?? '')) say(a, 'write', 'pip config changes pip settings', ['file_write']);
+      // The verb is the operand after `config`, wherever the options stand (`pip config --editor X edit`).
+      const scan = a.options(inv, PIP_CONFIG_OPTIONS, 'pip config');
+      const verbAt = scan.operands[scan.operands.indexOf(inv.argv.indexOf('config')) + 1];
+      const verb = verbAt === undefined ? undefined : inv.argv[verbAt];
+      // --editor names the program pip config edit starts: its command line is judged as code.
+      for (const editor of valuesOf(scan, '--editor')) {
+        say(a, 'write', `pip config --editor runs ${editor}`, SHELL_REACHABLE_EFFECTS);
+        a.runCode(editor, 'pip config --editor');
+      }
+      if (verb === 'edit') say(a, 'write', 'pip config edit opens an editor on pip.conf', SHELL_REACHABLE_EFFECTS);
+      else if (verb !== 'list' && verb !== 'get' && verb !== 'debug') say(a, 'write', 'pip config changes pip settings', ['file_write']);
       return;
     }
     if (name === 'download' || name === 'wheel' || name === 'search' || name === 'index') {
@@ -197,7 +211,7 @@ const pip: Rule = {
     }
     say(a, 'write', `pip ${name} is not a pip command the classifier knows`, SHELL_REACHABLE_EFFECTS);
   },
-  match: ['pip list', 'pip show requests', 'pip --version', 'pip freeze'],
+  match: ['pip list', 'pip show requests', 'pip --version', 'pip freeze', 'pip config list', 'pip config get global.index-url'],
   notMatch: ['pip list -o', 'pip list --outdated', 'pip list -u', 'pip list --uptodate', 'pip --python=/tmp/x list', 'pip install requests', 'pip install --user black', 'pip uninstall -y x', 'pip download x'],
 };
 

@@ -335,6 +335,8 @@ export class ShellAnalyzer {
     const d = this.newDraft(node.text, scope);
     d.program = null;
     const fed = this.applyRedirects(d, redirects, scope);
+    // `{ ls; } > f x`: bash refuses a word after the redirection of a compound command.
+    if (fed.extraArgs.length) this.flag('parse_error', 'parse error: a word follows the redirection of a compound command');
     if (d.reasons.length === 0) d.raise('read', 'redirects the output of a compound command');
     return this.walkContinuations(fed.continuations, scope, out);
   }
@@ -603,6 +605,7 @@ export class ShellAnalyzer {
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
     const args: Word[] = [];
     for (const n of argNodes) args.push(this.evalWord(n, d, scope));
+    for (const n of fed.extraArgs) args.push(this.evalWord(n, d, scope));
     const argv = [nameWord.value];
     for (const w of args) argv.push(w.value);
     d.argv = argv;
@@ -851,11 +854,17 @@ export class ShellAnalyzer {
     d.writes.push(abs);
   }
 
-  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[] } {
+  /**
+   * Judges the redirections of a command. tree-sitter-bash attaches the words that follow a redirection
+   * to it (`git < in.txt push --force` gives the redirect three destinations); bash passes them to the
+   * command: they are returned as `extraArgs`, in order, and judged as the command's arguments.
+   */
+  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[]; extraArgs: Node[] } {
     let stdin: Producer | undefined;
     const continuations: Node[] = [];
+    const extraArgs: Node[] = [];
     for (const r of nodes) {
-      if (r.type === 'file_redirect') stdin = this.applyFileRedirect(d, r, scope) ?? stdin;
+      if (r.type === 'file_redirect') stdin = this.applyFileRedirect(d, r, scope, extraArgs) ?? stdin;
       else if (r.type === 'herestring_redirect') {
         const value = r.namedChildren.find((c) => c && c.type !== 'file_descriptor');
         if (value) {
@@ -864,14 +873,14 @@ export class ShellAnalyzer {
           d.redirects.push({ op: '<<<', target: w.value, literal: w.literal });
         }
       } else if (r.type === 'heredoc_redirect') {
-        const result = this.applyHeredoc(d, r, scope);
+        const result = this.applyHeredoc(d, r, scope, extraArgs);
         stdin = result.stdin;
         continuations.push(...result.continuations);
       } else {
         this.unknownNode(r, scope);
       }
     }
-    return { stdin, continuations };
+    return { stdin, continuations, extraArgs };
   }
 
   /** What the substitutions inside a word printed, the most dangerous first; unknown when none is worse. */
@@ -885,7 +894,7 @@ export class ShellAnalyzer {
   }
 
   /** Judges one file redirection; returns what it feeds to standard input, if it does. */
-  private applyFileRedirect(d: Draft, r: Node, scope: Scope): Producer | undefined {
+  private applyFileRedirect(d: Draft, r: Node, scope: Scope, extraArgs: Node[]): Producer | undefined {
     let stdin: Producer | undefined;
     let op = '';
     const dests: Node[] = [];
@@ -898,7 +907,9 @@ export class ShellAnalyzer {
       else if (c.type === 'ERROR') this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
       else dests.push(c);
     }
-    for (const destNode of dests) {
+    // Only the first word is the target; the rest are the command's arguments (see applyRedirects).
+    extraArgs.push(...dests.slice(1));
+    for (const destNode of dests.slice(0, 1)) {
       const w = this.evalWord(destNode, d, scope);
       const target = w.value;
       // fd duplication and closing (2>&1, >&2, 2>&-) touch no file.
@@ -926,7 +937,7 @@ export class ShellAnalyzer {
     return stdin;
   }
 
-  private applyHeredoc(d: Draft, r: Node, scope: Scope): { stdin: Producer; continuations: Node[] } {
+  private applyHeredoc(d: Draft, r: Node, scope: Scope, extraArgs: Node[]): { stdin: Producer; continuations: Node[] } {
     let quoted = false;
     let body: Node | null = null;
     const nested: Node[] = [];
@@ -937,6 +948,8 @@ export class ShellAnalyzer {
       else if (c.type === 'heredoc_body') body = c;
       else if (c.type === 'heredoc_end') continue;
       else if (c.type.endsWith('_redirect')) nested.push(c);
+      // `cat <<EOF -A x`: words after the start delimiter are arguments of the command.
+      else if (r.fieldNameForChild(r.children.indexOf(c)) === 'argument') extraArgs.push(c);
       else continuations.push(c);
     }
     let stdin: Producer = { kind: 'literal', text: body?.text ?? '' };
@@ -956,6 +969,7 @@ export class ShellAnalyzer {
     d.redirects.push({ op: '<<', target: '(here-document)', literal: !quoted ? d.literal : true });
     const inner = this.applyRedirects(d, nested, scope);
     continuations.push(...inner.continuations);
+    extraArgs.push(...inner.extraArgs);
     return { stdin, continuations };
   }
 

@@ -5,6 +5,7 @@ import { carrierRules } from './carriers';
 import { fileRules } from './files';
 import { gitRules } from './git';
 import { interpreterRules } from './interpreters';
+import { moreReaderRules } from './more-readers';
 import { networkRules } from './network';
 import { packageRules } from './packages';
 import { readRules } from './read';
@@ -12,6 +13,7 @@ import { systemRules } from './system';
 
 export const PROGRAM_RULES: readonly ProgramRule[] = [
   ...readRules,
+  ...moreReaderRules,
   ...fileRules,
   ...gitRules,
   ...packageRules,

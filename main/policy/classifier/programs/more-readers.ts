@@ -1,0 +1,369 @@
+// More programs that only read (issue 22: fewer needless prompts), each with the options its manual
+// documents as read-only. Options that write a file, run a program, change settings or reach another
+// machine are judged by the rule (`!`) or left out, so they make the segment at least write.
+import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
+import { found, operands, tableFor, valuesOf } from '../args';
+import { isUrl } from '../network/hosts';
+import type { Analysis, Invocation } from '../types';
+import { writeValue, type Rule } from './helpers';
+
+const HELP = '-h --help -V --version';
+
+/** A URL operand is fetched: network, and the host is named on the card. */
+function fetchesUrls(inv: Invocation, a: Analysis, indices: readonly number[]): boolean {
+  for (const i of indices) {
+    const v = inv.argv[i]!;
+    if (inv.args[i]!.literal && isUrl(v)) {
+      a.raise('network', `${inv.name} fetches ${v.length > 60 ? v.slice(0, 59) + '…' : v}`, ['network']);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Listing tools (ls-like, du-like): they read names, sizes, times and modes. */
+const listers: Rule = {
+  names: ['lsd', 'eza', 'exa', 'dust', 'duf'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'lists files and their sizes',
+  conventions: { reads: 'metadata' },
+  options: {
+    lsd: `${HELP} -a --all -A --almost-all --color= --icon= --icon-theme= -F --classify -l --long --ignore-config --config-file= -1 --oneline
+      -R --recursive --human-readable --tree --depth= -d --directory-only --permission= --size= --total-size --date= -t --timesort
+      -S --sizesort -X --extensionsort -G --gitsort -v --versionsort --sort= -U --no-sort -r --reverse --group-dirs= --group-directories-first
+      --blocks= --classic --no-symlink -I: --ignore-glob= -i --inode -g --git -L --dereference --hyperlink= --header
+      --truncate-owner-after= --truncate-owner-marker= --literal -N -Z --context`,
+    eza: `--help -v --version -1 --oneline -l --long -G --grid -x --across -R --recurse -T --tree -F? --classify? --color? --colour?
+      --color-scale? --colour-scale? --color-scale-mode= --icons? --no-icons --hyperlink -a --all -A --almost-all -d --list-dirs -L: --level=
+      -r --reverse -s: --sort= --group-directories-first --group-directories-last -D --only-dirs -f --only-files -I: --ignore-glob= --git-ignore
+      -b --binary -B --bytes -g --group -h --header -H --links -i --inode -m --modified -M --mounts -n --numeric -S --blocksize -t: --time=
+      -u --accessed -U --created --changed --time-style= --total-size --no-permissions --no-filesize --no-user --no-time --git --no-git
+      --git-repos --git-repos-no-status -@ --extended -Z --context -o --octal-permissions -w: --width= --absolute? --smart-group -X
+      --dereference --no-quotes --follow-symlinks --show-symlinks --no-symlinks --stdin`,
+    exa: `--help -v --version -1 --oneline -l --long -G --grid -x --across -R --recurse -T --tree -F --classify --color= --colour=
+      --color-scale --colour-scale --icons -a --all -d --list-dirs -L: --level= -r --reverse -s: --sort= --group-directories-first
+      -D --only-dirs -I: --ignore-glob= --git-ignore -b --binary -B --bytes -g --group -h --header -H --links -i --inode -m --modified
+      -n --numeric -S --blocks -t: --time= -u --accessed -U --created --time-style= --no-permissions --no-filesize --no-user --no-time
+      --git -@ --extended`,
+    dust: `${HELP} -d: --depth= -T: --threads= -n: --number-of-lines= -p --full-paths -X: --ignore-directory= -I: --ignore-all-in-file=
+      -L --dereference-links -x --limit-filesystem -s --apparent-size -r --reverse -c --no-colors -C --force-colors -b --no-percent-bars
+      -B --bars-on-right -z: --min-size= -R --screen-reader --skip-total -f --filecount -i --ignore-hidden -v: --invert-filter= -e: --filter=
+      -t --file-types -w: --terminal-width= -P --no-progress --print-errors -D --only-dir -F --only-file -o: --output-format= -S: --stack-size=
+      -j --output-json -M: --mtime= -A: --atime= -y: --ctime= --files0-from= --collapse= -m: --filetime=`,
+    // Go flags: one dash or two, never clustered.
+    duf: `@single-dash -all -avail-threshold: -hide: -hide-fs: -hide-mp: -inodes -json -only: -only-fs: -only-mp: -output: -sort: -style: -theme:
+      -usage-threshold: -warnings -width: -version -help -h`,
+  },
+  match: ['lsd -la', 'eza -l --git', 'exa --tree --level 2', 'dust -d 2 src', 'duf --only local'],
+  notMatch: ['lsd --frob', 'dust ~/.ssh', 'eza ~/.aws'],
+};
+
+/** Finding files by name: fd lists names; -x and -X run a command for each result. */
+const fd: Rule = {
+  names: ['fd', 'fdfind'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'finds files by name',
+  readsArgs: false,
+  checksOwnOptions: true,
+  options: `${HELP} -H --hidden -I --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file -u --unrestricted -s --case-sensitive
+    -i --ignore-case -g --glob --regex -F --fixed-strings --and= -a --absolute-path -l --list-details -L --follow -p --full-path -0 --print0
+    -d: --max-depth= --min-depth= --exact-depth= --prune -t: --type= -e: --extension= -S: --size= --changed-within= --changed-before= --newer=
+    --older= -o: --owner= --format= -E: --exclude= --ignore-file= -c: --color= --hyperlink? -j: --threads= --max-results= -1 -q --quiet
+    --show-errors --base-directory= --path-separator= --search-path= --strip-cwd-prefix? --one-file-system !-x !--exec !-X !--exec-batch
+    --batch-size=`,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    const exec = argv.findIndex((x) => ['-x', '--exec', '-X', '--exec-batch'].includes(x));
+    // What follows -x (up to `;`) is the command run for each result; {} stands for a name found at run time.
+    const own = exec === -1 ? inv : { ...inv, argv: argv.slice(0, exec), args: inv.args.slice(0, exec) };
+    const scan = a.options(own, fd.options as string, 'fd');
+    if (exec !== -1) {
+      let end = exec + 1;
+      while (end < argv.length && argv[end] !== ';') end++;
+      a.raise('write', `fd ${argv[exec]} runs a command for each file it finds`, ['command_exec']);
+      a.runArgv(inv.args.slice(exec + 1, end).map((w) => (/\{[^}]*\}/.test(w.value) ? { ...w, literal: false, origin: { kind: 'unknown' as const } } : w)), `fd ${argv[exec]}`);
+    }
+    // fd PATTERN [PATH...]: the paths are listed (names only).
+    for (const i of scan.operands.slice(1)) a.read(argv[i]!, inv.args[i]!.literal, inv.cwd, false, 'metadata');
+    for (const p of valuesOf(scan, '--search-path', '--base-directory')) a.read(p, true, inv.cwd, false, 'metadata');
+  },
+  match: ['fd -e ts', 'fd "err" src', 'fd -H --no-ignore x'],
+  notMatch: ['fd -x rm', 'fd x --exec-batch rm', 'fd x --exec rm', 'fd x -X rm', 'fd x ~/.ssh', 'fd --frob'],
+};
+
+/** Searching file contents. */
+const searchers: Rule = {
+  names: ['ugrep', 'pdfgrep'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'searches files',
+  readsArgs: false,
+  // ugrep's --filter runs programs, --pager and --view start one, --save-config writes, --config reads
+  // settings that may hold a filter, -Q starts an interactive screen that can open an editor: none listed.
+  options: {
+    ugrep: `${HELP} -E -F -G -P -Z? -e: -f: -N: --and= --andnot= --not= --bool -% -i -j -w -x -v -c -l -L -n -H -h -o -q -s -r -R -z -t: -g: -O: -M:
+      -m: -A: -B: -C: -y -k -b -I -U -W -X -Y -+ -0 -. -a -d: -D: --fuzzy? --file-type= --glob= --iglob= --file-extension= --file-magic=
+      --include= --exclude= --include-dir= --exclude-dir= --max-count= --any-line --column-number --byte-offset --ignore-binary --ignore-files?
+      --hidden --color? --colour? --colors= --pretty? --sort? --stats? --tag? --binary --hexdump? --ignore-case --smart-case --word-regexp
+      --line-regexp --count --files-with-matches --files-without-match --line-number --with-filename --no-filename --only-matching --quiet
+      --silent --no-messages --recursive --dereference-recursive --decompress --zmax= --depth= --max-files= --format= --csv --json --xml --cpp
+      --width? --heading --break --separator? --group-separator? --label= --null --encoding= --extended-regexp --fixed-strings --basic-regexp
+      --perl-regexp --regexp= --file= --neg-regexp= --after-context= --before-context= --context= --invert-match --index? --ungroup --initial-tab
+      --line-buffered --no-group-separator --only-line-number --replace= --files --match --range= --min-count= --min-steal= --cpu-count? --jobs=`,
+    pdfgrep: `${HELP} -i --ignore-case -P --perl-regexp -H --with-filename -n --page-number -c --count -p --page-count -m: --max-count= -q
+      --quiet -r --recursive -R --dereference-recursive --include= --exclude= --color= -C: --context= --password= -o --only-matching -Z --null
+      --match-prefix-separator= --page-range= --unac -e: --regexp= -f: --file= -F --fixed-strings --warn-empty`,
+  },
+  analyze(inv, a) {
+    const t = tableFor((searchers.options as Record<string, string>)[inv.name]!);
+    const scan = a.options(inv, t, inv.name);
+    const patternGiven = found(scan, '-e', '--regexp', '-f', '--file', '-N', '--neg-regexp', '--and', '--not', '--andnot');
+    const files = patternGiven ? scan.operands : scan.operands.slice(1);
+    const recursive = found(scan, '-r', '-R', '--recursive', '--dereference-recursive') || inv.name === 'ugrep';
+    for (const i of files) a.read(inv.argv[i]!, inv.args[i]!.literal, inv.cwd, recursive);
+    if (recursive && files.length === 0) a.read('.', true, inv.cwd, true);
+    for (const f of valuesOf(scan, '-f', '--file')) a.read(f, true, inv.cwd);
+  },
+  match: ['ugrep -n TODO docs', 'pdfgrep -n x file.pdf'],
+  notMatch: ['ugrep --filter="pdf:sh -c id" x', 'ugrep -Q', 'ugrep x ~/.ssh', 'pdfgrep --cache x a.pdf'],
+};
+
+/** Digests and checksums: shasum (Perl's), rhash. */
+const digests: Rule = {
+  names: ['shasum', 'rhash'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'computes checksums',
+  conventions: { reads: 'digest' },
+  options: {
+    shasum: `-a: --algorithm= -b --binary -c --check -t --text -U --UNIVERSAL -0 --01 -s --status -q --quiet --ignore-missing -w --warn --strict
+      --tag -z --zero -h --help -v --version`,
+    // -o/--output and --log write files, -u/--update rewrites a hash file, -e renames files: not read.
+    rhash: `${HELP} -c --check -k --check-embedded --missing= --unverified= -r --recursive --file-list= -m: --message= --follow --max-depth= -B
+      --benchmark --speed --percents --path-separator= -q --accept= --exclude= -a --all -C --crc32 --crc32c --md4 -M --md5 -H --sha1 --sha224
+      --sha256 --sha384 --sha512 --sha3-224 --sha3-256 --sha3-384 --sha3-512 --blake2s --blake2b --tiger --tth --btih --aich --ed2k --whirlpool
+      --ripemd160 --gost12-256 --gost12-512 --has160 --snefru128 --snefru256 --edonr256 --edonr512 --bsd --sfv --simple --hex --base32 -b
+      --base64 --printf= -p: --template= --head --list-hashes --uppercase --lowercase -v --verbose --brief --ignore-missing --skip-ok --gost-reverse`,
+  },
+  match: ['shasum -a 256 a.txt', 'rhash --sha1 notes.txt'],
+  notMatch: ['rhash -o out.sfv x', 'rhash --update sums.sfv x', 'shasum ~/.ssh/id_rsa'],
+};
+
+/** Comparing files: difftastic and delta print; delta's --pager and --config are not listed. */
+const differs: Rule = {
+  names: ['difft', 'difftastic', 'delta'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'compares files',
+  options: {
+    difft: `${HELP} --background= --byte-limit= --check-only --color= --context= --display= --exit-code --graph-limit= --ignore-comments
+      --language= --list-languages --missing-as-empty --override= --parse-error-limit= --skip-unchanged --sort-paths --strip-cr= --syntax-highlight=
+      --tab-width= --width=`,
+    difftastic: `${HELP} --background= --check-only --color= --context= --display= --exit-code --ignore-comments --language= --list-languages
+      --skip-unchanged --syntax-highlight= --tab-width= --width=`,
+    delta: `${HELP} -n --line-numbers -s --side-by-side --no-gitconfig --hyperlinks --show-config --list-languages --list-syntax-themes
+      --show-syntax-themes --show-themes --show-colors --light --dark --syntax-theme= --features= -w: --width= --tabs= --diff-highlight
+      --diff-so-fancy --navigate --color-only --raw --keep-plus-minus-markers --paging= --file-style= --hunk-header-style= --word-diff-regex=
+      --max-line-length= --wrap-max-lines= --line-numbers-left-format= --line-numbers-right-format= --relative-paths --true-color=`,
+  },
+  match: ['difft a.txt b.txt', 'delta -s old new'],
+  notMatch: ['delta --pager="sh -c id" a b', 'difft a ~/.ssh/id_rsa'],
+};
+
+/** Process, user and system information. */
+const sysInfo: Rule = {
+  names: ['pstree', 'procs', 'pinky', 'lslogins', 'lsipc', 'iostat', 'mpstat', 'sar', 'acpi', 'upower', 'lsb_release', 'uuidgen', 'uuid', 'inxi', 'fastfetch', 'xwininfo', 'xprop', 'dircolors', 'finger', 'lastlog', 'fuser', 'nvidia-smi'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'reports system state',
+  options: {
+    pstree: `-a -A -c -C: -g -G -h -H: -l -n -N: -p -s -S -t -T -u -U -V -Z --arguments --ascii --compact-not --color= --show-pgids --vt100
+      --highlight-all --highlight-pid= --long --numeric-sort --ns-sort= --show-pids --show-parents --ns-changes --thread-names --hide-threads
+      --uid-changes --unicode --version --security-context --help`,
+    // --pager starts a program; --load-config reads settings: not listed.
+    procs: `${HELP} -a --and -o --or -d --nand -r --nor -l --list -t --tree -w --watch --watch-interval= -i: --insert= --only= --sorta= --sortd=
+      --color= --theme= --interval= --json --thread --no-header`,
+    pinky: '-l -b -h -p -s -f -w -i -q --lookup --help --version',
+    lslogins: `${HELP} -a --acc-expiration -c --colon-separate -e --export -f --failed -G --supp-groups -g: --groups= -L --last -l: --logins=
+      -n --newline --noheadings --notruncate -o: --output= --output-all -p --pwd -r --raw -s --system-accs --time-format= -u --user-accs
+      -y --shell -Z --context -J --json`,
+    lsipc: `${HELP} -i: --id= -g --global -J --json -l --list -n --newline --noheadings --notruncate -o: --output= --output-all -b --bytes
+      -c --creator -e --export -r --raw -t --time -P --numeric-perms -m --shmems -q --queues -s --semaphores -M --posix-shmems -Q --posix-mqueues
+      -S --posix-semaphores --time-format= -y --shell`,
+    iostat: '-c -d -h -k -m -N -p? -s -t -V -x -y -z -g: -H --dec= --human --pretty -j: -o: -f: +f: @plus --help',
+    mpstat: '-A -n -P: -u -T -I: -o: -H --dec= -V --help',
+    // -o saves the collected data to a file: judged.
+    sar: '-A -B -b -C -d -F -H -h -I: -i: -j: -m: -n: -P: -p -q -r -S -s: -e: -t -u -V -v -W -w -y -z -f: --dev= --fs= --iface= --human --pretty --sadc !-o? --help',
+    acpi: `-b -a -t -c -V -s -p -f -k -i -h -v --battery --ac-adapter --thermal --cooling --everything --show-empty --details --fahrenheit --kelvin
+      --proc --sysfs --directory= -d: --help --version`,
+    upower: '-e --enumerate -d --dump -w --wakeups -m --monitor --monitor-detail -i: --show-info= -v --version -h --help',
+    lsb_release: '-v --version -i --id -d --description -r --release -c --codename -a --all -s --short -h --help',
+    uuidgen: `${HELP} -r --random -t --time -m --md5 -s --sha1 -n: --namespace= -N: --name= -x --hex -C: --count= -6 --v6 -7 --v7`,
+    // -o writes the identifiers to a file: judged.
+    uuid: '-v: -m -n: -1 -F: -d !-o: -h',
+    // -w/-W fetch the weather, -U updates inxi itself, --output writes a file: not listed.
+    inxi: `${HELP} -A --audio -a --admin -b --basic -B --battery -C --cpu -d --disk-full? -D --disk -E --bluetooth -f --flags -F --full -G --graphics
+      -i --ip -I --info -j --swap -J --usb -l --label -L --logical -m --memory --memory-modules --memory-short -M --machine -n --network-advanced
+      -N --network -o --unmounted -p --partitions-full -P --partitions -r --repos -R --raid -s --sensors --slots -S --system -t? --processes?
+      -u --uuid -v: --verbosity= -x --extra= -y: --width= -z --filter -Z --no-filter --expanded -c: --color= --recommends --tty -Y: --height=`,
+    // --gen-config writes a configuration file: judged.
+    fastfetch: `-h --help -v --version -c: --config= -s: --structure= -l: --logo= --logo-type= --logo-width= --logo-height= --color= --color-keys=
+      --color-title= --pipe? --stat? --list-modules --list-presets --list-logos --print-logos --list-config-paths --list-data-paths --format=
+      --show-errors? --disable-linewrap? --hide-cursor? !--gen-config? !--gen-config-force?`,
+    xwininfo: '@single-dash -help -id: -name: -root -int -children -tree -stats -bits -events -size -wm -shape -frame -all -english -metric -display: -version',
+    // -set and -remove change a window's properties: judged.
+    xprop: '@single-dash -help -grammar -id: -root -name: -frame -font: -display: -len: -notype -fs: -spy -f: -version !-set: !-remove:',
+    dircolors: '-b --sh --bourne-shell -c --csh --c-shell -p --print-database --print-ls-colors --help --version',
+    finger: '-s -l -p -m -o -h',
+    // -C and -S change the lastlog records; -R works inside another root: not read.
+    lastlog: '-b: --before= -h --help -t: --time= -u: --user= !-C !--clear !-S !--set',
+    // -k signals (kills) the processes it finds: judged.
+    fuser: '-a --all -i --interactive -I --inode -l --list-signals -m --mount -M --ismountpoint -n: --namespace= -s --silent -u --user -v --verbose -w --writeonly -4 -6 -V --version -NUM !-k !--kill',
+    'nvidia-smi': `-h --help --version -q --query -i: --id= -L --list-gpus -x --xml-format -d: --display= -l: --loop= -lms: --query-gpu= --query-compute-apps=
+      --query-accounted-apps= --query-retired-pages= --format= -u --unit -b --debug?`,
+  },
+  analyze(inv, a) {
+    const argv = inv.argv;
+    switch (inv.name) {
+      case 'sar':
+        argv.forEach((x, i) => {
+          if (x !== '-o') return;
+          a.raise('write', 'sar -o saves the data it collects to a file', ['file_write']);
+          const next = argv[i + 1];
+          if (next !== undefined && !/^\d/.test(next)) writeValue(inv, a, next);
+        });
+        return;
+      case 'uuid':
+        for (const o of argv.filter((_x, i) => argv[i - 1] === '-o')) {
+          a.raise('write', 'uuid -o writes the identifiers to a file', ['file_write']);
+          writeValue(inv, a, o);
+        }
+        return;
+      case 'fastfetch':
+        if (argv.some((x) => x.startsWith('--gen-config'))) a.raise('write', 'fastfetch --gen-config writes a configuration file', ['file_write']);
+        return;
+      case 'xprop':
+        if (argv.includes('-set') || argv.includes('-remove')) a.raise('write', "xprop changes a window's properties", ['desktop_open']);
+        return;
+      case 'lastlog':
+        if (argv.some((x) => ['-C', '--clear', '-S', '--set'].includes(x))) a.raise('destructive', 'lastlog changes the login records (it needs root)', ['destructive']);
+        return;
+      case 'fuser':
+        if (argv.some((x) => x === '--kill' || /^-[a-zA-Z]*k/.test(x))) a.raise('write', 'fuser -k kills the processes it finds', ['command_exec']);
+        return;
+      case 'finger':
+        if (argv.some((x) => !x.startsWith('-') && x.includes('@'))) a.raise('network', 'finger user@host asks another machine', ['network']);
+        return;
+      case 'nvidia-smi': {
+        const sub = operands(argv, { short: 'idl', long: ['id', 'display', 'loop', 'query-gpu', 'format'] })[0];
+        const verb = sub === undefined ? undefined : argv[sub];
+        if (verb !== undefined && !['dmon', 'pmon', 'topo', 'nvlink', 'mig'].includes(verb)) a.raise('write', `nvidia-smi ${verb} may change the GPU's settings`, SHELL_REACHABLE_EFFECTS);
+        if (verb === 'mig' && !argv.some((x) => ['-lgi', '-lci', '-lgip', '-lcip', '-h', '--help'].includes(x))) a.raise('write', 'nvidia-smi mig changes GPU instances', ['command_exec']);
+        return;
+      }
+    }
+  },
+  match: ['pstree -p', 'procs --tree', 'lslogins -u', 'iostat -x', 'sar -u 1 3', 'acpi -b', 'upower -d', 'uuidgen -r', 'inxi -F', 'xprop -root', 'nvidia-smi -q', 'fuser -v docs'],
+  notMatch: ['sar -o data.sa 1 3', 'uuid -o out.txt', 'xprop -root -remove FOO', 'fuser -k 8080/tcp', 'lastlog -C -u alice', 'procs --pager=less', 'nvidia-smi -pm 1', 'fastfetch --gen-config', 'lastlog --clear -u a', 'lastlog -S -u a', 'lastlog --set -u a', 'fuser --kill x', 'fastfetch --gen-config-force', 'xprop -set FOO 1', 'finger alice@example.com', 'inxi -w'],
+};
+
+/** Structured data: viewers and converters that print (xsv, gron, jless, mlr without its DSL). */
+const dataTools: Rule = {
+  names: ['gron', 'jless', 'xsv', 'xmllint', 'ffprobe', 'pdffonts', 'glow', 'info', 'inotifywait'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'reads structured data',
+  readsArgs: false,
+  options: {
+    gron: '-u --ungron -c --colorize -m --monochrome -s --stream -k --insecure -j --json --no-sort -v --values --version -h --help',
+    jless: `${HELP} -m: --mode= --no-line-numbers -n --line-numbers -r --relative-line-numbers --scrolloff= --json --yaml`,
+    // -o/--output writes a file; index, partition and split write files: not read.
+    xsv: `${HELP} -d: --delimiter= -n --no-headers -s: --select= -i --ignore-case -v --invert-match -j: --jobs= --no-case --left --right --full
+      --cross --nulls -R --reverse -N --numeric --everything --mode --cardinality --median --quartiles --nulls-last -l: --limit= --asc -a --all
+      -p --pad -t: --out-delimiter= --crlf --quote= --quote-always --escape= --ascii --start= --end= --len= -c: --condense= --separator=
+      -w: --width= --intersect --flexible --random --seed= --uniq`,
+    // --output writes; --shell opens xmllint's shell, which can write files: not listed.
+    xmllint: `--version --xpath= --html --xmlout --format --noout --valid --dtdvalid= --dtdvalidfpi= --relaxng= --schema= --schematron= --nonet
+      --noblanks --encode= --recover --noent --nocdata --nsclean --debug --dropdtd --c14n --c14n11 --exc-c14n --pretty= --nowarning --quiet
+      --timing --repeat --insert --memory --loaddtd --dtdattr --postvalid --xinclude --noxincludenode --nofixup-base-uris --stream --walker --sax
+      --sax1 --chkregister --auto --noenc --push --pushsmall --oldxml10 --catalogs --nocatalogs --huge --path= --load-trace --maxmem= !--output= !-o:`,
+    // -o writes an output file and -report writes a report: judged.
+    ffprobe: `@single-dash -loglevel: -v: -hide_banner -show_streams -show_format -show_entries: -show_packets -show_frames -show_data -show_error
+      -show_programs -show_chapters -show_private_data -show_program_version -show_library_versions -show_versions -show_pixel_formats
+      -count_frames -count_packets -select_streams: -of: -print_format: -output_format: -pretty -unit -prefix -byte_binary_prefix -sexagesimal
+      -i: -f: -read_intervals: -bitexact -L -h -help -version -formats -codecs -decoders -encoders -protocols -pix_fmts -layouts -sample_fmts
+      -filters -bsfs -buildconf -muxers -demuxers -devices -colors -analyzeduration: -probesize: -threads: -find_stream_info !-o: !-report`,
+    pdffonts: '@single-dash -f: -l: -subst -loc -locPS -opw: -upw: -v -h -help --help',
+    glow: `${HELP} -p -s: --style= -w: --width= -a --all -l --local -n --line-numbers --preserve-new-lines -t --tui --config=`,
+    // --dribble records keystrokes to a file, -o writes nodes to a file, --restore replays keystrokes: not listed.
+    info: `--help --version -a --all -k: --apropos= -d: --directory= -f: --file= --index-search= -n: --node= -O --show-options --usage
+      --raw-escapes --no-raw-escapes -R --subnodes --strict-node-location -v: --variable= -w --where --location -x: --debug= --init-file=`,
+    // -o writes the events to a file; -d runs as a daemon in the background: not read.
+    inotifywait: `-h --help -m --monitor -r --recursive --fromfile= -s --syslog -q --quiet -qq --format= --timefmt= -c --csv -t: --timeout= -e: --event=
+      --exclude= --excludei= --include= --includei= --no-dereference -P --no-newline`,
+  },
+  analyze(inv, a) {
+    const table = tableFor((dataTools.options as Record<string, string>)[inv.name]!);
+    const scan = a.options(inv, table, inv.name);
+    let ops = scan.operands;
+    if (inv.name === 'xsv') {
+      const verb = ops.length ? inv.argv[ops[0]!]! : '';
+      if (!['cat', 'count', 'fixlengths', 'flatten', 'fmt', 'frequency', 'headers', 'input', 'join', 'sample', 'reverse', 'search', 'select', 'slice', 'sort', 'stats', 'table'].includes(verb)) {
+        a.raise('write', `xsv ${verb} writes files or is not a command the classifier knows`, ['file_write']);
+      }
+      ops = ops.slice(1);
+    }
+    if (fetchesUrls(inv, a, [...ops, ...valuesOf(scan, '--dtdvalid', '-i').map((v) => inv.argv.indexOf(v))].filter((i) => i >= 0))) return;
+    for (const out of valuesOf(scan, '--output', '-o')) {
+      a.raise('write', `${inv.name} writes its output to a file`, ['file_write']);
+      writeValue(inv, a, out);
+    }
+    if (found(scan, '-report')) a.raise('write', 'ffprobe -report writes a report file', ['file_write']);
+    const kind = inv.name === 'inotifywait' ? 'metadata' : 'content';
+    for (const i of ops) a.read(inv.argv[i]!, inv.args[i]!.literal, inv.cwd, false, kind);
+    for (const i of valuesOf(scan, '-i')) a.read(i, true, inv.cwd);
+  },
+  match: ['gron data.json', 'jless report.json', 'xsv headers a.csv', 'xmllint --format a.xml', 'ffprobe -show_streams in.mp4', 'pdffonts r.pdf', 'glow README.md', 'info coreutils', 'inotifywait -m src'],
+  notMatch: ['xsv index a.csv', 'xsv select a -o out.csv', 'xmllint --output out.xml a.xml', 'xmllint -o out.xml a.xml', 'ffprobe -o out.txt a.mp4', 'ffprobe -report a.mp4', 'gron https://example.com/x.json', 'glow https://example.com/README.md', 'info -o out.txt ls', 'inotifywait -d -o log src', 'xmllint --shell a.xml'],
+};
+
+/** The terminal: stty with no setting (or only size and speed) reports; any setting changes the terminal. */
+const stty: Rule = {
+  names: ['stty'],
+  base: 'read',
+  effects: [],
+  what: 'reports terminal settings',
+  readsArgs: false,
+  options: '-a --all -g --save -F: --file= --help --version @data',
+  analyze(inv, a) {
+    const scan = a.options(inv, '-a --all -g --save -F: --file= --help --version', 'stty');
+    const settings = scan.operands.map((i) => inv.argv[i]!).filter((x) => x !== 'size' && x !== 'speed');
+    if (settings.length) a.raise('write', `stty ${settings.join(' ')} changes the terminal's settings`, ['command_exec']);
+  },
+  match: ['stty size', 'stty -a'],
+  notMatch: ['stty raw', 'stty -echo', 'stty sane'],
+};
+
+/** busctl: listing and reading properties is read; calling methods and setting properties change things. */
+const busctl: Rule = {
+  names: ['busctl'],
+  base: 'read',
+  effects: [],
+  what: 'inspects the D-Bus system',
+  readsArgs: false,
+  // -H and -M reach another machine or container: not listed.
+  options: `${HELP} --address= --user --system --show-machine --unique --acquired --activatable --match= --size= --list -l --quiet -q --verbose
+    --json= -j --expect-reply= --auto-start= --allow-interactive-authorization= --timeout= --augment-creds= --watch-bind= --destination= --full
+    --no-pager --no-legend`,
+  analyze(inv, a) {
+    const ops = operands(inv.argv, { long: ['address', 'match', 'size', 'json', 'timeout', 'destination', 'expect-reply', 'auto-start'] });
+    const verb = ops.length ? inv.argv[ops[0]!]! : 'list';
+    if (!['list', 'status', 'monitor', 'capture', 'tree', 'introspect', 'get-property', 'help'].includes(verb)) a.raise('write', `busctl ${verb} acts on a service`, SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['busctl', 'busctl tree org.freedesktop.DBus', 'busctl get-property a b c d'],
+  notMatch: ['busctl call a b c d', 'busctl set-property a b c d s x', 'busctl -H host list'],
+};
+
+export const moreReaderRules: Rule[] = [listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl];

@@ -89,20 +89,49 @@ function carrierRule(spec: CarrierSpec, base: 'read' | 'write' | 'network' = 're
   };
 }
 
+
+/** ionice -p, taskset -p, chrt -p: with nothing else they show a process's setting; with a value they change it. */
+function setsRunningProcess(inv: Invocation, a: Analysis): void {
+  const argv = inv.argv;
+  if (!argv.some((x) => x === '-p' || x === '--pid' || x === '-P' || x === '--pgid' || x === '-u' || x === '--uid' || /^-[a-zA-Z]*p[a-zA-Z]*$/.test(x))) return;
+  const values = argv.filter((x) => !x.startsWith('-'));
+  const setting =
+    inv.name === 'ionice'
+      ? argv.some((x) => /^-[a-z]*[cnt]/.test(x) || x.startsWith('--class'))
+      : inv.name === 'taskset'
+        ? values.length > 1
+        : values.length > 1 || argv.some((x) => /^-[abdfior]+$/.test(x) || ['--batch', '--deadline', '--fifo', '--idle', '--other', '--rr'].includes(x));
+  if (setting) a.raise('write', `${inv.name} changes the scheduling of a running process`, ['command_exec']);
+}
+
+/** The command a simple carrier runs, or null when there is none. */
+function carriedCommand(inv: Invocation): string | null {
+  const i = inv.argv.findIndex((x) => !x.startsWith('-'));
+  return i === -1 ? null : inv.argv[i]!;
+}
+
 const simpleCarriers: Rule[] = [
   carrierRule({ names: ['nice'], short: 'n', long: ['adjustment'], options: '--help --version -n: -NUM --adjustment=', what: 'runs a command at another priority' }),
   carrierRule({ names: ['nohup'], options: '--help --version', what: 'runs a command immune to hangups' }),
   carrierRule({ names: ['timeout', 'gtimeout'], short: 'sk', long: ['signal', 'kill-after'], skip: 1, options: '--help --version -s: -k: -f -p -v --signal= --kill-after= --foreground --preserve-status --verbose', what: 'runs a command with a time limit' }),
   carrierRule({ names: ['stdbuf'], short: 'ioe', long: ['input', 'output', 'error'], options: '--help --version -i: -o: -e: --input= --output= --error=', what: 'runs a command with other buffering' }),
-  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, options: '--help --version -c: -n: -t -p: -P: -u: --class= --classdata= --ignore --pid= --pgid= --uid=', what: 'runs a command at another I/O priority' }),
+  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, extra: setsRunningProcess, options: '--help --version -c: -n: -t -p: -P: -u: --class= --classdata= --ignore --pid= --pgid= --uid=', what: 'runs a command at another I/O priority' }),
   carrierRule({ names: ['setsid'], options: '--help --version -c -f -w --ctty --fork --wait', what: 'runs a command in a new session' }),
   carrierRule({ names: ['builtin'], options: '', what: 'runs a shell builtin' }),
-  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
-  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -a -b -d -e -f -i -m -o -p -r -R -v -T: -P: -D: --all-tasks --batch --deadline --ext --fifo --idle --max --other --pid --rr --reset-on-fork --verbose --sched-runtime= --sched-period= --sched-deadline=', what: 'runs a command with another scheduling policy' }),
+  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
+  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -b -d -e -f -i -m -o -p -r -R -v -T: -P: -D: --all-tasks --batch --deadline --ext --fifo --idle --max --other --pid --rr --reset-on-fork --verbose --sched-runtime= --sched-period= --sched-deadline=', what: 'runs a command with another scheduling policy' }),
   carrierRule({ names: ['numactl'], short: 'CNmipP', long: ['physcpubind', 'cpunodebind', 'membind', 'interleave', 'preferred'], options: '--help -a -b -l -s -H -C: -N: -m: -i: -p: -P: --all --balancing --localalloc --show --hardware --physcpubind= --cpunodebind= --membind= --interleave= --preferred= --preferred-many=', what: 'runs a command with a NUMA policy' }),
   carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -p: -o: --noheadings --raw --verbose --pid= --output= --as? --core? --cpu? --data? --fsize? --locks? --memlock? --msgqueue? --nice? --nofile? --nproc? --rss? --rtprio? --rttime? --sigpending? --stack? -A? -c? -d? -e? -f? -i? -l? -m? -n? -q? -r? -s? -t? -u? -v? -x? -y?', what: 'runs a command with resource limits' }),
   carrierRule({ names: ['caffeinate'], short: 'tw', options: '-d -i -m -s -u -t: -w:', what: 'runs a command while keeping the machine awake' }),
-  carrierRule({ names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'], short: 'nsef', options: '', what: 'runs a command' }),
+  carrierRule({
+    names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'],
+    short: 'nsef', options: '', what: 'runs a command',
+    extra(inv, a) {
+      // With no command, fakeroot and dbus-run-session start a shell; rlwrap keeps a history file in the home folder.
+      if (carriedCommand(inv) === null && ['fakeroot', 'dbus-run-session'].includes(inv.name)) a.raise('write', `${inv.name} with no command starts a shell`, SHELL_REACHABLE_EFFECTS);
+      if (inv.name === 'rlwrap') a.raise('write', "rlwrap writes the command's input history to a file in the home folder", ['file_write']);
+    },
+  }),
   carrierRule({ names: ['faketime'], short: 'f', skip: 1, options: '--help --version -m -f: --exclude-monotonic --date-prog=', what: 'runs a command with a fake clock' }),
   carrierRule({ names: ['proxychains', 'proxychains4', 'torsocks', 'tsocks', 'torify'], short: 'f', network: true, what: 'runs a command through a network proxy' }),
   carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),
@@ -335,6 +364,8 @@ const codeCarriers: Rule = {
       case 'direnv': {
         if (argv[0] === 'exec' && argv.length > 2) a.runArgv(inv.args.slice(2), 'direnv exec');
         else if (argv[0] === 'allow' || argv[0] === 'permit' || argv[0] === 'grant') a.raise('write', 'direnv allow lets .envrc run code outside the jail whenever the folder is entered', ['capability_change']);
+        // status, version, help and stdlib print; deny, block, revoke, edit, reload, prune and the rest change what direnv loads or run .envrc.
+        else if (argv.length && !['status', 'version', 'help', 'stdlib', '--help', '--version'].includes(argv[0]!)) a.raise('write', `direnv ${argv[0]} changes what direnv loads or runs .envrc`, SHELL_REACHABLE_EFFECTS);
         return;
       }
       case 'trap': {

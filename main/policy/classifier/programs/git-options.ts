@@ -43,6 +43,20 @@ const STATUS = `-s -b -u? -z --short --branch --show-stash --porcelain? --long -
   --no-renames --renames --find-renames? --column? --no-column --ahead-behind --no-ahead-behind --null`;
 
 export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
+  'verify-pack': '-v --verbose -s --stat-only --object-format=',
+  'show-index': '--object-format=',
+  'check-mailmap': '--mailmap-file= --mailmap-blob= --stdin',
+  'hash-object': '-t: --stdin --stdin-paths --path= --no-filters --literally',
+  'fast-export': `--all --progress= --signed-tags= --tag-of-filtered-object= --fake-missing-tagger --use-done-feature --no-data --full-tree
+    --anonymize --anonymize-map= --reference-excluded-parents --show-original-ids --reencode= --mark-tags --refspec= ${'--branches? --tags? --remotes?'}`,
+  'symbolic-ref': '-q --quiet --short --no-recurse --recurse',
+  rerere: '',
+  lfs: '',
+  bisect: '',
+  difftool: '--tool-help',
+  mergetool: '--tool-help',
+  clean: '-n --dry-run -d -f --force -q --quiet -e: --exclude= -x -X -i --interactive',
+  prune: '-n --dry-run -v --verbose --progress --expire=',
   status: STATUS,
   log: `${DIFF} ${REVISIONS}`,
   whatchanged: `${DIFF} ${REVISIONS}`,

@@ -13,8 +13,31 @@ const READ = new Set([
   'blame', 'annotate', 'whatchanged', 'name-rev', 'merge-base', 'show-ref', 'for-each-ref', 'count-objects', 'fsck',
   'version', 'help', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-index', 'diff-files',
   'cherry', 'range-diff', 'grep', 'verify-commit', 'verify-tag', 'show-branch', 'get-tar-commit-id', 'ls-remote-local',
-  'column', 'interpret-trailers', 'patch-id', 'instaweb-status', 'bugreport-dry',
+  'column', 'interpret-trailers', 'patch-id', 'instaweb-status', 'bugreport-dry', 'verify-pack', 'show-index', 'check-mailmap',
 ]);
+
+/**
+ * Extensions git runs as `git-<name>` from PATH (git-extras, git-flow, git-annex …), when no alias takes the
+ * name, and built-ins that reach a remote. Only what reaches further than writing is listed: an alias can
+ * shadow an extension, so an unknown subcommand is never read, but one of these is at least its class.
+ */
+const GIT_EXTENSIONS: Readonly<Record<string, { cls: 'network' | 'install' | 'destructive'; why: string }>> = {
+  browse: { cls: 'network', why: 'opens the remote in a browser' }, 'browse-ci': { cls: 'network', why: 'opens the CI page in a browser' },
+  bug: { cls: 'network', why: 'syncs bug reports with a remote' }, 'create-branch': { cls: 'network', why: 'creates a branch on the remote too' },
+  feature: { cls: 'network', why: 'pushes feature branches' }, flow: { cls: 'network', why: 'pushes and pulls git-flow branches' },
+  'force-clone': { cls: 'network', why: 'clones over an existing folder' }, fork: { cls: 'network', why: 'forks a repository on GitHub and clones it' },
+  'gh-pages': { cls: 'network', why: 'pushes a gh-pages branch' }, 'ignore-io': { cls: 'network', why: 'fetches templates from gitignore.io' },
+  magic: { cls: 'network', why: 'commits and may push' }, 'merge-repo': { cls: 'network', why: 'merges another repository' }, mr: { cls: 'network', why: 'fetches merge requests' },
+  pr: { cls: 'network', why: 'fetches pull requests' }, paste: { cls: 'network', why: 'uploads patches to a pastebin' }, 'pull-request': { cls: 'network', why: 'opens a pull request' },
+  release: { cls: 'network', why: 'tags and pushes a release' }, 'request-pull': { cls: 'network', why: 'checks the remote for the branch' }, rscp: { cls: 'network', why: 'copies files from a remote' },
+  scp: { cls: 'network', why: 'copies files to a remote' }, subtree: { cls: 'network', why: 'adds, pulls or pushes another repository' }, sync: { cls: 'network', why: 'fetches and resets to the remote' },
+  annex: { cls: 'network', why: 'moves large files to and from remotes' }, daemon: { cls: 'network', why: 'serves repositories to the network' },
+  extras: { cls: 'install', why: 'updates git-extras itself' },
+  clear: { cls: 'destructive', why: 'deletes every untracked and ignored file' }, 'delete-branch': { cls: 'destructive', why: 'deletes branches locally and on the remote' },
+  'delete-squashed-branches': { cls: 'destructive', why: 'force-deletes branches' }, 'delete-tag': { cls: 'destructive', why: 'deletes a tag locally and on the remote' },
+  'rename-tag': { cls: 'destructive', why: 'deletes the old tag on the remote' }, 'filter-repo': { cls: 'destructive', why: 'rewrites history and expires the reflogs' },
+  obliterate: { cls: 'destructive', why: 'rewrites history to erase files' },
+};
 const WRITE = new Set([
   'add', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert', 'rm', 'mv',
   'clean', 'init', 'apply', 'am', 'gc', 'prune', 'repack', 'pack-refs', 'update-index', 'update-ref', 'symbolic-ref',
@@ -118,6 +141,34 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
 // the tests) keeps function names, which costs a defineProperty for every closure it creates.
 
 /** Raises what a git subcommand does; a read path keeps only the options its table lists (git-options.ts), any other makes it at least write. */
+/** Forms of writing subcommands that only read: `git clean -n`, `git reflog show`, `git hash-object` without -w. */
+function readForm(sub: string, rest: readonly string[]): boolean {
+  const ops = rest.filter((x) => !x.startsWith('-'));
+  switch (sub) {
+    case 'clean':
+    case 'prune':
+      return rest.some((x) => x === '--dry-run' || /^-[a-zA-Z]*n/.test(x)) && !rest.some((x) => /^-[a-zA-Z]*[fi]/.test(x) && x !== '-n');
+    case 'hash-object':
+      return !rest.includes('-w');
+    case 'fast-export':
+      return !rest.some((x) => x.startsWith('--export-marks') || x.startsWith('--import-marks'));
+    case 'symbolic-ref':
+      return ops.length === 1 && !rest.some((x) => x === '-d' || x === '--delete' || x === '-m');
+    case 'reflog':
+      return ops.length === 0 || ops[0] === 'show' || !['expire', 'delete', 'exists', 'drop', 'write'].includes(ops[0]!);
+    case 'rerere':
+      return ['status', 'diff', 'remaining'].includes(ops[0] ?? '');
+    case 'lfs':
+      return (['track', 'untrack'].includes(ops[0] ?? '') && ops.length === 1 && ops[0] === 'track') || ['ls-files', 'status', 'env', 'version', 'logs', 'locks-dry'].includes(ops[0] ?? '');
+    case 'bisect':
+      return ['log', 'visualize', 'view', 'terms', 'help'].includes(ops[0] ?? '');
+    case 'difftool':
+    case 'mergetool':
+      return rest.length === 1 && rest[0] === '--tool-help';
+  }
+  return false;
+}
+
 function judgeSubcommand(a: Analysis, sub: string, restInv: Invocation, cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []): void {
   a.raise(cls, `git ${sub} ${why}`, effects as never);
   if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
@@ -185,6 +236,10 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
   const rest = argv.slice(i + 1);
   const restInv: Invocation = { ...inv, argv: rest, args: inv.args.slice(i + 1), cwd };
   const net: GitNetworkContext = { files: a.files, cwd, overridden: config.length > 0 || argv.slice(0, i).some((x) => /^--(git-dir|config-env|exec-path)/.test(x)) };
+  // `git <sub> --help` shows the manual page (git help <sub>), like man; some forms of writing
+  // subcommands only read (`git clean -n`, `git reflog show`): judged before anything else.
+  if (config.length === 0 && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return void a.raise('read', `git ${sub} ${rest[0]} shows its manual`);
+  if (config.length === 0 && readForm(sub, rest)) return judgeSubcommand(a, sub, restInv, 'read', 'reads the repository (this form writes nothing)');
   const discards = discardsHistory(sub, rest, config);
   if (discards) discarded.why = `git ${sub} ${discards}`;
 
@@ -388,6 +443,11 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
   }
   // Could be an alias defined in configuration, which can run anything.
   a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);
+  const extension = GIT_EXTENSIONS[sub];
+  if (extension) a.raise(extension.cls, `git ${sub} ${extension.why}`, [extension.cls === 'install' ? 'install' : extension.cls, 'network']);
+  // git magic -f pushes with --force.
+  if (sub === 'magic' && rest.some((x) => /^-[a-z]*f/.test(x))) a.raise('destructive', 'git magic -f force-pushes', ['destructive']);
+  if (sub === 'for-each-repo') a.runArgv(restInv.args.slice(operands(rest, { long: ['config'] })[0] ?? rest.length), 'git for-each-repo');
 }
 
 export const gitRules: Rule[] = [

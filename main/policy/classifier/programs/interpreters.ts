@@ -2,7 +2,7 @@
 // from the input of a pipeline or built at run time can reach every effect; remote or decoded content
 // fed to any interpreter is destructive.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, optionValues } from '../args';
+import { optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { CheckConvention, ProgramConventions } from '../types';
 import type { Rule } from './helpers';
@@ -204,6 +204,11 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     checksOwnOptions: true,
     analyze(inv, a) {
       const argv = inv.argv;
+      // Code fetched by name: deno run jsr:/npm:/https:, deno install; clj -P and -Sdeps resolve dependencies;
+      // erl -remsh and iex --remsh attach to another node.
+      if (inv.name === 'deno' && (argv[0] === 'install' || argv[0] === 'add' || argv.some((x) => /^(jsr:|npm:|https?:\/\/)/.test(x)))) a.raise('network', 'deno downloads modules it is given by name or URL', ['network']);
+      if ((inv.name === 'clj' || inv.name === 'clojure') && argv.some((x) => x === '-P' || x.startsWith('-Sdeps'))) a.raise('network', `${inv.name} downloads the dependencies it is given`, ['network']);
+      if (argv.some((x) => x === '-remsh' || x === '--remsh')) a.raise('network', `${inv.name} attaches to another node over the network`, ['network']);
       if (NON_POSIX.has(inv.name)) {
         a.raise('write', `${inv.name} is not a POSIX shell; its commands are not analysed`, SHELL_REACHABLE_EFFECTS);
         a.flag('non_posix', `non-POSIX: ${inv.name} commands are not analysed`);
@@ -277,30 +282,48 @@ function interpreterRule(spec: InterpreterSpec): Rule {
   };
 }
 
+/** A URL among the operands (or a bare host for a browser): the program fetches it. */
+function opensUrl(inv: Invocation, a: Analysis, bareHosts: boolean): void {
+  for (let i = 0; i < inv.argv.length; i++) {
+    const v = inv.argv[i]!.replace(/^--?[\w-]+=/, '');
+    const url = /^(https?|ftps?|wss?):\/\/[^/\s]/i.test(v);
+    if (!inv.args[i]!.literal || !(url || (bareHosts && !v.startsWith('-') && /^[\w-]+(\.[\w-]+)+(:\d+)?(\/|$)/.test(v)))) continue;
+    a.raise('network', `${inv.name} opens ${v.length > 60 ? v.slice(0, 59) + '…' : v} from the network`, ['network']);
+    return;
+  }
+}
+
+const BROWSERS = new Set(['sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser']);
+
 const editors: Rule = {
   names: ['vi', 'vim', 'nvim', 'gvim', 'view', 'ex', 'ed', 'nano', 'pico', 'emacs', 'emacsclient', 'micro', 'hx', 'helix', 'kak', 'joe', 'mcedit', 'code', 'codium', 'subl', 'gedit', 'kate', 'atom', 'zed', 'cursor', 'idea', 'pycharm', 'mc', 'ranger', 'nnn', 'lf', 'vifm'],
   base: 'write',
   effects: SHELL_REACHABLE_EFFECTS,
   what: 'opens an interactive editor or file manager, which can change files and run commands',
+  analyze(inv, a) {
+    opensUrl(inv, a, false);
+    // VS Code and its forks install extensions for the user.
+    if (inv.argv.some((x) => /^--(install|uninstall)-extension(=|$)/.test(x))) a.raise('install', `${inv.name} installs or removes an editor extension`, ['install', 'network']);
+  },
   match: ['vim notes.md', 'nano x'],
-  notMatch: [],
+  notMatch: ['code --install-extension ms-python.python', 'kate https://example.com/x.txt'],
 };
 
 const openers: Rule = {
-  names: ['open', 'xdg-open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'google-chrome', 'notify-send', 'pbcopy', 'pbpaste', 'xclip', 'xsel', 'wl-copy', 'wl-paste', 'xdotool', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
+  names: ['open', 'xdg-open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser', 'notify-send', 'xdotool', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
   base: 'write',
   effects: ['desktop_open'],
   what: 'acts on the desktop session (opens programs, uses the clipboard, screen or speakers)',
   analyze(inv, a) {
+    // A browser loads pages (its start page at least); the openers fetch what a URL names.
+    if (BROWSERS.has(inv.name)) a.raise('network', `${inv.name} is a web browser: it loads pages from the network`, ['network']);
+    else opensUrl(inv, a, false);
     if (['xdg-open', 'open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview'].includes(inv.name)) {
       a.raise('write', `${inv.name} opens files or links with the desktop's default application (use the open_path tool instead)`, ['desktop_open', 'command_exec']);
     }
-    if (['pbpaste', 'wl-paste'].includes(inv.name) || (inv.name === 'xclip' && hasLong(inv.argv, ['o'])) || inv.argv.includes('-o')) {
-      a.raise('write', `${inv.name} reads the clipboard, which may hold secrets`, ['secret_read']);
-    }
   },
   match: ['notify-send done', 'say hello'],
-  notMatch: ['pbpaste'],
+  notMatch: ['firefox', 'xdg-open https://example.com'],
 };
 
 /** alias name='code': the code runs wherever the name is used later (when aliases are expanded). */

@@ -209,7 +209,8 @@ const sysInfo: Rule = {
       -N --network -o --unmounted -p --partitions-full -P --partitions -r --repos -R --raid -s --sensors --slots -S --system -t? --processes?
       -u --uuid -v: --verbosity= -x --extra= -y: --width= -z --filter -Z --no-filter --expanded -c: --color= --recommends --tty -Y: --height=`,
     // --gen-config writes a configuration file: judged.
-    fastfetch: `-h --help -v --version -c: --config= -s: --structure= -l: --logo= --logo-type= --logo-width= --logo-height= --color= --color-keys=
+    // A configuration file can run commands (its Command module): --config is not listed.
+    fastfetch: `-h --help -v --version -s: --structure= -l: --logo= --logo-type= --logo-width= --logo-height= --color= --color-keys=
       --color-title= --pipe? --stat? --list-modules --list-presets --list-logos --print-logos --list-config-paths --list-data-paths --format=
       --show-errors? --disable-linewrap? --hide-cursor? !--gen-config? !--gen-config-force?`,
     xwininfo: '@single-dash -help -id: -name: -root -int -children -tree -stats -bits -events -size -wm -shape -frame -all -english -metric -display: -version',
@@ -366,4 +367,72 @@ const busctl: Rule = {
   notMatch: ['busctl call a b c d', 'busctl set-property a b c d s x', 'busctl -H host list'],
 };
 
-export const moreReaderRules: Rule[] = [listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl];
+
+/** Reading the clipboard shows what was copied last, often a password: read, and a person decides (secret_read). */
+const clipboard: Rule = {
+  names: ['pbpaste', 'wl-paste', 'xclip', 'xsel', 'pbcopy', 'wl-copy'],
+  base: 'read',
+  effects: [],
+  what: 'uses the clipboard',
+  readsArgs: false,
+  options: {
+    pbpaste: '-help -pboard: -Prefer:',
+    'wl-paste': `${HELP} -n --no-newline -l --list-types -p --primary -s: --seat= -t: --type= -w: --watch= @in-order`,
+    xclip: '@single-dash -i -in -o -out -f -filter -r -rmlastnl -l: -loops: -d: -display: -h -help -selection: -se: -sel: -noutf8 -target: -t: -silent -quiet -verbose -version -sensitive',
+    xsel: '-a --append -f --follow -z --zeroflush -i --input -o --output -c --clear -d --delete -p --primary -s --secondary -b --clipboard -k --keep -x --exchange --display= -t: --selectionTimeout= -n --nodetach -l: --logfile= -v --verbose --trim --help --version',
+    pbcopy: '-help -pboard: -Prefer:',
+    'wl-copy': `${HELP} -o --paste-once -f --foreground -n --trim-newline -c --clear -p --primary -r --regular -s: --seat= -t: --type= --sensitive`,
+  },
+  analyze(inv, a) {
+    const argv = inv.argv;
+    const pasting =
+      inv.name === 'pbpaste' || (inv.name === 'wl-paste' && !argv.some((x) => x === '-w' || x.startsWith('--watch'))) ||
+      (inv.name === 'xclip' && argv.some((x) => x === '-o' || x === '-out')) ||
+      (inv.name === 'xsel' && argv.some((x) => x === '--output' || /^-[a-z]*o[a-z]*$/.test(x)));
+    if (pasting) {
+      if (!argv.some((x) => ['-l', '--list-types'].includes(x))) a.raise('read', `${inv.name} prints the clipboard, which may hold a password`, ['secret_read']);
+      return;
+    }
+    // wl-paste --watch runs a command on every change; copying replaces what the user copied.
+    if (inv.name === 'wl-paste') {
+      a.raise('write', 'wl-paste --watch runs a command whenever the clipboard changes', SHELL_REACHABLE_EFFECTS);
+      const w = argv.findIndex((x) => x === '-w' || x.startsWith('--watch'));
+      if (w !== -1) a.runArgv(inv.args.slice(argv[w]!.includes('=') ? w : w + 1), 'wl-paste --watch');
+      return;
+    }
+    a.raise('write', `${inv.name} replaces what is on the clipboard`, ['desktop_open']);
+    for (const i of operands(argv)) a.read(argv[i]!, inv.args[i]!.literal, inv.cwd);
+  },
+  match: [],
+  notMatch: ['pbpaste', 'wl-paste', 'xclip -o', 'xsel -ob', 'echo x | xclip', 'wl-copy hi', 'wl-paste --watch sh'],
+};
+
+/** Password managers: showing an entry decrypts a secret; changing the store writes. */
+const passwordStores: Rule = {
+  names: ['pass', 'gopass', 'passage'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'manages a password store',
+  readsArgs: false,
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    a.options(inv, '-c? --clip? -q? --qrcode? -o --password -O --only-password -n --no-newline -r: --revision= -y --yes -h --help --version --secret --issuer= --account= -f --force', inv.name);
+    const ops = operands(inv.argv, { short: 'r', long: ['revision', 'issuer', 'account'] });
+    const verb = ops.length ? inv.argv[ops[0]!]! : '';
+    const SHOW = ['', 'show', 'ls', 'list', 'find', 'search', 'grep', 'otp', 'cat', 'tree'];
+    if (SHOW.includes(verb) || (!['init', 'insert', 'add', 'new', 'create', 'edit', 'generate', 'rm', 'remove', 'delete', 'mv', 'move', 'cp', 'copy', 'git', 'sync', 'mounts', 'setup', 'config', 'version', 'help', 'audit', 'recipients', 'fsck', 'update', 'clone', 'import'].includes(verb) && !verb.startsWith('-'))) {
+      // `pass NAME` shows NAME; `pass otp insert` changes the store.
+      if (verb === 'otp' && ['insert', 'append', 'uri'].includes(inv.argv[ops[1]!] ?? '') && inv.argv[ops[1]!] !== 'uri') a.raise('write', `${inv.name} otp changes an entry of the password store`, ['file_write']);
+      a.raise('read', `${inv.name} ${verb || 'lists'} reads the password store, a credential location`, ['secret_read']);
+      return;
+    }
+    if (verb === 'version' || verb === 'help') return;
+    if (verb === 'mounts' && ops.length === 1) return;
+    if (verb === 'git' || verb === 'sync' || verb === 'clone') a.raise('network', `${inv.name} ${verb} runs git on the password store`, ['network', 'secret_read']);
+    a.raise('write', `${inv.name} ${verb} changes the password store`, ['file_write', 'secret_read']);
+  },
+  match: ['gopass version', 'gopass mounts'],
+  notMatch: ['pass', 'pass show email/work', 'gopass show x', 'pass insert x', 'pass git push', 'pass otp insert x'],
+};
+
+export const moreReaderRules: Rule[] = [listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];

@@ -2,7 +2,7 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { readOperands, writeValue, type Rule } from './helpers';
+import { readOperands, subcommandClass, writeValue, type Rule, type SubcommandClass } from './helpers';
 import { copyUse, curlUse, downloaderUse, httpieUse, sshUse, wgetUse } from '../network/uses';
 import type { HostTarget } from '../network/types';
 import { bareHostTarget, urlTarget } from '../network/hosts';
@@ -194,11 +194,22 @@ const cloud: Rule = {
     },
   },
   names: ['gh', 'glab', 'hub', 'aws', 'gcloud', 'az', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'kubectl', 'k9s', 'helm', 'kustomize', 'terraform', 'tofu', 'pulumi', 'ansible', 'ansible-playbook', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'firebase', 'wrangler', 'supabase', 'railway', 'eksctl', 'minikube', 'kind', 'vagrant', 'packer', 'consul', 'nomad', 'vault', 'op', 'bw', 'lpass', 'doppler', 'stripe', 'twilio', 'psql', 'mysql', 'mariadb', 'mongo', 'mongosh', 'redis-cli', 'sqlcmd', 'clickhouse-client', 'cqlsh', 'influx', 'svn', 'hg', 'fossil', 'bzr', 'git-lfs', 'jira', 'slack', 'gsutil-dry'],
-  base: 'network',
-  effects: ['network'],
+  base: 'read',
+  effects: [],
   what: 'talks to a remote service',
   readsArgs: true,
+  checksOwnOptions: true,
   analyze(inv, a) {
+    // A few subcommands only read local settings or print (gh help, kubectl config view, helm env);
+    // everything else talks to the service.
+    const local = subcommandClass(inv, CLOUD_LOCAL[inv.name] ?? {}, { short: 'RL', long: ['repo', 'context', 'namespace', 'kubeconfig', 'hostname'] });
+    if (local?.cls === 'read') {
+      a.raise('read', `${inv.name} ${local.path} ${local.why}`);
+      a.options(inv, CLOUD_READ_OPTIONS, `${inv.name} ${local.path}`);
+      return;
+    }
+    a.raise('network', `${inv.name} talks to a remote service`, ['network']);
+    if (local) a.raise(local.cls, `${inv.name} ${local.path} ${local.why}`, local.effects ?? []);
     a.produce({ kind: 'remote' });
     const argv = inv.argv;
     a.network(['gh', 'glab', 'hub'].includes(inv.name) ? forgeUse(inv) : { kind: 'connect', hosts: [{ host: null, why: `${inv.name} talks to a service whose address its own configuration decides` }], reason: `${inv.name} talks to a remote service, which is not a plain download` });
@@ -220,8 +231,42 @@ const cloud: Rule = {
       // Local queries still count as network for svn; they read a working copy here, but that is not provable.
     }
   },
-  match: ['gh pr list', 'aws s3 ls', 'kubectl get pods', 'terraform plan'],
-  notMatch: ['gh repo delete x', 'aws s3 rb s3://b --force', 'kubectl delete pod x', 'terraform apply', 'terraform destroy', 'gh auth token'],
+  match: ['gh help', 'gh config get editor', 'kubectl config view', 'kubectl version --client', 'helm env'],
+  notMatch: ['gh pr list', 'aws s3 ls', 'kubectl get pods', 'terraform plan', 'gh ext install x/y', 'kubectl config view --frob', 'gh repo delete x', 'aws s3 rb s3://b --force', 'kubectl delete pod x', 'terraform apply', 'terraform destroy', 'gh auth token'],
+};
+
+/** Options of the local read subcommands below: output formats and the names of what to show. */
+const CLOUD_READ_OPTIONS = `-h --help --version -o: --output= --client --short -q --quiet --json -j --raw --minify --flatten --name-only -n --show-token=
+  --shell= -s: --context= --kubeconfig= --namespace= --all-namespaces -A --show-managed-fields --template= -t: --jq= -L: --limit= --host= -R:
+  --repo= -w --web --no-headers --load-restrictor= --enable-helm --installed --source`;
+
+const LOCAL_READ = (why: string): SubcommandClass => ({ cls: 'read', why });
+/** Subcommands of the service tools that only read local settings or print, and the ones that install. */
+const CLOUD_LOCAL: Readonly<Record<string, Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>>> = {
+  gh: {
+    help: LOCAL_READ('prints help'), completion: LOCAL_READ('prints a completion script'), 'config get': LOCAL_READ('reads a setting'), 'config list': LOCAL_READ('lists settings'),
+    'alias list': LOCAL_READ('lists aliases'), screensaver: LOCAL_READ('shows an animation'), reference: LOCAL_READ('prints help'), environment: LOCAL_READ('prints help'),
+    formatting: LOCAL_READ('prints help'), mintty: LOCAL_READ('prints help'), 'extension list': LOCAL_READ('lists extensions'), 'ext list': LOCAL_READ('lists extensions'),
+    'ext ls': LOCAL_READ('lists extensions'), 'extension ls': LOCAL_READ('lists extensions'), alias: [LOCAL_READ('prints help')].map((e) => ({ ...e, alone: true as const })),
+    'alias set': { cls: 'write', why: 'defines an alias (it may run a shell command)', effects: ['command_exec'] }, 'alias delete': { cls: 'write', why: 'removes an alias', effects: ['file_write'] },
+    'config set': { cls: 'write', why: 'changes a setting', effects: ['file_write'] },
+    'extension install': { cls: 'install', why: 'installs an extension for the user', effects: ['install', 'network'] }, 'ext install': { cls: 'install', why: 'installs an extension for the user', effects: ['install', 'network'] },
+    'extension upgrade': { cls: 'install', why: 'upgrades installed extensions', effects: ['install', 'network'] }, 'ext upgrade': { cls: 'install', why: 'upgrades installed extensions', effects: ['install', 'network'] },
+    'extension remove': { cls: 'install', why: 'removes an installed extension', effects: ['install'] }, 'ext remove': { cls: 'install', why: 'removes an installed extension', effects: ['install'] },
+  },
+  glab: { help: LOCAL_READ('prints help'), completion: LOCAL_READ('prints a completion script'), 'alias list': LOCAL_READ('lists aliases'), 'config get': LOCAL_READ('reads a setting'), alias: { cls: 'read', why: 'prints help', alone: true } },
+  kubectl: {
+    'config get-contexts': LOCAL_READ('lists contexts'), 'config get-clusters': LOCAL_READ('lists clusters'), 'config get-users': LOCAL_READ('lists users'),
+    'config current-context': LOCAL_READ('prints the context'), 'config view': LOCAL_READ('prints the configuration, with secrets redacted'), completion: LOCAL_READ('prints a completion script'),
+    'plugin list': LOCAL_READ('lists plugins'), plugin: { cls: 'read', why: 'prints help', alone: true }, version: { cls: 'read', why: 'prints its version', when: ['--client'] }, kustomize: LOCAL_READ('renders a local kustomization'),
+    'config set-context': { cls: 'write', why: 'changes the kubeconfig', effects: ['file_write'] }, 'config use-context': { cls: 'write', why: 'changes the kubeconfig', effects: ['file_write'] },
+  },
+  helm: { env: LOCAL_READ('prints its settings'), 'repo list': LOCAL_READ('lists repositories'), 'repo ls': LOCAL_READ('lists repositories'), completion: LOCAL_READ('prints a completion script'), create: { cls: 'write', why: 'creates a chart', effects: ['file_write'] } },
+  hcloud: { context: { cls: 'read', why: 'prints help', alone: true } },
+  vagrant: {
+    'plugin install': { cls: 'install', why: 'installs a plugin for the user', effects: ['install', 'network'] }, 'plugin update': { cls: 'install', why: 'updates installed plugins', effects: ['install', 'network'] },
+    'plugin uninstall': { cls: 'install', why: 'removes a plugin', effects: ['install'] }, 'plugin expunge': { cls: 'install', why: 'removes every plugin', effects: ['install'] },
+  },
 };
 
 /** `gh` verbs that only read; every other verb creates, comments, merges, edits or deletes. */

@@ -4,7 +4,7 @@ import { SHELL_REACHABLE_EFFECTS, type Class, type Effect } from '../../../../co
 import { hasLong, hasShort, operands, valuesOf } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { ProgramConventions } from '../types';
-import type { Rule } from './helpers';
+import { subcommandClass, type Rule, type SubcommandClass } from './helpers';
 import { CRATES_HOSTS, GO_HOSTS, nodeRegistryTargets, pipIndexTargets, PYPI_HOSTS } from '../network/uses';
 import type { HostTarget } from '../network/types';
 
@@ -30,6 +30,97 @@ function say(a: Analysis, cls: Class, why: string, effects: readonly Effect[] = 
   a.raise(cls, why, effects);
 }
 
+
+type SubTable = Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>;
+const R = (why: string, extra: Partial<SubcommandClass> = {}): SubcommandClass => ({ cls: 'read', why, ...extra });
+const W = (why: string, extra: Partial<SubcommandClass> = {}): SubcommandClass => ({ cls: 'write', why, effects: ['file_write'], ...extra });
+const N = (why: string, extra: Partial<SubcommandClass> = {}): SubcommandClass => ({ cls: 'network', why, effects: ['network'], ...extra });
+const I = (why: string, extra: Partial<SubcommandClass> = {}): SubcommandClass => ({ cls: 'install', why, effects: ['install', 'network', 'file_write'], ...extra });
+const D = (why: string, extra: Partial<SubcommandClass> = {}): SubcommandClass => ({ cls: 'destructive', why, effects: ['destructive'], ...extra });
+
+/**
+ * Subcommands judged from their documentation, as data, before a rule's general judgement: what only
+ * reads (its options are still checked), what reaches the network, installs, or changes start-up files.
+ */
+const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
+  bun: {
+    a: N('adds a dependency from the registry'), c: N('creates a project from a template it downloads'), create: N('creates a project from a template it downloads'),
+    init: N('creates a project and installs its first dependencies'), feedback: N('sends text and files to the Bun team, an upload'),
+    upgrade: I('replaces the Bun installation with a downloaded release'), 'pm whoami': N('asks the registry who is signed in'), 'pm scan': N('sends the dependency list to a security scanner'),
+    'pm bin': R('prints the bin folder'), 'pm ls': R('lists dependencies'), 'pm list': R('lists dependencies'), 'pm hash': R('prints the lockfile hash'),
+    'pm hash-string': R('prints the lockfile hash input'), 'pm hash-print': R('prints the stored lockfile hash'), 'pm cache': R('prints the cache folder', { alone: true }),
+    'pm default-trusted': R('lists trusted packages'), 'pm untrusted': R('lists untrusted packages'), 'pm pkg get': R('reads package.json'),
+    'pm version': R('prints the package version', { alone: true }), why: R('explains why a package is installed'),
+  },
+  npm: { 'cache add': N('downloads a package into the cache'), diff: N('compares with packages from the registry'), fund: [R('lists funding links', { alone: true }), N('opens a funding page in the browser')] },
+  corepack: { enable: I("adds package-manager shims to Node's installation"), disable: I("removes package-manager shims from Node's installation"), install: I('installs a package manager'), prepare: N('downloads a package manager'), hydrate: W('unpacks a package manager into its cache'), npm: N('downloads and runs npm'), pnpm: N('downloads and runs pnpm'), yarn: N('downloads and runs yarn') },
+  uv: {
+    'python install': I('installs a Python version'), 'python uninstall': I('removes an installed Python version'), 'python list': R('lists Python versions'), 'python find': R('finds a Python'),
+    'python dir': R('prints where Python versions are kept'), 'self update': I('replaces uv with a downloaded release'), 'self version': R('prints its version'),
+    tree: [N('asks the index for newer versions', { when: ['--outdated'] })], help: R('prints help'), 'cache dir': R('prints the cache folder'), version: R('prints the project version', { alone: true }),
+  },
+  poetry: {
+    'python install': I('installs a Python version'), 'python remove': I('removes a Python version'), 'python list': R('lists Python versions'),
+    'self add': I("adds a plugin to Poetry's own environment"), 'self install': I("installs Poetry's own dependencies"), 'self remove': I("removes a plugin from Poetry's environment"),
+    'self sync': I("syncs Poetry's own environment"), 'self update': I('replaces Poetry with a newer release'), 'self show': R("lists Poetry's own packages"), 'self lock': W("locks Poetry's own dependencies"),
+    show: [N('asks the index for newer versions', { when: ['--outdated'] }), N('asks the index for the latest versions', { when: ['-l'] }), N('asks the index for the latest versions', { when: ['--latest'] })],
+    'env info': R('shows the environment'), 'env list': R('lists environments'), 'env activate': R('prints the activation command'), about: R('prints information'), list: R('lists commands'),
+    check: R('checks pyproject.toml'), 'debug info': R('prints debug information'), 'debug tags': R('prints packaging tags'), 'debug resolve': N('resolves dependencies from the index'),
+    'config --list': R('lists settings'), 'source show': R('shows package sources'), 'cache list': R('lists caches'),
+  },
+  conda: {
+    init: D("writes conda's start-up code into shell start-up files (~/.bashrc, ~/.zshrc)", { effects: ['destructive', 'file_write'] }),
+    'update conda': I('updates conda itself'), info: R('prints information'), doctor: R('checks an environment'), compare: R('compares environments'),
+    'env list': R('lists environments'), 'env export': R('prints an environment', { when: ['!--file', '!-f'] }), export: R('prints an environment', { when: ['!--file', '!-f'] }),
+    'env config vars list': R('lists environment variables'), 'package --which': R('finds packages of files'), notices: N('fetches notices from its channels'),
+    search: [R('searches installed environments', { when: ['--envs'] }), N('searches its channels')], repoquery: N('queries its channels'),
+  },
+  mamba: { init: D("writes mamba's start-up code into shell start-up files", { effects: ['destructive', 'file_write'] }), repoquery: N('queries its channels'), search: N('searches its channels') },
+  micromamba: { 'shell init': D('writes start-up code into shell start-up files', { effects: ['destructive', 'file_write'] }), repoquery: N('queries its channels'), search: N('searches its channels') },
+  pipx: { 'upgrade-all': I('upgrades every installed application'), 'reinstall-all': I('reinstalls every installed application'), 'uninstall-all': I('removes every installed application'), inject: I('adds packages to an installed application'), list: R('lists installed applications') },
+  cargo: {
+    binstall: I('installs a crate binary for the user'), 'install-update': I('updates installed crate binaries'), 'deb --install': I('builds a Debian package and installs it'),
+    deb: [I('installs the package it builds', { when: ['--install'] })], msrv: [I('installs toolchains to try', { when: [] })], report: R('prints a report'), pkgid: R('prints the package id'),
+  },
+  sdk: { list: N('asks the SDKMAN! service for versions'), current: R('prints the versions in use'), version: R('prints its version') },
+  asdf: { 'list all': N('asks the plugin for every version online'), 'plugin list all': N('fetches the list of plugins'), current: R('prints the versions in use') },
+  mise: { 'ls-remote': N('asks for the versions online'), use: I('installs the tool version it sets (if missing)'), 'plugins list-all': N('fetches the list of plugins') },
+  dnf: { search: N('searches the repositories (refreshing their metadata)'), provides: N('searches the repositories'), info: N('queries the repositories'), if: N('queries the repositories'), changelog: N('fetches changelogs'), repoquery: N('queries the repositories') },
+  paru: {}, yay: {},
+  meson: { install: [I('installs the build into the system', { when: ['!--destdir'] })] },
+  cmake: { '--install': [I('installs the build (into /usr/local unless --prefix says otherwise)', { when: ['!--prefix'] })] },
+  lerna: { bootstrap: N("installs the packages' dependencies"), publish: D('publishes packages to a public registry, which cannot be undone', { effects: ['network', 'destructive'] }) },
+  turbo: { login: N('signs in to Vercel'), link: N('links the repository to Vercel'), unlink: W('removes the Vercel link') },
+  mkdocs: { 'gh-deploy': N('pushes the built site to GitHub Pages') },
+  dotnet: {
+    'tool install': [I('installs a tool for the user', { when: ['--global'] }), I('installs a tool for the user', { when: ['-g'] }), N('installs a tool into the project')],
+    'tool update': [I('updates a tool for the user', { when: ['--global'] }), I('updates a tool for the user', { when: ['-g'] }), N('updates a project tool')],
+    'tool uninstall': [I('removes a tool for the user', { when: ['--global'] }), I('removes a tool for the user', { when: ['-g'] }), W('removes a project tool')],
+    'tool restore': N('installs the tools the manifest names'), 'tool search': N('searches NuGet'), 'tool list': R('lists installed tools'),
+  },
+  elm: { install: N('downloads a package') },
+  composer: { 'self-update': I('replaces Composer with a downloaded release'), selfupdate: I('replaces Composer with a downloaded release') },
+  pip: { lock: N('resolves the dependencies from the package index') },
+  vsce: { list: N("lists a publisher's extensions online"), show: N('shows an extension from the marketplace'), unpublish: D('removes an extension from the marketplace, which cannot be undone', { effects: ['network', 'destructive'] }) },
+  'pre-commit': { autoupdate: N('fetches the newest hook versions') },
+  typst: { init: N('creates a project from a template it downloads') },
+};
+
+/** Applies a subcommand table entry; true when one matched (read entries still check their options). */
+function bySubcommand(inv: Invocation, a: Analysis, readOptions: string | null, valued: { short?: string; long?: readonly string[] } = {}): boolean {
+  const table = SUBCOMMANDS[inv.name];
+  if (!table) return false;
+  const hit = subcommandClass(inv, table, valued);
+  if (!hit) return false;
+  say(a, hit.cls, `${inv.name} ${hit.path} ${hit.why}`, hit.effects ?? []);
+  if (hit.cls === 'read') {
+    if (readOptions !== null) a.options(inv, readOptions, `${inv.name} ${hit.path}`);
+  } else if (hit.cls === 'network' || hit.cls === 'install') {
+    download(a, unknownHost(`${inv.name} ${hit.path} reaches hosts its configuration names`), `${inv.name} ${hit.path} ${hit.why}`);
+  }
+  return true;
+}
+
 const NODE_INSTALL = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isntall', 'add', 'ci', 'clean-install', 'install-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'dedupe', 'ddp', 'prune', 'link', 'ln', 'rebuild', 'rb', 'install-test', 'it', 'install-ci-test', 'cit', 'audit', 'outdated', 'import']);
 const NODE_READ = new Set(['ls', 'list', 'll', 'la', 'explain', 'why', 'fund', 'root', 'prefix', 'bin', 'help', 'help-search', 'config-get', 'version-dry', 'query', 'sbom', 'licenses']);
 const NODE_NETWORK_READ = new Set(['view', 'info', 'show', 'v', 'search', 's', 'se', 'find', 'outdated', 'ping', 'whoami', 'doctor', 'access', 'owner', 'team', 'org', 'dist-tag', 'hook', 'profile', 'token', 'star', 'stars', 'unstar', 'repo', 'docs', 'bugs', 'home']);
@@ -53,6 +144,7 @@ const nodePackageManagers: Rule = {
   options: NODE_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, NODE_READ_OPTIONS, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' })) return;
     const { name, rest } = sub(inv, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' });
     const locationGlobal = inv.argv.some((x, i) => x === '--location=global' || (x === '--location' && inv.argv[i + 1] === 'global'));
     const global = hasShort(inv.argv, 'g') || inv.argv.includes('--global') || locationGlobal || (inv.name === 'yarn' && name === 'global');
@@ -132,6 +224,7 @@ const npx: Rule = {
   what: 'downloads a package and runs it',
   readsArgs: false,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, null)) return;
     if (inv.name === 'pipx') {
       const verb = inv.argv[0];
       if (verb === 'list') return;
@@ -170,6 +263,7 @@ const pip: Rule = {
   options: PIP_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, null, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] })) return;
     const { name } = sub(inv, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] });
     if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) {
       const scan = a.options(inv, PIP_READ_OPTIONS, `pip${name ? ` ${name}` : ''}`);
@@ -215,6 +309,11 @@ const pip: Rule = {
   notMatch: ['pip list -o', 'pip list --outdated', 'pip list -u', 'pip list --uptodate', 'pip --python=/tmp/x list', 'pip install requests', 'pip install --user black', 'pip uninstall -y x', 'pip download x'],
 };
 
+/** Options of the Python tools' read subcommands. */
+const PY_READ_OPTIONS = `--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev
+  --offline --directory= --project= -n: -p: --name= --prefix= --path --executable --full-path --base --envs -e --envs -a --all -s --system --explicit
+  --md5 --no-pip --short --show --describe --which --untracked --managed --only-installed --only-downloads --top-level -t --why --latest -l --outdated`;
+
 const pythonTools: Rule = {
   names: ['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'conda', 'mamba', 'micromamba'],
   conventions: { info: ['-V', '-h'] },
@@ -225,6 +324,7 @@ const pythonTools: Rule = {
   options: '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=',
   checksOwnOptions: true,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, PY_READ_OPTIONS, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] })) return;
     const { name, rest } = sub(inv, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] });
     if (name === undefined) return void a.options(inv, '--help -h --version -V -q -v --quiet --verbose', inv.name);
     if (['list', 'show', 'info', 'env-list', 'tree', 'check', 'search', 'config-list', 'help', 'version', '--version'].includes(name) && !(name === 'version' && rest.length)) {
@@ -287,6 +387,7 @@ const cargo: Rule = {
   options: '--version -V --help -h -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace !--config=',
   checksOwnOptions: true,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, '--help -h --version -V -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace --format-version= --no-deps --filter-platform= --id= -p: --package=', { short: 'Z', long: ['config', 'color', 'manifest-path'] })) return;
     const { name } = sub(inv, { short: 'Z', long: ['config', 'color', 'manifest-path'] });
     if (hasLong(inv.argv, ['config'])) say(a, 'write', 'cargo --config can set programs cargo runs', SHELL_REACHABLE_EFFECTS);
     if (name === undefined || ['version', 'help', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'].includes(name)) {
@@ -429,6 +530,13 @@ const osPackages: Rule = {
   options: OS_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, OS_READ_OPTIONS)) return;
+    // yay and paru search and show packages of the AUR online.
+    if ((inv.name === 'yay' || inv.name === 'paru') && inv.argv.some((x) => /^-S[a-zA-Z]*[si]/.test(x))) {
+      say(a, 'network', `${inv.name} asks the repositories and the AUR`, ['network']);
+      download(a, unknownHost(`${inv.name} asks the AUR`), `${inv.name} asks the AUR`);
+      return;
+    }
     const argv = inv.argv;
     const n = inv.name;
     const first = argv.find((x) => !x.startsWith('-')) ?? '';
@@ -501,7 +609,10 @@ const buildTools: Rule = {
   // everything else runs project code.
   checksOwnOptions: true,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, null)) return;
     a.raise('write', `${inv.name} runs project code and plugins, which can do anything`, SHELL_REACHABLE_EFFECTS);
+    // cmake --install copies the build into /usr/local unless --prefix names another place.
+    if (inv.name === 'cmake' && inv.argv.includes('--install') && !inv.argv.some((x) => x === '--prefix' || x.startsWith('--prefix='))) a.raise('install', 'cmake --install installs the build into the system', ['install']);
     {
     if (['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'bazel', 'bazelisk', 'dotnet', 'swift', 'bundle', 'deno', 'mix'].includes(inv.name)) {
       a.raise('network', `${inv.name} downloads dependencies`, ['network']);
@@ -526,7 +637,10 @@ const publishers: Rule = {
   what: 'builds or publishes packages',
   readsArgs: false,
   analyze(inv, a) {
+    if (bySubcommand(inv, a, null)) return;
     a.raise('write', `${inv.name} runs project code and plugins, which can do anything`, SHELL_REACHABLE_EFFECTS);
+    // cmake --install copies the build into /usr/local unless --prefix names another place.
+    if (inv.name === 'cmake' && inv.argv.includes('--install') && !inv.argv.some((x) => x === '--prefix' || x.startsWith('--prefix='))) a.raise('install', 'cmake --install installs the build into the system', ['install']);
     const verb = inv.argv.find((x) => !x.startsWith('-')) ?? '';
     const publishing = ['semantic-release', 'np', 'release-it'].includes(inv.name) || ['upload', 'publish', 'push', 'release', 'trunk'].includes(verb) || (inv.name === 'changeset' && verb === 'publish');
     if (publishing && !hasLong(inv.argv, ['dry-run', 'snapshot', 'skip-publish'])) {

@@ -636,7 +636,12 @@ const base64: Rule = {
   },
   analyze(inv, a) {
     if (hasShort(inv.argv, 'dD') || hasLong(inv.argv, ['decode']) || inv.name === 'uudecode' || inv.name === 'rot13') a.produce({ kind: 'decoded' });
-    if (inv.name === 'uudecode' && optionValues(inv.argv, 'o', ['output-file']).length) a.raise('write', 'uudecode writes a file', ['file_write']);
+    if (inv.name === 'uudecode') {
+      const outs = optionValues(inv.argv, 'o', ['output-file']);
+      // Without -o, uudecode writes the file named inside the encoded data: a path only the run knows.
+      if (outs.length === 0) a.raise('write', 'uudecode writes the file named inside the encoded data', ['file_write']);
+      else if (!outs.every((o) => o === '-' || o === '/dev/stdout')) a.raise('write', 'uudecode writes a file', ['file_write']);
+    }
   },
   match: ['base64 file', 'base64 -d payload.txt', 'base64 --decode'],
   notMatch: ['uudecode -o out.bin x.uu', 'uudecode --output-file=out.bin x.uu', 'base64 --frobnicate'],

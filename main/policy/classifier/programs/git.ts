@@ -3,7 +3,7 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { writeValue, type Rule } from './helpers';
+import { literalWord, writeValue, type Rule } from './helpers';
 import { GIT_GLOBAL, GIT_READ_OPTIONS } from './git-options';
 import { allGitRemotes, gitRemoteTargets, remoteTarget, type GitNetworkContext } from '../network/uses';
 import { remoteSpec } from '../network/hosts';
@@ -48,7 +48,7 @@ const WRITE = new Set([
 ]);
 const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'send-email', 'svn', 'p4', 'cvsimport', 'remote-ext', 'fetch-pack', 'send-pack', 'http-fetch', 'http-push', 'submodule', 'lfs']);
 /** Subcommands that run programs the user configured or named. */
-const RUNS_TOOLS = new Set(['mergetool', 'difftool', 'bisect', 'filter-branch', 'filter-repo', 'daemon', 'instaweb', 'web--browse', 'credential', 'credential-store', 'credential-cache', 'maintenance', 'hook']);
+const RUNS_TOOLS = new Set(['for-each-repo', 'mergetool', 'difftool', 'bisect', 'filter-branch', 'filter-repo', 'daemon', 'instaweb', 'web--browse', 'credential', 'credential-store', 'credential-cache', 'maintenance', 'hook']);
 
 /** Config keys whose value is a command git runs (through the shell), or that point git at code. */
 const CODE_KEYS = /^(alias\..+|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|attributesfile|excludesfile)|diff\..+\.(command|textconv)|diff\.external|filter\..+\.(clean|smudge|process)|merge\..+\.driver|credential(\..+)?\.helper|gpg(\..+)?\.program|sequence\.editor|pager\..+|interactive\.difffilter|include\.path|includeif\..+|uploadpack\.packobjectshook|protocol\..+\.allow|remote\..+\.(uploadpack|receivepack|proxy)|http\.proxy|sendemail\..+|web\.browser|browser\..+\.cmd|man\..+\.cmd|gui\..+|guitool\..+|mergetool\..+\.cmd|difftool\..+\.cmd|ssh\.variant|fetch\.fsck.*|receive\.procreceiverefs|hook\..+)$/i;
@@ -435,19 +435,24 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
     a.network({ kind: sub.includes('push') || sub === 'send-email' ? 'upload' : 'connect', hosts: [{ host: null, why: `git ${sub} reaches a remote the classifier does not resolve` }], reason: `git ${sub} contacts a remote` });
     return judgeSubcommand(a, sub, restInv, 'network', 'contacts a remote', ['network']);
   }
+  const extension = GIT_EXTENSIONS[sub];
   if (RUNS_TOOLS.has(sub)) {
     if (sub === 'maintenance' && ['start', 'register', 'schedule'].includes(rest[0] ?? '')) {
       return judgeSubcommand(a, sub, restInv, 'destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);
     }
-    return judgeSubcommand(a, sub, restInv, 'write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
+    judgeSubcommand(a, sub, restInv, 'write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
+  } else {
+    // Could be an alias defined in configuration, which can run anything.
+    a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);
   }
-  // Could be an alias defined in configuration, which can run anything.
-  a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);
-  const extension = GIT_EXTENSIONS[sub];
   if (extension) a.raise(extension.cls, `git ${sub} ${extension.why}`, [extension.cls === 'install' ? 'install' : extension.cls, 'network']);
   // git magic -f pushes with --force.
   if (sub === 'magic' && rest.some((x) => /^-[a-z]*f/.test(x))) a.raise('destructive', 'git magic -f force-pushes', ['destructive']);
-  if (sub === 'for-each-repo') a.runArgv(restInv.args.slice(operands(rest, { long: ['config'] })[0] ?? rest.length), 'git for-each-repo');
+  // git for-each-repo --config=<key> <git arguments>: runs `git <arguments>` in every repository the key lists.
+  if (sub === 'for-each-repo') {
+    const start = rest.findIndex((x, i) => !x.startsWith('-') && !(rest[i - 1] === '--config'));
+    if (start !== -1) a.runArgv([literalWord('git'), ...restInv.args.slice(start)], 'git for-each-repo');
+  }
 }
 
 export const gitRules: Rule[] = [

@@ -1,7 +1,9 @@
 // Small builders shared by the program tables.
 import type { Class, Effect } from '../../../../common/domain';
 import type { Analysis, Invocation, ProgramRule } from '../types';
+import type { Word } from '../words';
 import { operands } from '../args';
+import { isUrl } from '../network/hosts';
 
 export type Rule = ProgramRule;
 
@@ -66,4 +68,24 @@ export function subcommandClass(inv: Invocation, table: Readonly<Record<string, 
     }
   }
   return null;
+}
+
+/** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */
+export function literalWord(value: string): Word {
+  return { source: value, value, literal: true, glob: false, substitutions: [], unknown: [] };
+}
+
+/**
+ * A URL among the given arguments (all of them when none are given) is fetched: network, and the URL
+ * is named on the card. True when one was found.
+ */
+export function fetchesUrls(inv: Invocation, a: Analysis, indices?: readonly number[]): boolean {
+  for (const i of indices ?? inv.argv.keys()) {
+    const v = inv.argv[i]!;
+    if (inv.args[i]!.literal && isUrl(v)) {
+      a.raise('network', `${inv.name} fetches ${v.length > 60 ? v.slice(0, 59) + '…' : v}`, ['network']);
+      return true;
+    }
+  }
+  return false;
 }

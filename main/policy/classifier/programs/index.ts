@@ -5,6 +5,7 @@ import { carrierRules } from './carriers';
 import { fileRules } from './files';
 import { gitRules } from './git';
 import { interpreterRules } from './interpreters';
+import { keyRules } from './keys';
 import { moreReaderRules } from './more-readers';
 import { networkRules } from './network';
 import { packageRules } from './packages';
@@ -16,6 +17,7 @@ export const PROGRAM_RULES: readonly ProgramRule[] = [
   ...moreReaderRules,
   ...fileRules,
   ...gitRules,
+  ...keyRules,
   ...packageRules,
   ...networkRules,
   ...systemRules,

@@ -2,24 +2,11 @@
 // documents as read-only. Options that write a file, run a program, change settings or reach another
 // machine are judged by the rule (`!`) or left out, so they make the segment at least write.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { found, operands, tableFor, valuesOf } from '../args';
 import { isUrl } from '../network/hosts';
-import type { Analysis, Invocation } from '../types';
-import { writeValue, type Rule } from './helpers';
+import { found, operands, optionValues, tableFor, valuesOf } from '../args';
+import { fetchesUrls, writeValue, type Rule } from './helpers';
 
 const HELP = '-h --help -V --version';
-
-/** A URL operand is fetched: network, and the host is named on the card. */
-function fetchesUrls(inv: Invocation, a: Analysis, indices: readonly number[]): boolean {
-  for (const i of indices) {
-    const v = inv.argv[i]!;
-    if (inv.args[i]!.literal && isUrl(v)) {
-      a.raise('network', `${inv.name} fetches ${v.length > 60 ? v.slice(0, 59) + '…' : v}`, ['network']);
-      return true;
-    }
-  }
-  return false;
-}
 
 /** Listing tools (ls-like, du-like): they read names, sizes, times and modes. */
 const listers: Rule = {
@@ -317,6 +304,9 @@ const dataTools: Rule = {
       ops = ops.slice(1);
     }
     if (fetchesUrls(inv, a, [...ops, ...valuesOf(scan, '--dtdvalid', '-i').map((v) => inv.argv.indexOf(v))].filter((i) => i >= 0))) return;
+    // glow github.com/owner/repo fetches the repository's README.
+    const forge = inv.name === 'glow' ? ops.find((i) => /^(github\.com|gitlab\.com)(\/|$)/i.test(inv.argv[i]!)) : undefined;
+    if (forge !== undefined) return a.raise('network', `glow fetches the README of ${inv.argv[forge]}`, ['network']);
     for (const out of valuesOf(scan, '--output', '-o')) {
       a.raise('write', `${inv.name} writes its output to a file`, ['file_write']);
       writeValue(inv, a, out);
@@ -327,7 +317,7 @@ const dataTools: Rule = {
     for (const i of valuesOf(scan, '-i')) a.read(i, true, inv.cwd);
   },
   match: ['gron data.json', 'jless report.json', 'xsv headers a.csv', 'xmllint --format a.xml', 'ffprobe -show_streams in.mp4', 'pdffonts r.pdf', 'glow README.md', 'info coreutils', 'inotifywait -m src'],
-  notMatch: ['xsv index a.csv', 'xsv select a -o out.csv', 'xmllint --output out.xml a.xml', 'xmllint -o out.xml a.xml', 'ffprobe -o out.txt a.mp4', 'ffprobe -report a.mp4', 'gron https://example.com/x.json', 'glow https://example.com/README.md', 'info -o out.txt ls', 'inotifywait -d -o log src', 'xmllint --shell a.xml'],
+  notMatch: ['xsv index a.csv', 'xsv select a -o out.csv', 'xmllint --output out.xml a.xml', 'xmllint -o out.xml a.xml', 'ffprobe -o out.txt a.mp4', 'ffprobe -report a.mp4', 'gron https://example.com/x.json', 'glow https://example.com/README.md', 'glow github.com/charmbracelet/glow', 'info -o out.txt ls', 'inotifywait -d -o log src', 'xmllint --shell a.xml'],
 };
 
 /** The terminal: stty with no setting (or only size and speed) reports; any setting changes the terminal. */
@@ -428,11 +418,57 @@ const passwordStores: Rule = {
     }
     if (verb === 'version' || verb === 'help') return;
     if (verb === 'mounts' && ops.length === 1) return;
-    if (verb === 'git' || verb === 'sync' || verb === 'clone') a.raise('network', `${inv.name} ${verb} runs git on the password store`, ['network', 'secret_read']);
+    // gopass mounts add NAME URL, gopass clone URL: the store is cloned.
+    if (verb === 'git' || verb === 'sync' || verb === 'clone' || ops.some((i) => isUrl(inv.argv[i]!) || /^[\w.-]+@[\w.-]+:/.test(inv.argv[i]!))) a.raise('network', `${inv.name} ${verb} runs git on the password store`, ['network', 'secret_read']);
     a.raise('write', `${inv.name} ${verb} changes the password store`, ['file_write', 'secret_read']);
   },
   match: ['gopass version', 'gopass mounts'],
   notMatch: ['pass', 'pass show email/work', 'gopass show x', 'pass insert x', 'pass git push', 'pass otp insert x'],
 };
 
-export const moreReaderRules: Rule[] = [listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];
+/** getent DATABASE [KEY…]: looks entries up through NSS (files, and what nsswitch.conf names). */
+const getent: Rule = {
+  names: ['getent'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'looks up users, groups, hosts and services',
+  readsArgs: false,
+  options: '-s: --service= -i --no-idn -A --no-addrconfig --help --usage -V --version',
+  analyze(inv, a) {
+    const ops = operands(inv.argv, { short: 's', long: ['service'] });
+    const db = ops.length ? inv.argv[ops[0]!]! : '';
+    // Host lookups with a key go to DNS; without one, getent hosts lists /etc/hosts.
+    if (/^a?hosts(v4|v6)?$/.test(db) && ops.length > 1) a.raise('network', `getent ${db} resolves names through DNS`, ['network']);
+    if (db === 'shadow' || db === 'gshadow') a.raise('read', `getent ${db} prints password hashes, a credential`, ['secret_read']);
+  },
+  match: ['getent passwd 1000', 'getent group staff', 'getent hosts', 'getent services'],
+  notMatch: ['getent hosts example.com', 'getent ahostsv4 example.com', 'getent shadow', 'getent -s dns hosts x'],
+};
+
+/** qalc: a calculator. Expressions are computed; its commands (save, set, exrates …) change settings or fetch rates. */
+const QALC_COMMANDS = new Set(['save', 'store', 'variable', 'function', 'delete', 'assume', 'base', 'rpn', 'set', 'mode', 'exrates', 'quit', 'exit',
+  'keep', 'unkeep', 'stack', 'swap', 'rotate', 'copy', 'clear', 'pop', 'unit', 'definitions', 'saveDefinitions', 'MC', 'MS', 'M+', 'M-', 'MR', 'MRC']);
+const qalc: Rule = {
+  names: ['qalc'],
+  base: 'read',
+  effects: [],
+  what: 'computes expressions',
+  readsArgs: false,
+  options: `-h --help -v --version -t --terse -b: --base= -c --color? -m: --time= --set= --defaults -l --list? --list-functions? --list-units?
+    --list-variables? --list-prefixes? --list-dataset? !-e !--exrates !-f: !--file= -i --interactive -n --nodefs !-s: !--set=`,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    if (argv.some((x) => x === '-e' || x === '--exrates' || x.toLowerCase() === 'exrates')) a.raise('network', 'qalc -e downloads exchange rates', ['network', 'file_write']);
+    for (const f of optionValues(argv, 'f', ['file'])) {
+      a.raise('write', 'qalc -f runs the commands of a file (they can save settings and definitions)', ['file_write']);
+      a.read(f, true, inv.cwd);
+    }
+    if (argv.some((x, i) => x === '-s' || x === '--set' || x.startsWith('--set=') || (i === 0 || !argv[i - 1]!.startsWith('-')) && QALC_COMMANDS.has(x.split(/\s/)[0]!))) {
+      a.raise('write', 'qalc commands and -s change its settings or definitions, which it saves', ['file_write']);
+    }
+  },
+  match: ['qalc 66+99', 'qalc 5 m to ft', 'qalc --list-functions', 'qalc -t "sqrt(2)"'],
+  notMatch: ['qalc -e', 'qalc --exrates', 'qalc exrates', 'qalc -f cmds.txt', 'qalc --file cmds.txt', 'qalc --set "precision 20" 1', 'qalc save x 5', 'qalc "set precision 20"', 'qalc -s "decimal comma on" 1'],
+};
+
+export const moreReaderRules: Rule[] = [getent, qalc, listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];

@@ -2,7 +2,7 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { readOperands, subcommandClass, writeValue, type Rule, type SubcommandClass } from './helpers';
+import { fetchesUrls, readOperands, subcommandClass, writeValue, type Rule, type SubcommandClass } from './helpers';
 import { copyUse, curlUse, downloaderUse, httpieUse, sshUse, wgetUse } from '../network/uses';
 import type { HostTarget } from '../network/types';
 import { bareHostTarget, urlTarget } from '../network/hosts';
@@ -22,6 +22,10 @@ const fetchers: Rule = {
     else if (['http', 'https', 'httpie', 'xh'].includes(inv.name)) a.network(httpieUse(inv));
     else if (['lynx', 'links', 'w3m', 'elinks'].includes(inv.name)) a.network({ kind: 'connect', hosts: [{ host: null, why: `${inv.name} is an interactive browser that can follow any link` }], reason: `${inv.name} browses the web interactively` });
     else a.network(downloaderUse(inv));
+    // httpie cli plugins install NAME: pip-installs a plugin into httpie's environment.
+    if (inv.name === 'httpie' && argv[0] === 'cli' && argv[1] === 'plugins' && ['install', 'upgrade', 'uninstall'].includes(argv[2] ?? '')) {
+      a.raise('install', `httpie cli plugins ${argv[2]} installs packages`, ['install', 'network']);
+    }
     if (inv.name === 'curl') {
       for (const o of optionValues(argv, 'o', ['output'])) if (o !== '-') writeValue(inv, a, o);
       if (hasShort(argv, 'O') || hasLong(argv, ['remote-name', 'remote-name-all'])) a.write('.', true, inv.cwd, 'downloads into');
@@ -203,7 +207,8 @@ const cloud: Rule = {
     // A few subcommands only read local settings or print (gh help, kubectl config view, helm env);
     // everything else talks to the service.
     const local = subcommandClass(inv, CLOUD_LOCAL[inv.name] ?? {}, { short: 'RL', long: ['repo', 'context', 'namespace', 'kubeconfig', 'hostname'] });
-    if (local?.cls === 'read') {
+    // kubectl kustomize https://github.com/…: the kustomization is fetched.
+    if (local?.cls === 'read' && !fetchesUrls(inv, a)) {
       a.raise('read', `${inv.name} ${local.path} ${local.why}`);
       a.options(inv, CLOUD_READ_OPTIONS, `${inv.name} ${local.path}`);
       return;
@@ -310,6 +315,9 @@ const CONTAINER_READ = `-a -q -s -n: -l -f: -t --all --quiet --size --last= --la
   --tail= --timestamps --since= --until= --details --no-stream --human -H --json --services --volumes --images --resolve-image-digests
   --no-interpolate --short`;
 
+/** ctr's nouns, each followed by its verb. */
+const CTR_NOUNS = new Set(['images', 'image', 'i', 'containers', 'container', 'c', 'tasks', 'task', 't', 'snapshots', 'snapshot', 'content', 'namespaces', 'namespace', 'ns', 'leases', 'plugins', 'plugin', 'install', 'sandboxes', 'sandbox', 'sb']);
+
 const containers: Rule = {
   names: ['docker', 'podman', 'nerdctl', 'buildah', 'ctr', 'crictl', 'lxc', 'incus', 'docker-compose', 'colima', 'orbctl'],
   base: 'read',
@@ -325,8 +333,10 @@ const containers: Rule = {
     let verb = ops.length ? argv[ops[0]!]! : '';
     const second = ops.length > 1 ? argv[ops[1]!]! : '';
     if (verb === 'compose' || verb === 'container' || verb === 'image' || verb === 'volume' || verb === 'network' || verb === 'system' || verb === 'builder' || verb === 'buildx') verb = `${verb} ${second}`;
+    // containerd's ctr: every command is NOUN VERB (ctr images pull, ctr containers ls); only listing and info read.
+    if (inv.name === 'ctr' && CTR_NOUNS.has(verb)) verb = `${verb} ${second}`;
     const readVerbs = ['ps', 'images', 'inspect', 'logs', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff', 'container ls', 'container list', 'container inspect', 'container logs', 'image ls', 'image list', 'image inspect', 'image history', 'volume ls', 'volume inspect', 'network ls', 'network inspect', 'compose ps', 'compose logs', 'compose config', 'compose ls', 'system df', 'system info', 'context ls'];
-    if (readVerbs.includes(verb.trim())) {
+    if (inv.name === 'ctr' ? /^\S+ (ls|list|info)$/.test(verb) || verb === 'version' : readVerbs.includes(verb.trim())) {
       a.raise('read', `${inv.name} ${verb.trim()} reads container state (through the container daemon)`, ['file_read']);
       if (verb.trim() !== 'top') a.options(inv, CONTAINER_READ, `${inv.name} ${verb.trim()}`, (globals.operands[0] ?? 0) + 1);
       return;

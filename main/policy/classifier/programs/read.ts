@@ -4,7 +4,7 @@ import { endOfOptions, found, hasLong, hasOption, hasShort, operands, optionValu
 import type { Analysis, Invocation, ProgramConventions } from '../types';
 import { mayBeOption, type Word } from '../words';
 import { broadDeleteRoot, findNarrows } from './files';
-import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
+import { fetchesUrls, readOperands, writeOperands, writeValue, type Rule } from './helpers';
 import { AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
 
 /**
@@ -814,6 +814,11 @@ const splitters: Rule = {
   effects: ['file_read', 'file_write'],
   what: 'writes output files',
   analyze(inv, a) {
+    // ffmpeg -i URL, pandoc URL, magick URL: they fetch what they convert.
+    fetchesUrls(inv, a);
+    // ImageMagick's -display host:0 talks to the X server of another machine.
+    const display = inv.argv.findIndex((x) => x === '-display');
+    if (display !== -1 && !/^(unix)?:/.test(inv.argv[display + 1] ?? ':')) a.raise('network', `${inv.name} -display ${inv.argv[display + 1]} talks to the X server of another machine`, ['network']);
     if (inv.name === 'shuf' || inv.name === 'iconv') {
       const outs = optionValues(inv.argv, 'o', ['output']);
       if (outs.length === 0) return;
@@ -830,7 +835,7 @@ const splitters: Rule = {
     if (outs.length === 0) a.write('.', true, inv.cwd, 'writes files in');
   },
   match: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm'],
-  notMatch: ['pandoc -o ~/.bashrc notes.md'],
+  notMatch: ['pandoc -o ~/.bashrc notes.md', 'pandoc -t markdown https://example.com', 'magick import -display example.com:0 -window root x.png'],
 };
 
 

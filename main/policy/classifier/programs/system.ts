@@ -74,7 +74,15 @@ const systemctl: Rule = {
   options: SYSTEM_READ_OPTIONS,
   analyze(inv, a) {
     const argv = inv.argv;
-    const first = argv.find((x) => !x.startsWith('-')) ?? '';
+    // The verb: the first operand after the options that take a value (a flag listed here would hide the verb).
+    const firstOp = inv.name === 'systemctl' || inv.name === 'loginctl'
+      ? operands(argv, { short: 'tpPHMnos', long: ['host', 'machine', 'type', 'property', 'lines', 'output', 'state', 'signal', 'kill-whom', 'kill-value', 'root', 'image', 'job-mode', 'when', 'message', 'timestamp', 'legend', 'what', 'preset-mode', 'reboot-argument', 'check-inhibitors', 'drop-in', 'boot-loader-menu', 'boot-loader-entry'] })[0]
+      : argv.findIndex((x) => !x.startsWith('-'));
+    const first = firstOp === undefined || firstOp === -1 ? '' : argv[firstOp]!;
+    // -H user@host runs the same command on another machine, over ssh.
+    if (['systemctl', 'loginctl'].includes(inv.name) && (hasShort(argv, 'H') || hasLong(argv, ['host']))) {
+      a.raise('network', `${inv.name} -H runs on another machine over ssh`, ['network']);
+    }
     switch (inv.name) {
       case 'systemctl': {
         const reading = ['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help', 'show-environment'];

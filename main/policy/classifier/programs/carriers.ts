@@ -124,7 +124,7 @@ const simpleCarriers: Rule[] = [
   carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -p: -o: --noheadings --raw --verbose --pid= --output= --as? --core? --cpu? --data? --fsize? --locks? --memlock? --msgqueue? --nice? --nofile? --nproc? --rss? --rtprio? --rttime? --sigpending? --stack? -A? -c? -d? -e? -f? -i? -l? -m? -n? -q? -r? -s? -t? -u? -v? -x? -y?', what: 'runs a command with resource limits' }),
   carrierRule({ names: ['caffeinate'], short: 'tw', options: '-d -i -m -s -u -t: -w:', what: 'runs a command while keeping the machine awake' }),
   carrierRule({
-    names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'],
+    names: ['unbuffer', 'chronic', 'eatmydata', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'],
     short: 'nsef', options: '', what: 'runs a command',
     extra(inv, a) {
       // With no command, fakeroot and dbus-run-session start a shell; rlwrap keeps a history file in the home folder.
@@ -132,6 +132,17 @@ const simpleCarriers: Rule[] = [
       if (inv.name === 'rlwrap') a.raise('write', "rlwrap writes the command's input history to a file in the home folder", ['file_write']);
     },
   }),
+  // fakeroot(1): -l/--lib and --faked name a library and a daemon it loads, -s saves state to a file: not listed.
+  {
+    ...carrierRule({
+      names: ['fakeroot'], short: 'ib', options: '-h --help -v --version -i: -b: --unknown-is-real', what: 'runs a command as a pretend root',
+      extra(inv, a) {
+        if (operands(inv.argv, { short: 'ib' }).length === 0) a.raise('write', 'fakeroot with no command starts a shell', SHELL_REACHABLE_EFFECTS);
+        for (const f of optionValues(inv.argv, 'i', [])) a.read(f, true, inv.cwd);
+      },
+    }),
+    conventions: { info: ['-h', '-v'] },
+  },
   carrierRule({ names: ['faketime'], short: 'f', skip: 1, options: '--help --version -m -f: --exclude-monotonic --date-prog=', what: 'runs a command with a fake clock' }),
   carrierRule({ names: ['proxychains', 'proxychains4', 'torsocks', 'tsocks', 'torify'], short: 'f', network: true, what: 'runs a command through a network proxy' }),
   carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),

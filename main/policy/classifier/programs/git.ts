@@ -1,10 +1,10 @@
 // git, by subcommand. Global options can carry code (-c alias.x=!cmd, -c core.pager=...), so they are
 // judged before the subcommand.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, hasShort, operands, optionValues } from '../args';
+import { found, hasLong, hasShort, operands, optionValues, scanOptions, tableFor } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { literalWord, writeValue, type Rule } from './helpers';
-import { GIT_GLOBAL, GIT_READ_OPTIONS } from './git-options';
+import { GIT_EXTENSION_READS, GIT_GLOBAL, GIT_READ_OPTIONS, type GitExtensionRead } from './git-options';
 import { allGitRemotes, gitRemoteTargets, remoteTarget, type GitNetworkContext } from '../network/uses';
 import { remoteSpec } from '../network/hosts';
 
@@ -167,6 +167,25 @@ function readForm(sub: string, rest: readonly string[]): boolean {
       return rest.length === 1 && rest[0] === '--tool-help';
   }
   return false;
+}
+
+/** The read form of a third-party git command this invocation is in, or null (git-options.ts). */
+function extensionReadForm(sub: string, rest: readonly string[]): GitExtensionRead | null {
+  const ext = Object.hasOwn(GIT_EXTENSION_READS, sub) ? GIT_EXTENSION_READS[sub]! : null;
+  if (!ext) return null;
+  const dashes = rest.indexOf('--');
+  const own = dashes === -1 ? rest : rest.slice(0, dashes);
+  const scan = scanOptions(own, tableFor(ext.options));
+  if (scan.unknown.length) return null;
+  if (ext.need && !found(scan, ...ext.need)) return null;
+  const ops = scan.operands.map((i) => own[i]!);
+  if (ext.verbs && !ext.verbs.includes(ops.shift() ?? '')) return null;
+  if (ext.max !== 'any' && ops.length > ext.max) return null;
+  if (dashes !== -1) {
+    const log = rest.slice(dashes + 1);
+    if (!ext.logArgs || log.some((x) => x.startsWith('-') && !ext.logArgs!.test(x))) return null;
+  }
+  return ext;
 }
 
 function judgeSubcommand(a: Analysis, sub: string, restInv: Invocation, cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []): void {
@@ -436,6 +455,12 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
     return judgeSubcommand(a, sub, restInv, 'network', 'contacts a remote', ['network']);
   }
   const extension = GIT_EXTENSIONS[sub];
+  const extensionRead = config.length === 0 ? extensionReadForm(sub, rest) : null;
+  if (extensionRead) {
+    a.raise('read', `git ${sub} ${extensionRead.what}`);
+    a.options(restInv, extensionRead.options, `git ${sub}`);
+    return;
+  }
   if (RUNS_TOOLS.has(sub)) {
     if (sub === 'maintenance' && ['start', 'register', 'schedule'].includes(rest[0] ?? '')) {
       return judgeSubcommand(a, sub, restInv, 'destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);

@@ -11,6 +11,7 @@ import { networkRules } from './network';
 import { packageRules } from './packages';
 import { readRules } from './read';
 import { systemRules } from './system';
+import { systemReaderRules } from './system-readers';
 
 export const PROGRAM_RULES: readonly ProgramRule[] = [
   ...readRules,
@@ -21,6 +22,7 @@ export const PROGRAM_RULES: readonly ProgramRule[] = [
   ...packageRules,
   ...networkRules,
   ...systemRules,
+  ...systemReaderRules,
   ...carrierRules,
   ...interpreterRules,
 ];

@@ -310,7 +310,7 @@ const editors: Rule = {
 };
 
 const openers: Rule = {
-  names: ['open', 'xdg-open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser', 'notify-send', 'xdotool', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
+  names: ['open', 'xdg-open', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser', 'notify-send', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
   base: 'write',
   effects: ['desktop_open'],
   what: 'acts on the desktop session (opens programs, uses the clipboard, screen or speakers)',
@@ -318,7 +318,7 @@ const openers: Rule = {
     // A browser loads pages (its start page at least); the openers fetch what a URL names.
     if (BROWSERS.has(inv.name)) a.raise('network', `${inv.name} is a web browser: it loads pages from the network`, ['network']);
     else opensUrl(inv, a, false);
-    if (['xdg-open', 'open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview'].includes(inv.name)) {
+    if (['xdg-open', 'open', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview'].includes(inv.name)) {
       a.raise('write', `${inv.name} opens files or links with the desktop's default application (use the open_path tool instead)`, ['desktop_open', 'command_exec']);
     }
   },

@@ -471,4 +471,207 @@ const qalc: Rule = {
   notMatch: ['qalc -e', 'qalc --exrates', 'qalc exrates', 'qalc -f cmds.txt', 'qalc --file cmds.txt', 'qalc --set "precision 20" 1', 'qalc save x 5', 'qalc "set precision 20"', 'qalc -s "decimal comma on" 1'],
 };
 
-export const moreReaderRules: Rule[] = [getent, qalc, listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];
+/** pv: a pipe viewer. It copies its files (or standard input) to standard output, showing progress. */
+const pv: Rule = {
+  names: ['pv'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'copies data to its output, showing progress',
+  // -P/--pidfile and -U/--store-and-forward write files, -R/--remote changes another pv: not listed.
+  options: `-h --help -V --version -p --progress -t --timer -e --eta -I --fineta -r --rate -a --average-rate -b --bytes -8 --bits -T --buffer-percent
+    -A: --last-written= -F: --format= -n --numeric -q --quiet -c --cursor -W --wait -D: --delay-start= -s: --size= -g --gauge -l --line-mode -0 --null
+    -i: --interval= -m: --average-rate-window= -w: --width= -H: --height= -N: --name= -f --force -L: --rate-limit= -B: --buffer-size= -C --no-splice
+    -E --skip-errors -Z: --error-skip-block= -S --stop-at-size -Y --sync -K --direct-io -X --discard -d: --watchfd=`,
+  match: ['pv notes.txt', 'pv -d 4242', 'pv -L 1K -S big.iso'],
+  notMatch: ['pv -P pid.txt notes.txt', 'pv ~/.ssh/id_rsa'],
+};
+
+/** most: a pager. +N and +/TEXT start at a line or a match. */
+const most: Rule = {
+  names: ['most'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'pages through files',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const keep = inv.argv.map((x, i) => (/^\+(\d+|\/.*)$/.test(x) ? -1 : i)).filter((i) => i !== -1);
+    a.options({ ...inv, argv: keep.map((i) => inv.argv[i]!), args: keep.map((i) => inv.args[i]!) }, '@plus -1 -b -C -c -d -k -M -s -t? -u -v -w -z', 'most');
+  },
+  match: ['most notes.txt', 'most notes.txt +/hello', 'most +10 a.txt b.txt'],
+  notMatch: ['most +frob notes.txt', 'most ~/.aws/credentials'],
+};
+
+/** mutool (MuPDF): info, show, pages and draw without -o print; the other tools write files or run scripts. */
+const MUTOOL_READ: Readonly<Record<string, string>> = {
+  info: '-p: -F -I -M -P -S -X',
+  show: '-p: -b -e -g -r',
+  pages: '-p:',
+  draw: `-p: !-o: -F: -R: -r: -w: -h: -f -B: -M: -W: -H: -S: -X -a -c: -e: -G: -I -s: -A: -l: -D -i -L -P -N -O: -y: -T: -t: -q -m`,
+};
+const mutool: Rule = {
+  names: ['mutool'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'inspects and converts PDF files',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const verb = inv.argv[0] ?? '';
+    const table = Object.hasOwn(MUTOOL_READ, verb) ? MUTOOL_READ[verb]! : null;
+    if (!table) return a.raise('write', `mutool ${verb} writes files or runs a script`, SHELL_REACHABLE_EFFECTS);
+    const scan = a.options(inv, table, `mutool ${verb}`, 1);
+    for (const o of valuesOf(scan, '-o')) {
+      a.raise('write', `mutool ${verb} -o writes files`, ['file_write']);
+      writeValue(inv, a, o);
+    }
+  },
+  match: ['mutool info input.pdf', 'mutool show input.pdf outline', 'mutool draw -F txt input.pdf 2'],
+  notMatch: ['mutool draw -o out.png input.pdf', 'mutool run script.js', 'mutool extract input.pdf', 'mutool draw --frob in.pdf'],
+};
+
+/**
+ * xmlstarlet: sel, fo, el, c14n, ls, esc, unesc, pyx, p2x and val print to standard output; ed does too
+ * unless -L/--inplace. tr runs an XSLT stylesheet, which can write files (exsl:document): write.
+ */
+const XMLSTARLET_READ = new Set(['sel', 'select', 'fo', 'format', 'el', 'elements', 'c14n', 'ls', 'esc', 'escape', 'unesc', 'unescape', 'pyx', 'xmln', 'p2x', 'depyx', 'val', 'validate', 'ed', 'edit']);
+const xmlstarlet: Rule = {
+  names: ['xmlstarlet', 'xml'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'queries and edits XML',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    const at = argv.findIndex((x) => !x.startsWith('-'));
+    a.options({ ...inv, argv: argv.slice(0, at === -1 ? argv.length : at), args: inv.args.slice(0, at === -1 ? argv.length : at) }, '-q -C --doc-namespace --no-doc-namespace --version --help', 'xmlstarlet');
+    if (at === -1) return;
+    const verb = argv[at]!;
+    if (!XMLSTARLET_READ.has(verb)) return a.raise('write', `xmlstarlet ${verb} writes files or runs a stylesheet`, SHELL_REACHABLE_EFFECTS);
+    if (argv.includes('--net')) a.raise('network', 'xmlstarlet --net fetches DTDs and schemas from the network', ['network']);
+    if ((verb === 'ed' || verb === 'edit') && argv.some((x) => x === '-L' || x === '--inplace')) {
+      a.raise('write', 'xmlstarlet ed --inplace rewrites the files', ['file_write']);
+      for (const i of operands(argv.slice(at + 1)).map((k) => k + at + 1)) if (/\.(xml|svg|xhtml|html|xsd|xsl|xslt|plist|config|csproj)$/i.test(argv[i]!)) a.write(argv[i]!, inv.args[i]!.literal, inv.cwd);
+    }
+  },
+  match: ['xmlstarlet format report.xml', 'xmlstarlet sel -t -v //x a.xml', 'xmlstarlet ed -u //x -v 1 a.xml'],
+  notMatch: ['xmlstarlet ed -L -u //x -v 1 a.xml', 'xmlstarlet tr style.xsl a.xml', 'xmlstarlet val --net a.xml'],
+};
+
+/**
+ * Miller (mlr): main flags, then verbs chained with `then`, then files. Its DSL (put, filter) can run
+ * commands (system, exec) and write files (tee >, emit >, print >, dump >): such an expression, a DSL
+ * file (-f, -s, --load, --mload), --prepipe and -I (in place) are not read; nor are the tee, split and case verbs.
+ */
+const MLR_VALUED = new Set(['--from', '--ifs', '--ofs', '--fs', '--ips', '--ops', '--ps', '--irs', '--ors', '--rs', '--nr-progress-mod', '--records-per-batch',
+  '--ofmt', '--fflatsep', '--jflatsep', '--oflatsep', '--iflatsep', '--flatsep', '--tz', '-n', '--nidx-fs', '--repifs', '--implicit-pprint-header']);
+const MLR_FLAG = /^--?((i|o|io)?(csv|tsv|json|jsonl|ljson|nidx|dkvp|xtab|pprint|markdown|md|usv|asv|csvlite|tsvlite)|[ctjlnxpmd]2[ctjlnxpmdb]|c2p|icsv|ojson|jvstack|no-jvstack|jlistwrap|no-jlistwrap|jvquoteall|barred|right|key-color|no-color|M|C|implicit-csv-header|headerless-csv-output|hi|ho|allow-ragged-csv-input|ragged|lazy-quotes|quote-all|quote-original|no-auto-flatten|no-auto-unflatten|infer-none|infer-int-as-float|infer-octal|S|A|O|records-per-batch|no-fflatsep|xvright|no-hash-records|fs-regex|ps-regex|version|help|h)$/;
+const MLR_VERBS = new Set(['altkv', 'bar', 'bootstrap', 'cat', 'count', 'count-distinct', 'count-similar', 'cut', 'decimate', 'fill-down', 'fill-empty', 'flatten', 'format-values',
+  'fraction', 'grep', 'group-by', 'group-like', 'having-fields', 'head', 'histogram', 'json-parse', 'json-stringify', 'join', 'label', 'latin1-to-utf8', 'least-frequent',
+  'merge-fields', 'most-frequent', 'nest', 'nothing', 'regularize', 'rename', 'reorder', 'repeat', 'reshape', 'sec2gmt', 'sec2gmtdate', 'seqgen', 'shuffle', 'skip-trivial-records',
+  'sort', 'sort-within-records', 'sort-within-records-values', 'sparsify', 'stats1', 'stats2', 'step', 'summary', 'tac', 'tail', 'template', 'top', 'unflatten', 'uniq',
+  'unspace', 'unsparsify', 'utf8-to-latin1', 'put', 'filter', 'gap', 'fill-empty', 'sec2str', 'split-lines', 'ssub', 'sub', 'gsub']);
+const MLR_DSL_DANGER = /\b(system|exec|os_type|hostname)\s*\(|\b(tee|emit1?|emitp|emitf|print|printn|eprint|eprintn|dump|edump)\s*(>|>>|\|)/;
+const mlr: Rule = {
+  names: ['mlr'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'processes CSV, TSV and JSON records',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    let i = 0;
+    for (; i < argv.length && argv[i]!.startsWith('-'); i++) {
+      const flag = argv[i]!;
+      if (MLR_VALUED.has(flag)) {
+        if (flag === '--from') a.read(argv[i + 1] ?? '', inv.args[i + 1]?.literal ?? false, inv.cwd);
+        i++;
+      } else if (!MLR_FLAG.test(flag)) return a.raise('write', `mlr ${flag} is not an option the classifier knows as read-only (--prepipe runs a command, -I rewrites files, --load loads code)`, SHELL_REACHABLE_EFFECTS);
+      if (!inv.args[i]!.literal) return a.raise('write', `mlr: ${inv.args[i]!.source} is only known at run time`, SHELL_REACHABLE_EFFECTS);
+    }
+    // Verbs chained with `then`; each starts a segment.
+    let verb: string | null = null;
+    for (; i < argv.length; i++) {
+      const w = argv[i]!;
+      if (!inv.args[i]!.literal) return a.raise('write', `mlr: ${inv.args[i]!.source} is only known at run time`, SHELL_REACHABLE_EFFECTS);
+      if (w === 'then') { verb = null; continue; }
+      if (verb === null) {
+        if (!MLR_VERBS.has(w)) return a.raise('write', `mlr ${w} writes files or is not a verb the classifier knows`, SHELL_REACHABLE_EFFECTS);
+        verb = w;
+        continue;
+      }
+      const dsl = verb === 'put' || verb === 'filter';
+      if ((dsl && (w === '-f' || w === '-s' || w === '--load' || w === '--mload')) || MLR_DSL_DANGER.test(w)) return a.raise('write', 'mlr put/filter can run commands and write files: this expression or DSL file is not provably read-only', SHELL_REACHABLE_EFFECTS);
+      if (!w.startsWith('-')) a.read(w, true, inv.cwd);
+    }
+  },
+  match: ['mlr --icsv --opprint cat example.csv', 'mlr --icsv --ojson put \'$z = $x . $y\' a.csv', 'mlr --c2p sort -f a then head -n 2 a.csv'],
+  notMatch: ['mlr --prepipe gunzip --csv cat a.csv.gz', 'mlr -I --csv cat a.csv', 'mlr --csv put \'system("id")\' a.csv', 'mlr --csv put \'tee > "x.csv", $*\' a.csv',
+    'mlr --csv tee out.csv a.csv', 'mlr --csv put -f evil.mlr a.csv'],
+};
+
+/** calc (arbitrary precision): its help pages read; its language can run commands (system()) and open files. */
+const calc: Rule = {
+  names: ['calc'],
+  base: 'read',
+  effects: [],
+  what: 'prints its help',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    if (inv.argv[0] === 'help' && inv.argv.length <= 2 && inv.args.every((w) => w.literal)) return;
+    a.raise('write', 'calc runs a language that can run commands (system) and open files', SHELL_REACHABLE_EFFECTS);
+  },
+  match: ['calc help', 'calc help intro'],
+  notMatch: ['calc 1+1', "calc 'system(\"id\")'"],
+};
+
+/** xdotool: its get and search commands only look; every other command types, clicks or moves windows. */
+const XDOTOOL_READ = new Set(['search', 'getactivewindow', 'getwindowfocus', 'getwindowname', 'getwindowpid', 'getwindowgeometry', 'getwindowclassname', 'getmouselocation',
+  'getdisplaygeometry', 'get_desktop', 'get_num_desktops', 'get_desktop_for_window', 'get_desktop_viewport', 'version', 'help']);
+const XDOTOOL_ACTS = new Set(['key', 'keydown', 'keyup', 'type', 'mousemove', 'mousemove_relative', 'click', 'mousedown', 'mouseup', 'behave', 'behave_screen_edge', 'windowactivate',
+  'windowfocus', 'windowmap', 'windowminimize', 'windowraise', 'windowreparent', 'windowkill', 'windowclose', 'windowquit', 'windowunmap', 'windowsize', 'windowmove', 'windowstate',
+  'set_window', 'set_desktop', 'set_desktop_for_window', 'set_num_desktops', 'set_desktop_viewport', 'exec', 'sleep', 'selectwindow']);
+const xdotool: Rule = {
+  names: ['xdotool'],
+  base: 'read',
+  effects: [],
+  what: 'inspects windows',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    if (XDOTOOL_READ.has(argv[0] ?? '') && inv.args.every((w) => w.literal) && !argv.some((x) => XDOTOOL_ACTS.has(x))) return;
+    a.raise('write', 'xdotool types, clicks or moves windows on the desktop (or runs a script of such commands)', ['desktop_open', 'command_exec']);
+  },
+  match: ['xdotool search --onlyvisible --name firefox', 'xdotool getactivewindow'],
+  notMatch: ['xdotool key ctrl+t', 'xdotool search --name x windowactivate', 'xdotool script.xdo'],
+};
+
+/** gio: list, info, tree and cat read; trash --list lists the trash; the rest copy, move, delete, mount or open. */
+const gio: Rule = {
+  names: ['gio'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'works with files through GIO',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    const verb = argv[0] ?? '';
+    const rest = inv.args.slice(1);
+    const files = operands(argv.slice(1), { short: 'a', long: ['attributes'] }).map((k) => k + 1);
+    if (fetchesUrls(inv, a, files.filter((k) => !/^file:/i.test(argv[k]!)))) return;
+    const reads: Record<string, [string, 'metadata' | 'content']> = { list: ['-a: --attributes= -h --hidden -l --long -d --print-display-names -u --print-uris -n --nofollow-symlinks', 'metadata'],
+      info: ['-w --query-writable -f --filesystem -a: --attributes= -n --nofollow-symlinks', 'metadata'], tree: ['-h --hidden -l --follow-symlinks', 'metadata'], cat: ['', 'content'] };
+    if (Object.hasOwn(reads, verb)) {
+      const [table, kind] = reads[verb]!;
+      a.options({ ...inv, argv: argv.slice(1), args: rest }, table, `gio ${verb}`);
+      for (const k of files) a.read(argv[k]!, inv.args[k]!.literal, inv.cwd, false, kind);
+      return;
+    }
+    if ((verb === 'trash' && argv.length === 2 && argv[1] === '--list') || (verb === 'mime' && files.length <= 1) || ((verb === 'version' || verb === 'help') && argv.length <= 2)) return;
+    if (verb === 'open' || verb === 'launch') return a.raise('write', `gio ${verb} opens files or links with the desktop's default application (use the open_path tool instead)`, ['desktop_open', 'command_exec']);
+    if (verb === 'mount') a.raise('network', 'gio mount can mount a remote location', ['network']);
+    a.raise('write', `gio ${verb} copies, moves, deletes or changes files`, ['file_write', 'file_delete']);
+  },
+  match: ['gio list src', 'gio info notes.txt', 'gio trash --list', 'gio cat notes.txt'],
+  notMatch: ['gio open notes.txt', 'gio trash notes.txt', 'gio copy a b', 'gio list smb://host/share', 'gio info ~/.ssh/id_rsa', 'gio list --frob src'],
+};
+
+export const moreReaderRules: Rule[] = [pv, most, mutool, xmlstarlet, mlr, calc, xdotool, gio, getent, qalc, listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];

@@ -104,6 +104,25 @@ const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
   vsce: { list: N("lists a publisher's extensions online"), show: N('shows an extension from the marketplace'), unpublish: D('removes an extension from the marketplace, which cannot be undone', { effects: ['network', 'destructive'] }) },
   'pre-commit': { autoupdate: N('fetches the newest hook versions') },
   typst: { init: N('creates a project from a template it downloads') },
+  // Version managers: what they list from the definitions they hold, and their help.
+  pyenv: {
+    commands: R('lists its commands'), virtualenvs: R('lists virtual environments'), versions: R('lists installed versions'), version: R('prints the version in use'),
+    'version-name': R('prints the version in use'), 'version-file': R('prints the file that sets the version'), root: R('prints its folder'), prefix: R('prints a version folder'),
+    which: R('prints the path of a command'), whence: R('lists the versions that have a command'), help: R('prints help'),
+    install: [R('lists the versions it can build (from the definitions it holds)', { when: ['--list'] }), R('lists the versions it can build (from the definitions it holds)', { when: ['-l'] })],
+  },
+  rbenv: {
+    commands: R('lists its commands'), versions: R('lists installed versions'), version: R('prints the version in use'), 'version-name': R('prints the version in use'),
+    root: R('prints its folder'), prefix: R('prints a version folder'), which: R('prints the path of a command'), whence: R('lists the versions that have a command'), help: R('prints help'),
+    install: [R('lists the versions it can build (from the definitions it holds)', { when: ['--list'] }), R('lists the versions it can build (from the definitions it holds)', { when: ['-l'] }),
+      R('lists the versions it can build (from the definitions it holds)', { when: ['--list-all'] }), R('lists the versions it can build (from the definitions it holds)', { when: ['-L'] })],
+  },
+  volta: { help: R('prints help'), list: R('lists installed tools'), ls: R('lists installed tools'), which: R('prints the path of a tool') },
+  flatpak: {
+    list: R('lists installed applications'), info: R('shows an installed application'), remotes: R('lists the configured remotes'), history: R('prints the history'),
+    ps: R('lists running applications'), documents: R('lists exported documents'), permissions: R('lists permissions'), mask: R('lists masked updates', { alone: true }),
+    pin: R('lists pinned runtimes', { alone: true }), search: N('searches the remotes'), 'remote-ls': N('lists what a remote offers'), 'remote-info': N('shows an application of a remote'),
+  },
 };
 
 /** Applies a subcommand table entry; true when one matched (read entries still check their options). */
@@ -445,7 +464,15 @@ const OS_READ_OPTIONS = `--help -h --version -V -q --quiet -v --verbose --instal
   --all --json --formula --formulae --cask --casks -1 -l --versions --pinned --multiple --full-name -s -i -L -S -p -Q -g -e -d -t -n -m -u -c
   -k -f -F -T --info --list --search --owns --changelog --deps --explicit --native --foreign --unrequired --upgrades --groups --file
   --check --color= --get-selections --print-architecture --compare-versions --status --listfiles --print-avail --query --whatprovides
-  --whatrequires --provides --requires --last --local --remote --details --tree --installed-on-request --installed-as-dependency`;
+  --whatrequires --provides --requires --last --local --remote --details --tree --installed-on-request --installed-as-dependency --app --runtime --columns=
+  --system --user --show-details --show-ref --show-commit --show-origin --show-size --show-metadata --show-permissions --show-location --show-runtime
+  --show-sdk --verify --package --scripts --triggers --changes --configfiles --docfiles --dump --state --filesbypkg --nodeps --nofiles --nodigest
+  --nosignature --nolinkto --nofiledigest --nosize --nouser --nogroup --nomtime --nomode --nordev --nocaps --noscripts --conflicts --obsoletes
+  --recommends --suggests --supplements --enhances`;
+
+/** pacman's query, check and print operations and their options (pacman(8)): -y refreshes the databases online, so it is not listed. */
+const PACMAN_READ_OPTIONS = `-Q -S -F -T -D -R -U -i -l -s -g -e -d -t -n -m -u -k -o -p -q -x -h -c --info --list --search --owns --check --print --print-format=
+  --groups --deps --explicit --native --foreign --unrequired --upgrades --quiet --regex --help --color= --file --changelog --machinereadable --version -V`;
 
 /**
  * Package managers' info options and simulations: `apt-get -s install x` prints what it would do and
@@ -490,7 +517,13 @@ const BUILD_TOOL_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventio
     'c++': { info: ['-v'] },
     clang: { info: ['-v'] },
     'clang++': { info: ['-v'] },
-    rustc: { info: ['-V', '-h'] },
+    rustc: {
+      info: ['-V', '-h'],
+      checks: [
+        { when: ['--explain'], table: '--explain= --color=', what: 'prints the explanation of an error code', operands: 'none' },
+        { when: ['--print'], table: '--print= --target= --color= --edition=', what: 'prints compiler information (--print builds nothing)', operands: 'none' },
+      ],
+    },
     tsc: { info: ['-v', '-h'], checks: [{ when: ['--noEmit'], table: '--noEmit -p: --project= --pretty? --skipLibCheck --strict --allowJs --checkJs --noErrorTruncation --listFiles --extendedDiagnostics --diagnostics --explainFiles --traceResolution', what: 'only type-checks (--noEmit writes nothing)', operands: 'read' }] },
     eslint: { info: ['-v', '-h'] },
     prettier: { info: ['-v', '-h'] },
@@ -542,9 +575,19 @@ const osPackages: Rule = {
     const first = argv.find((x) => !x.startsWith('-')) ?? '';
     if (n === 'pacman' || n === 'yay' || n === 'paru') {
       const op = argv.find((x) => /^-[A-Z]/.test(x)) ?? (n === 'pacman' ? '' : '-S');
-      const query = op.startsWith('-Q') || /^-S[^y]*[si]/.test(op) && !/[uy]/.test(op.slice(2)) || op.startsWith('-F') || op === '-T';
-      if (query) return void a.options(inv, OS_READ_OPTIONS, n);
+      const letters = op.slice(2);
+      // -Q queries, -Ss/-Si search and show, -F searches the file lists, -T tests dependencies, -Dk checks the database;
+      // -h with any operation prints its help; -p (--print) with -S, -R or -U only prints what it would do.
+      const query = op.startsWith('-Q') || /^-S[^y]*[si]/.test(op) && !/[uy]/.test(letters) || (op.startsWith('-F') && !/y/.test(letters)) || op.startsWith('-T') ||
+        (op.startsWith('-D') && /^[kqh]+$/.test(letters)) || (/^-[A-Z]/.test(op) && /h/.test(letters)) ||
+        (/^-[SRU]/.test(op) && (/p/.test(letters) || argv.includes('--print')) && !/y/.test(letters));
+      if (query) return void a.options(inv, PACMAN_READ_OPTIONS, n);
       return say(a, 'install', `${n} ${op} installs, upgrades or removes system packages`, ['install', 'network', 'file_write']);
+    }
+    // nix-env -q (--query), --list-generations: they read the profile and the expressions it holds.
+    if (n === 'nix-env' && (argv.some((x) => /^-q[aPcs]*$/.test(x) || x === '--query') || (argv.length === 1 && argv[0] === '--list-generations'))) {
+      return void a.options(inv, `-q -a -P -c -s -b --query --available --attr-path --compare-versions --status --json --xml --out-path --drv-path --meta --description
+        --no-name --installed --system -A: --attr= --list-generations --help --version`, n);
     }
     if (n === 'dpkg' || n === 'rpm') {
       const reading = hasShort(argv, n === 'dpkg' ? 'lLsSp' : 'qV') || hasLong(argv, ['list', 'listfiles', 'status', 'search', 'print-avail', 'query', 'verify', 'get-selections', 'print-architecture', 'compare-versions']);
@@ -554,7 +597,7 @@ const osPackages: Rule = {
     const readVerbs = ['list', 'search', 'show', 'info', 'policy', 'madison', 'depends', 'rdepends', 'showpkg', 'changelog', 'outdated', 'deps', 'uses', 'leaves', 'doctor', 'config', 'home', 'desc', 'cat', 'log', 'repoquery', 'provides', 'whatprovides', 'history', 'check-update', 'list-installed', 'versions', 'current', 'which', 'ls', 'ls-remote', 'query', 'contents', 'environment', 'env', 'where', 'ping', 'version', '--prefix', '--cellar', '--repository', '--cache', '-q', 'query-installed'];
     if (readVerbs.includes(first)) {
       a.options(inv, OS_READ_OPTIONS, `${n} ${first}`);
-      if (['search', 'info', 'outdated', 'ls-remote', 'changelog', 'check-update'].includes(first) && ['brew', 'gem', 'snap', 'flatpak', 'npm', 'nvm', 'pyenv'].includes(n)) {
+      if (['search', 'info', 'outdated', 'ls-remote', 'changelog', 'check-update'].includes(first) && ['brew', 'gem', 'snap', 'npm', 'nvm'].includes(n)) {
         say(a, 'network', `${n} ${first} queries a package index`, ['network']);
         download(a, n === 'gem' ? RUBYGEMS_HOSTS : unknownHost(`${n} queries indexes its own configuration names`), `${n} ${first} queries a package index`);
       }

@@ -199,7 +199,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
   whereis: `-b -m -s -u -B: -M: -S: -f -l -g -h -V @all-read`,
   which: `${INFO} -a -s -v -V -i --all --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --skip-alias
     --read-functions --skip-functions @all-read`,
-  type: '-a -f -p -P -t @all-read',
+  type: '@in-order -a -f -p -P -t @all-read',
   hash: '-r -t -l -d',
   help: '-d -m -s @all-read',
   cal: `${INFO} -1 -3 -A: -B: -b -C -c? -d: -e -h -H: -J -j -M -m: -N -o -p -S -s: -w -y -Y -n: -v -V --one --three --months= --before=
@@ -220,6 +220,15 @@ export const GREP_OPTIONS = `${INFO} -E -F -G -P -e: -f: -i -y -v -w -x -c -L -l
   --no-messages --byte-offset --with-filename --no-filename --line-number --initial-tab --null --after-context= --before-context=
   --context= --text --devices= --directories= --recursive --dereference-recursive --binary @all-read`;
 
+/** ack 3 (its manual): --pager and --ackrc (which can name a pager) run programs, --output evaluates an expression: not listed. */
+export const ACK_OPTIONS = `${INFO} -i --ignore-case -S --smart-case -I --no-ignore-case -v --invert-match -w --word-regexp -Q --literal --range-start=
+  --range-end= --range-invert -l --files-with-matches -L --files-without-matches -o --passthru --match= -m: --max-count= -1 -H --with-filename
+  -h --no-filename -c --count --column --no-column -A: --after-context= -B: --before-context= -C? --context? --print0 -s --files-from= -x
+  --show-types -f -g: --sort-files --ignore-ack-rc --ignore-dir= --noignore-dir= --ignore-directory= --noignore-directory= --ignore-file=
+  -r -R --recurse -n --no-recurse --follow --nofollow -t: --type= -T: --type-add= --type-set= --type-del= --color --nocolor --colour --nocolour
+  --color-filename= --color-match= --color-colno= --color-lineno= --flush --group --nogroup --heading --noheading --break --nobreak --env --noenv
+  --help-types --help-colors --help-rgb-colors --thpppt --bar --cathy --filter --nofilter -k --known-types --nopager --dump`;
+
 export const AG_OPTIONS = `${INFO} -a -A: -B: -C: -c -f -F -g: -G: -H -i -l -L -m: -n -o -p: -Q -r -R -s -S -t -u -U -v -w -z -0 -W: --color --nocolor
   --column --heading --noheading --hidden --ignore= --ignore-dir= --literal --nogroup --group --silent --stats --vimgrep --count
   --depth= --files-with-matches --files-without-matches --follow --ignore-case --smart-case --case-sensitive --max-count=
@@ -235,7 +244,7 @@ export const RG_OPTIONS = `${INFO} -A: -B: -C: -a -b -c -e: -E: -f: -F -g: -H -i
   --include-zero --invert-match --json --no-json --line-buffered --line-number --no-line-number --line-regexp --max-columns=
   --max-columns-preview --max-count= --max-depth= --max-filesize= --mmap --no-mmap --multiline --multiline-dotall --no-config
   --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs
-  --no-messages --null --null-data --one-file-system --only-matching --passthru --path-separator= --pcre2 --no-pcre2 !--pre= --no-pre
+  --no-messages --null --null-data --one-file-system --only-matching --passthru --passthrough -. --path-separator= --pcre2 --no-pcre2 !--pre= --no-pre
   --pre-glob= --pretty --quiet --regex-size-limit= --regexp= --replace= --search-zip --no-search-zip --smart-case --case-sensitive
   --sort= --sortr= --stats --stop-on-nonmatch --threads= --trim --type= --type-not= --type-add= --type-clear= --type-list --unrestricted
   --vimgrep --with-filename --no-filename --word-regexp --crlf --no-crlf --auto-hybrid-regex --binary --no-binary --block-buffered

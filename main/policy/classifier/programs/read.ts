@@ -5,7 +5,7 @@ import type { Analysis, Invocation, ProgramConventions } from '../types';
 import { mayBeOption, type Word } from '../words';
 import { broadDeleteRoot, findNarrows } from './files';
 import { fetchesUrls, readOperands, writeOperands, writeValue, type Rule } from './helpers';
-import { AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
+import { ACK_OPTIONS, AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
 
 /**
  * What each reader learns from the files it is given (docs/policy.md, "Metadata reads are not content
@@ -86,7 +86,9 @@ const quietBuiltins: Rule = {
     sync: '--help --version -d -f --data --file-system @all-read',
     suspend: '-f @all-read',
     compgen: '-a -b -c -d -e -f -g -j -k -s -u -v -o: -A: -G: -P: -S:',
-    complete: '-p -r',
+    // Builtins stop reading options at the first operand (bash's internal getopt): `type ls -l` looks up `-l` too.
+    // -C, -F and -W name code or words the shell runs or expands at completion time: not listed.
+    complete: '@in-order -p -r -a -b -c -d -e -f -g -j -k -s -u -v -D -E -I -o: -A: -G: -X: -P: -S:',
   },
   analyze(inv, a) {
     if (inv.name === 'echo' || inv.name === 'printf') {
@@ -203,7 +205,7 @@ const grep: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'searches files',
-  options: { '*': GREP_OPTIONS, ag: AG_OPTIONS },
+  options: { '*': GREP_OPTIONS, ag: AG_OPTIONS, ack: ACK_OPTIONS, 'ack-grep': ACK_OPTIONS },
   analyze(inv, a) {
     const recursive = hasShort(inv.argv, 'rR') || hasLong(inv.argv, ['recursive', 'dereference-recursive']) || inv.name === 'ag' || inv.name.startsWith('ack');
     const ops = operands(inv.argv, { short: 'efABCmd', long: ['regexp', 'file', 'after-context', 'before-context', 'context', 'max-count'] });
@@ -770,7 +772,8 @@ const zip: Rule = {
     const ops = operands(argv, { short: 'xidbTmpPO', long: ['exclude', 'include', 'password'] });
     const n = inv.name;
     if (n === 'unzip' || n === 'unrar') {
-      if (hasShort(argv, 'ltvZp') || argv[0] === 'l' || argv[0] === 'v') return;
+      // unzip -l/-t/-v/-Z/-p; unrar l, v, t (list, test) and their technical/bare forms.
+      if (hasShort(argv, 'ltvZp') && n === 'unzip' || ['l', 'v', 't', 'lt', 'lb', 'vt', 'vb', 'lta', 'vta'].includes(argv[0] ?? '')) return;
       a.raise('write', `${n} extracts files`, ['file_write']);
       const dirs = optionValues(argv, 'd', []);
       if (dirs.length) for (const d of dirs) writeValue(inv, a, d);
@@ -810,9 +813,11 @@ const ARCHIVERS = ['zip', '7z', '7za', '7zr', 'rar', 'unrar'];
 
 const splitters: Rule = {
   names: ['split', 'csplit', 'shuf', 'iconv', 'mktemp', 'convert', 'ffmpeg', 'magick', 'pandoc'],
-  base: 'write',
-  effects: ['file_read', 'file_write'],
-  what: 'writes output files',
+  base: 'read',
+  effects: ['file_read'],
+  what: 'converts or splits files',
+  // Every form but the printing ones (printsOnly) is write, whatever its options.
+  checksOwnOptions: true,
   analyze(inv, a) {
     // ffmpeg -i URL, pandoc URL, magick URL: they fetch what they convert.
     fetchesUrls(inv, a);
@@ -822,9 +827,12 @@ const splitters: Rule = {
     if (inv.name === 'shuf' || inv.name === 'iconv') {
       const outs = optionValues(inv.argv, 'o', ['output']);
       if (outs.length === 0) return;
+      a.raise('write', `${inv.name} writes its output to a file`, ['file_write']);
       for (const o of outs) writeValue(inv, a, o);
       return;
     }
+    if (printsOnly(inv)) return a.raise('read', `${inv.name} ${inv.argv.join(' ')} only prints`);
+    a.raise('write', `${inv.name} writes output files`, ['file_read', 'file_write']);
     if (inv.name === 'mktemp') {
       const dirs = optionValues(inv.argv, 'p', ['tmpdir']);
       if (dirs.length === 0 && !hasShort(inv.argv, 'u')) a.write('/tmp', true, null, 'creates a file in');
@@ -834,10 +842,35 @@ const splitters: Rule = {
     for (const o of outs) writeValue(inv, a, o);
     if (outs.length === 0) a.write('.', true, inv.cwd, 'writes files in');
   },
-  match: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm'],
-  notMatch: ['pandoc -o ~/.bashrc notes.md', 'pandoc -t markdown https://example.com', 'magick import -display example.com:0 -window root x.png'],
+  match: ['pandoc --list-input-formats', 'magick identify photo.jpg', 'magick mogrify -help', 'ffmpeg -hide_banner -formats'],
+  notMatch: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm', 'pandoc -o ~/.bashrc notes.md', 'pandoc --list-input-formats -o x', 'magick identify -write out.png in.png', 'pandoc -t markdown https://example.com', 'magick import -display example.com:0 -window root x.png'],
 };
 
+
+/**
+ * The forms of the converters that only print: pandoc --list-input-formats (and the other --list-* and
+ * --print-default-* options), magick identify FILE (image properties), magick -help / -version, magick
+ * TOOL -help, ffmpeg -formats and the like. A converter given any of these prints and exits.
+ */
+const PANDOC_PRINTS = /^--(list-(input|output)-formats|list-extensions(=.*)?|list-highlight-languages|list-highlight-styles|print-default-template=.+|print-default-data-file=.+|print-highlight-style=.+|version|help)$/;
+const MAGICK_TOOLS = new Set(['identify', 'compare', 'composite', 'conjure', 'convert', 'display', 'import', 'mogrify', 'montage', 'stream', 'animate']);
+const FFMPEG_PRINTS = /^-(version|buildconf|formats|demuxers|muxers|devices|codecs|decoders|encoders|bsfs|protocols|filters|pix_fmts|layouts|sample_fmts|colors|hwaccels|h|help|L)$/;
+function printsOnly(inv: Invocation): boolean {
+  const argv = inv.argv;
+  if (inv.name === 'pandoc') return argv.length === 1 && PANDOC_PRINTS.test(argv[0]!);
+  if (inv.name === 'ffmpeg') return argv.every((x) => FFMPEG_PRINTS.test(x) || x === '-hide_banner') && argv.length > 0;
+  if (inv.name === 'magick' || inv.name === 'convert') {
+    const rest = inv.name === 'magick' && MAGICK_TOOLS.has(argv[0] ?? '') ? argv.slice(1) : argv;
+    if (rest.length === 1 && /^-(help|version|list)$/.test(rest[0]!)) return true;
+    if (rest.length === 2 && rest[0] === '-list') return true;
+    // magick identify [-verbose|-ping|-quiet|-format F] FILE…: prints image properties (-format %[…] can name only properties).
+    if (inv.name === 'magick' && argv[0] === 'identify') {
+      const ops = rest.filter((x, i) => !x.startsWith('-') && rest[i - 1] !== '-format' && rest[i - 1] !== '-density');
+      return ops.length > 0 && rest.every((x, i) => !x.startsWith('-') || ['-verbose', '-ping', '-quiet', '-regard-warnings', '-format', '-density', '-unique', '-features', '-moments'].includes(x) || ['-format', '-density'].includes(rest[i - 1] ?? ''));
+    }
+  }
+  return false;
+}
 
 /** pdftotext PDF [TEXT]: the text goes to TEXT, to `-` (standard output), or next to the PDF as NAME.txt. */
 const pdftotext: Rule = {
@@ -872,6 +905,7 @@ const pdftotext: Rule = {
 const shufRead: Rule = {
   ...splitters,
   names: ['shuf', 'iconv'],
+  checksOwnOptions: undefined,
   base: 'read',
   effects: ['file_read'],
   what: 'transforms text',

@@ -5,7 +5,7 @@ import { isHarmlessDevice, resolvePath } from '../../paths';
 import type { Rule } from './helpers';
 
 const disks: Rule = {
-  names: ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'newfs', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'cgdisk', 'blkdiscard', 'hdparm', 'sdparm', 'nvme', 'badblocks', 'e2fsck', 'fsck', 'tune2fs', 'resize2fs', 'xfs_repair', 'btrfs', 'zpool', 'zfs', 'lvremove', 'vgremove', 'pvremove', 'lvcreate', 'vgcreate', 'pvcreate', 'lvextend', 'lvreduce', 'mdadm', 'cryptsetup', 'losetup', 'kpartx', 'diskutil', 'gpart', 'flashrom', 'dmsetup'],
+  names: ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'newfs', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'cgdisk', 'blkdiscard', 'hdparm', 'sdparm', 'nvme', 'badblocks', 'e2fsck', 'fsck', 'tune2fs', 'resize2fs', 'xfs_repair', 'btrfs', 'zfs', 'lvremove', 'vgremove', 'pvremove', 'lvcreate', 'vgcreate', 'pvcreate', 'lvextend', 'lvreduce', 'mdadm', 'cryptsetup', 'losetup', 'kpartx', 'diskutil', 'gpart', 'flashrom', 'dmsetup'],
   base: 'destructive',
   effects: ['destructive', 'file_write'],
   what: 'changes disks, partitions or filesystems',
@@ -25,14 +25,14 @@ const disks: Rule = {
 };
 
 const power: Rule = {
-  names: ['shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'kexec', 'pm-suspend', 'pm-hibernate', 'systemd-run', 'chroot', 'nsenter', 'pivot_root', 'switch_root', 'modprobe', 'insmod', 'rmmod', 'depmod', 'setcap', 'capsh', 'mount', 'umount', 'swapon', 'swapoff', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'passwd', 'chpasswd', 'chsh', 'chfn', 'chage', 'visudo', 'vipw', 'vigr', 'newgrp', 'pwck', 'grpck', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'ipfw', 'update-grub', 'grub-install', 'grub-mkconfig', 'efibootmgr', 'update-initramfs', 'dracut', 'mkinitcpio', 'ldconfig', 'update-alternatives', 'update-rc.d', 'chkconfig', 'rc-update', 'service', 'launchctl', 'csrutil', 'spctl', 'nvram', 'pmset', 'bless', 'kextload', 'kextunload', 'tccutil', 'dscl', 'sysadminctl', 'fdesetup', 'killall5', 'auditctl', 'setenforce', 'aa-disable', 'apparmor_parser', 'at', 'batch', 'atrm', 'anacron', 'wall', 'write'],
+  names: ['shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'kexec', 'pm-suspend', 'pm-hibernate', 'systemd-run', 'chroot', 'nsenter', 'pivot_root', 'switch_root', 'modprobe', 'insmod', 'rmmod', 'depmod', 'setcap', 'capsh', 'mount', 'umount', 'swapon', 'swapoff', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'passwd', 'chpasswd', 'chsh', 'chfn', 'chage', 'visudo', 'vipw', 'vigr', 'newgrp', 'pwck', 'grpck', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'ipfw', 'update-grub', 'grub-install', 'grub-mkconfig', 'efibootmgr', 'update-initramfs', 'dracut', 'ldconfig', 'update-rc.d', 'chkconfig', 'launchctl', 'csrutil', 'spctl', 'nvram', 'pmset', 'bless', 'kextload', 'kextunload', 'tccutil', 'dscl', 'sysadminctl', 'fdesetup', 'killall5', 'auditctl', 'setenforce', 'aa-disable', 'apparmor_parser', 'at', 'batch', 'atrm', 'anacron', 'wall', 'write'],
   base: 'destructive',
   effects: ['destructive'],
   what: 'changes the system itself (power, users, services, kernel, firewall or scheduled jobs)',
   readsArgs: false,
   analyze(inv, a) {
     // A few of these only report unless given an action.
-    if (['mount', 'swapon', 'iptables', 'ip6tables', 'nft', 'ufw', 'service', 'launchctl'].includes(inv.name)) {
+    if (['mount', 'swapon', 'iptables', 'ip6tables', 'nft', 'ufw', 'launchctl'].includes(inv.name)) {
       const listing = inv.argv.length === 0 || hasShort(inv.argv, 'lLSs') && ['iptables', 'ip6tables', 'swapon'].includes(inv.name) || ['status', 'list', 'show', 'print'].includes(inv.argv[0] ?? '') || (inv.name === 'nft' && inv.argv[0] === 'list');
       if (listing) a.raise('destructive', `${inv.name} needs privileges even to read; the classifier keeps it at destructive`);
     }
@@ -48,7 +48,7 @@ const power: Rule = {
 
 /** Options of the read paths; -H/--host and -M/--machine reach another machine or container and are not listed. */
 const SYSTEM_READ_OPTIONS: Readonly<Record<string, string>> = {
-  systemctl: `--help --version -a -l -q -t: -p: -P: -r -n: -o: --all --full --quiet --type= --state= --property= --value --recursive --reverse --after
+  systemctl: `--help --version -a -l -q -t: -p: -P: -r -n: -o: --all --full --quiet --type= --state= --property= --value --recursive --reverse --after --wait
     --before --lines= --output= --no-pager --no-legend --plain --user --system --failed --show-types --legend= --with-dependencies --no-ask-password`,
   journalctl: `--help --version -a -b? -D: -e -f -F: -g: -i: -k -l -m -n: -N -o: -p: -q -r -S: -t: -T: -u: -U: -x -c: --all --boot? --directory= --pager-end
     --follow --field= --grep= --file= --kernel --full --merge --lines= --fields --output= --priority= --quiet --reverse --since= --until=
@@ -85,8 +85,12 @@ const systemctl: Rule = {
     }
     switch (inv.name) {
       case 'systemctl': {
-        const reading = ['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help', 'show-environment'];
-        if (!reading.includes(first)) a.raise('destructive', `systemctl ${first} changes services or the system state`, ['destructive']);
+        const reading = ['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help', 'show-environment',
+          'list-automounts', 'list-machines', 'list-paths', 'whoami'];
+        // These print the setting alone, and change it with an argument (service-log-level NAME LEVEL).
+        const printsAlone = ['log-level', 'log-target', 'service-watchdogs'].includes(first) && firstOp !== undefined && firstOp !== -1 && operands(argv.slice(firstOp + 1)).length === 0;
+        const printsFor = ['service-log-level', 'service-log-target'].includes(first) && firstOp !== undefined && firstOp !== -1 && operands(argv.slice(firstOp + 1)).length === 1;
+        if (!reading.includes(first) && !printsAlone && !printsFor) a.raise('destructive', `systemctl ${first} changes services or the system state`, ['destructive']);
         if (hasLong(argv, ['user']) && ['enable', 'link', 'edit', 'set-environment', 'import-environment'].includes(first)) a.addEffects(['capability_change']);
         return;
       }

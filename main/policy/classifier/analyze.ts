@@ -807,7 +807,8 @@ export class ShellAnalyzer {
     if (secret !== null) d.raise('read', `${verb} ${tildify(abs, this.ctx)}, ${secret}`, ['secret_read', 'file_read']);
     else if (recursive && kind !== 'metadata' && containsCredentialLocation(abs, this.ctx))
       d.raise('read', `reads ${tildify(abs, this.ctx)} recursively, which holds credential locations`, ['secret_read', 'file_read']);
-    else if (isRawDevice(abs)) d.raise('read', `reads the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);
+    // The name, size and mode of a device (stat /dev/sda, findmnt /dev/sdb1) expose none of what is on it.
+    else if (isRawDevice(abs) && kind !== 'metadata') d.raise('read', `${verb} the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);
   }
 
   /** @internal */

@@ -7,12 +7,18 @@
 //   provided every other option given is one the declaration lists beside them. `--help` and `--version`
 //   alone are such options for every program the classifier knows, unless its rule says why not (yarn runs
 //   a release file from the project, rustup may install a toolchain, terraform checks for updates online).
+// - A subcommand's help (`gh pr create --help`) is inert for the programs that declare where it is
+//   (`subcommandHelp`): how many subcommand words may precede the help option, and the subcommands after
+//   which the words are a command or package to run instead (`uv run ruff --help` runs ruff).
 // What an inert invocation still reads (the script `bash -n` parses) is judged as a read of its content.
 import { scanOptions, tableFor, type ScannedOptions } from './args';
 import type { Invocation, ProgramConventions, ProgramRule, ReadKind } from './types';
 
 /** The options that print help or the version, when given alone, for every program unless its rule opts out. */
 export const DEFAULT_INFO_OPTIONS: readonly string[] = ['--help', '--version'];
+
+/** A subcommand as CLIs spell them: lower-case words with dashes (pr, create, config-manager). */
+const SUBCOMMAND_WORD = /^[a-z][a-z0-9-]*$/;
 
 /** The operand that stands for standard input or output. */
 export const STDIO_OPERAND = '-';
@@ -61,11 +67,23 @@ export function inertInvocation(inv: Invocation, c: ProgramConventions): InertIn
   if (inv.args.some((w) => !w.literal)) return null;
   const info = infoOptions(c);
   if (info.length && argv.every((a) => info.includes(a))) return { what: 'only prints its help or version', reads: [] };
+  const help = c.subcommandHelp;
+  if (help && info.length) {
+    // `gh pr create --help`, `conda create -h`: subcommand words, then one help option, and nothing else.
+    const flag = argv[argv.length - 1]!;
+    const words = argv.slice(0, -1);
+    if ((help.flags ?? ['--help', '-h']).includes(flag) && words.length >= 1 && words.length <= help.depth && words.every((w) => SUBCOMMAND_WORD.test(w))) {
+      const path = words.join(' ');
+      const excepted = (help.except ?? []).some((e) => path === e || path.startsWith(`${e} `));
+      if (!excepted && (!help.only || help.only.includes(words[0]!))) return { what: `only prints the help of ${path}`, reads: [] };
+    }
+  }
   for (const check of c.checks ?? []) {
     const table = tableFor(check.table);
     const scan: ScannedOptions = scanOptions(argv, table, 0);
     if (scan.unknown.length) continue;
     if (!scan.found.some((f) => check.when.includes(f.name))) continue;
+    if (check.whenValues && !scan.found.every((f) => !check.when.includes(f.name) || check.whenValues!.includes(f.value ?? ''))) continue;
     let operands = scan.operands;
     if (check.first) {
       if (operands.length === 0 || !check.first.includes(argv[operands[0]!]!)) continue;

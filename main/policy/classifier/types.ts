@@ -138,6 +138,8 @@ export interface CheckConvention {
   operands: 'read' | 'none' | 'any';
   /** The subcommands (first operand) it applies to (`apt-get -s install`, `cargo fmt --check`); not judged as operands. */
   first?: readonly string[];
+  /** The values the `when` option may have (`ninja -t targets`): any other value is not inert. */
+  whenValues?: readonly string[];
 }
 
 /** The shared conventions (conventions.ts) as one program documents them. */
@@ -152,6 +154,12 @@ export interface ProgramConventions {
   stdio?: false;
   /** What it learns from the files it is given (content unless said). */
   reads?: ReadKind;
+  /**
+   * `PROGRAM SUB [SUB2] --help` only prints the help of SUB: up to `depth` subcommand words, none of the
+   * `except` paths (after which the words name a command or package it runs), and, when given, a first
+   * word from `only` (programs that also run scripts or files by name).
+   */
+  subcommandHelp?: { depth: number; except?: readonly string[]; only?: readonly string[]; flags?: readonly string[] };
 }
 
 export interface ProgramRule {

@@ -118,13 +118,13 @@ const simpleCarriers: Rule[] = [
   carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, extra: setsRunningProcess, options: '--help --version -c: -n: -t -p: -P: -u: --class= --classdata= --ignore --pid= --pgid= --uid=', what: 'runs a command at another I/O priority' }),
   carrierRule({ names: ['setsid'], options: '--help --version -c -f -w --ctty --fork --wait', what: 'runs a command in a new session' }),
   carrierRule({ names: ['builtin'], options: '', what: 'runs a shell builtin' }),
-  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
+  carrierRule({ names: ['taskset'], short: '', long: [], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
   carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -b -d -e -f -i -m -o -p -r -R -v -T: -P: -D: --all-tasks --batch --deadline --ext --fifo --idle --max --other --pid --rr --reset-on-fork --verbose --sched-runtime= --sched-period= --sched-deadline=', what: 'runs a command with another scheduling policy' }),
   carrierRule({ names: ['numactl'], short: 'CNmipP', long: ['physcpubind', 'cpunodebind', 'membind', 'interleave', 'preferred'], options: '--help -a -b -l -s -H -C: -N: -m: -i: -p: -P: --all --balancing --localalloc --show --hardware --physcpubind= --cpunodebind= --membind= --interleave= --preferred= --preferred-many=', what: 'runs a command with a NUMA policy' }),
   carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -p: -o: --noheadings --raw --verbose --pid= --output= --as? --core? --cpu? --data? --fsize? --locks? --memlock? --msgqueue? --nice? --nofile? --nproc? --rss? --rtprio? --rttime? --sigpending? --stack? -A? -c? -d? -e? -f? -i? -l? -m? -n? -q? -r? -s? -t? -u? -v? -x? -y?', what: 'runs a command with resource limits' }),
   carrierRule({ names: ['caffeinate'], short: 'tw', options: '-d -i -m -s -u -t: -w:', what: 'runs a command while keeping the machine awake' }),
   carrierRule({
-    names: ['unbuffer', 'chronic', 'eatmydata', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'],
+    names: ['unbuffer', 'eatmydata', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'],
     short: 'nsef', options: '', what: 'runs a command',
     extra(inv, a) {
       // With no command, fakeroot and dbus-run-session start a shell; rlwrap keeps a history file in the home folder.
@@ -143,9 +143,11 @@ const simpleCarriers: Rule[] = [
     }),
     conventions: { info: ['-h', '-v'] },
   },
+  carrierRule({ names: ['chronic'], options: '-e -v', what: 'runs a command, printing its output only when it fails' }),
   carrierRule({ names: ['faketime'], short: 'f', skip: 1, options: '--help --version -m -f: --exclude-monotonic --date-prog=', what: 'runs a command with a fake clock' }),
   carrierRule({ names: ['proxychains', 'proxychains4', 'torsocks', 'tsocks', 'torify'], short: 'f', network: true, what: 'runs a command through a network proxy' }),
-  carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),
+  // firejail --list, --tree, --netstats, --top show the running sandboxes and exit.
+  { ...carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'), conventions: { byName: { firejail: { info: ['--list', '--tree', '--netstats', '--top', '--debug-caps', '--debug-syscalls', '--debug-protocols', '--debug-errnos'] }, '*': {} } } },
   carrierRule({ names: ['unshare'], short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd', 'map-user', 'map-group', 'propagation', 'setgroups', 'mount-proc', 'map-users', 'map-groups'], what: 'runs a command in new namespaces' }, 'write'),
   carrierRule({ names: ['valgrind'], what: 'runs a command under a checker (its options write logs and start a debugger server)' }, 'write'),
   carrierRule({

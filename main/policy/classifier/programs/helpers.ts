@@ -52,12 +52,12 @@ export interface SubcommandClass {
 }
 
 /**
- * The entry of a subcommand table that matches an invocation: the longest subcommand path (up to three
+ * The entry of a subcommand table that matches an invocation: the longest subcommand path (up to four
  * words) its operands start with, among the entries whose conditions hold.
  */
 export function subcommandClass(inv: Invocation, table: Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>, valued: { short?: string; long?: readonly string[] } = {}): (SubcommandClass & { path: string }) | null {
   const ops = operands(inv.argv, valued).map((i) => inv.argv[i]!);
-  for (let n = Math.min(3, ops.length); n >= 1; n--) {
+  for (let n = Math.min(4, ops.length); n >= 1; n--) {
     const path = ops.slice(0, n).join(' ');
     const entry = table[path];
     if (!entry) continue;

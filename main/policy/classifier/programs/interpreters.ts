@@ -175,19 +175,26 @@ const INTERPRETERS: InterpreterSpec[] = [
   { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'ipython', 'jython', 'micropython'], code: 'c', module: 'm', conventions: { info: ['-V', '-h'] } },
   // node --check parses the script without running it (no --require or --import beside it).
   { names: ['node', 'nodejs'], code: 'ep', codeLong: ['eval', 'print'], conventions: { info: ['-v', '-h'], checks: [{ when: ['-c', '--check'], table: '-c --check', what: 'only checks the syntax (--check)', operands: 'read' }] } },
-  { names: ['deno'], code: '', codeLong: ['eval'], conventions: { info: ['-V', '-h'] } },
+  // deno task with no task name lists the tasks deno.json declares.
+  { names: ['deno'], code: '', codeLong: ['eval'], conventions: { info: ['-V', '-h', 'task'] } },
   // perl -c runs BEGIN, CHECK and use: it is not a check that runs nothing.
   { names: ['perl', 'perl5'], code: 'eE', conventions: { info: ['-v'] } },
   // ruby -c: "check syntax only"; -r/-I (which load code) are not listed beside it.
   { names: ['ruby', 'jruby', 'irb'], code: 'e', conventions: { info: ['-v', '-h'], checks: [{ when: ['-c'], table: '-c -w -W?', what: 'only checks the syntax (-c)', operands: 'read' }] } },
   // php -l: "syntax check only (lint)"; -d/-c (ini settings such as auto_prepend_file) are not listed.
-  { names: ['php', 'php-cli'], code: 'rR', codeLong: [], conventions: { info: ['-v', '-h'], checks: [{ when: ['-l', '--syntax-check'], table: '-l --syntax-check -n --no-php-ini -q --no-header', what: 'only checks the syntax (-l)', operands: 'read' }] } },
+  { names: ['php', 'php-cli'], code: 'rR', codeLong: [], conventions: { info: ['-v', '-h', '-i', '--info', '-m', '--modules', '--ini'], checks: [{ when: ['-l', '--syntax-check'], table: '-l --syntax-check -n --no-php-ini -q --no-header', what: 'only checks the syntax (-l)', operands: 'read' },
+    // --rf, --rc, --re, --rz, --ri print reflection information about a function, class or extension.
+    { when: ['--rf', '--rfunction', '--rc', '--rclass', '--re', '--rextension', '--rz', '--rzendextension', '--ri', '--rextinfo'], table: '--rf= --rfunction= --rc= --rclass= --re= --rextension= --rz= --rzendextension= --ri= --rextinfo=', what: 'prints reflection information', operands: 'none' }] } },
+  // java -version, -help, --help-extra and -X print and exit (the JVM starts, no class is loaded); kotlin -version likewise.
+  { names: ['java'], code: '', conventions: { info: ['-version', '-help', '-h', '-?', '--help-extra', '-X', '--show-version-only'] } },
+  { names: ['kotlin'], code: '', conventions: { info: ['-version', '-help', '-h'] } },
+  { names: ['ts-node'], code: 'ep', codeLong: ['eval', 'print'], conventions: { info: ['-v', '-h'] } },
   { names: ['lua', 'luajit'], code: 'e' },
   { names: ['tclsh', 'wish', 'expectk'], code: '' },
   { names: ['Rscript', 'R'], code: 'e' },
   { names: ['julia'], code: 'eE', codeLong: ['eval', 'print'] },
   { names: ['osascript', 'jxa'], code: 'e' },
-  { names: ['groovy', 'scala', 'kotlin', 'jshell', 'clojure', 'clj', 'bb', 'racket', 'guile', 'sbcl', 'ocaml', 'runghc', 'runhaskell', 'ghci', 'elixir', 'iex', 'erl', 'escript', 'swipl', 'gforth', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript', 'java', 'dotnet-script', 'ts-node', 'tsx', 'esno', 'vite-node', 'qjs', 'rhino', 'gjs', 'd8', 'jjs'], code: 'ec', codeLong: ['eval', 'command', 'Command', 'EncodedCommand'] },
+  { names: ['groovy', 'scala', 'jshell', 'clojure', 'clj', 'bb', 'racket', 'guile', 'sbcl', 'ocaml', 'runghc', 'runhaskell', 'ghci', 'elixir', 'iex', 'erl', 'escript', 'swipl', 'gforth', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript', 'dotnet-script', 'tsx', 'esno', 'vite-node', 'qjs', 'rhino', 'gjs', 'd8', 'jjs'], code: 'ec', codeLong: ['eval', 'command', 'Command', 'EncodedCommand'] },
 ];
 
 const NON_POSIX = new Set(['pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript']);
@@ -300,6 +307,14 @@ const editors: Rule = {
   base: 'write',
   effects: SHELL_REACHABLE_EFFECTS,
   what: 'opens an interactive editor or file manager, which can change files and run commands',
+  // What the editors document as printing and exiting (VS Code's --list-extensions and --status, gedit's --list-encodings).
+  conventions: {
+    byName: {
+      code: { info: ['-v', '-h', '--list-extensions', '--show-versions', '--status'] }, codium: { info: ['-v', '-h', '--list-extensions', '--show-versions', '--status'] },
+      kate: { info: ['-v', '-h'] }, gedit: { info: ['-V', '-h', '--list-encodings'] }, nano: { info: ['-V', '-h'] }, pico: { info: ['-V', '-h'] }, micro: { info: ['-version', '-help'] },
+      '*': {},
+    },
+  },
   analyze(inv, a) {
     opensUrl(inv, a, false);
     // VS Code and its forks install extensions for the user.
@@ -310,10 +325,19 @@ const editors: Rule = {
 };
 
 const openers: Rule = {
-  names: ['open', 'xdg-open', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser', 'notify-send', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
+  names: ['open', 'xdg-open', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser', 'notify-send', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'espeak-ng', 'afplay', 'paplay', 'aplay', 'arecord'],
   base: 'write',
   effects: ['desktop_open'],
   what: 'acts on the desktop session (opens programs, uses the clipboard, screen or speakers)',
+  // What they document as listing and exiting: windows and desktops, voices, sound devices.
+  conventions: {
+    byName: {
+      wmctrl: { info: ['-l', '-d', '-m', '-h', '-v'] }, espeak: { info: ['--voices', '-h', '--version'] }, 'espeak-ng': { info: ['--voices', '-h', '--version'] },
+      aplay: { info: ['-l', '-L', '--list-devices', '--list-pcms', '-h', '--version'] }, arecord: { info: ['-l', '-L', '--list-devices', '--list-pcms', '-h', '--version'] },
+      paplay: { info: ['-h', '--version'] }, 'notify-send': { info: ['-?', '-v'] },
+      '*': {},
+    },
+  },
   analyze(inv, a) {
     // A browser loads pages (its start page at least); the openers fetch what a URL names.
     if (BROWSERS.has(inv.name)) a.raise('network', `${inv.name} is a web browser: it loads pages from the network`, ['network']);

@@ -674,4 +674,226 @@ const gio: Rule = {
   notMatch: ['gio open notes.txt', 'gio trash notes.txt', 'gio copy a b', 'gio list smb://host/share', 'gio info ~/.ssh/id_rsa', 'gio list --frob src'],
 };
 
-export const moreReaderRules: Rule[] = [pv, most, mutool, xmlstarlet, mlr, calc, xdotool, gio, getent, qalc, listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];
+/**
+ * Formatters and linters that print unless told to write: ruff, gofmt, shfmt, clang-format, biome, and the
+ * bundlers esbuild and swc when they print to standard output. They read configuration files of their own
+ * (pyproject.toml, .clang-format, biome.json, .swcrc), which set style and rules and run no code; their
+ * caches (.ruff_cache) are written as they go, as git writes its index. What writes the sources or an
+ * output file is judged; every other option is unknown, hence write.
+ */
+interface FormatterSpec {
+  /** Options allowed on the printing forms (args.ts format), per subcommand ('' when there is none). */
+  reads: Readonly<Record<string, string>>;
+  /** Options that make it write the files it is given, or an output file (their value). */
+  writes: readonly string[];
+  /** Option values that are output files. */
+  outputs?: readonly string[];
+  /** Allowed option patterns beside the table (esbuild's --define:K=V, biome's --javascript-formatter-…). */
+  pattern?: RegExp;
+  /** Subcommands that write unless one of these options is given (ruff format without --check or --diff). */
+  need?: Readonly<Record<string, readonly string[]>>;
+}
+const RUFF_COMMON = '--config= --isolated -q --quiet -v --verbose -s --silent -n --no-cache --cache-dir= --preview --no-preview --target-version= --line-length= --exclude= --extend-exclude= --force-exclude --no-force-exclude --respect-gitignore --no-respect-gitignore --stdin-filename= --extension= -h --help';
+const FORMATTERS: Readonly<Record<string, FormatterSpec>> = {
+  ruff: {
+    reads: {
+      check: `${RUFF_COMMON} --select= --extend-select= --ignore= --extend-ignore= --per-file-ignores= --extend-per-file-ignores= --fixable= --extend-fixable= --unfixable=
+        --show-fixes --no-show-fixes --diff -w --watch --statistics --output-format= -e --exit-zero --exit-non-zero-on-fix --show-settings --show-files --ignore-noqa
+        --dummy-variable-rgx= --no-fix --unsafe-fixes --no-unsafe-fixes`,
+      format: `${RUFF_COMMON} --check --diff --range=`,
+      rule: '--all --output-format= -h --help', config: '--output-format= -h --help', linter: '--output-format= -h --help', version: '--output-format= -h --help', help: '',
+    },
+    writes: ['--fix', '--fix-only', '--add-noqa', '-o', '--output-file'],
+    outputs: ['-o', '--output-file'],
+    need: { format: ['--check', '--diff'] },
+  },
+  gofmt: { reads: { '': '-l -d -s -e -r: -h' }, writes: ['-w', '-cpuprofile'], outputs: ['-cpuprofile'] },
+  shfmt: {
+    reads: { '': `-l --list? -d --diff -s --simplify -i: --indent= -bn --binary-next-line -ci --case-indent -sr --space-redirects -kp --keep-padding -fn --func-next-line
+      -mn --minify -ln: --language-dialect= -p --posix -f --find --to-json -tojson --from-json --filename= --apply-ignore -h --help --version` },
+    writes: ['-w', '--write'],
+  },
+  'clang-format': {
+    reads: { '': `--style= -style= --dry-run -n --Werror --assume-filename= --lines= --offset= --length= --sort-includes --output-replacements-xml --dump-config
+      --fallback-style= --ferror-limit= --verbose --qualifier-alignment= --files= --help --version -h` },
+    writes: ['-i'],
+  },
+  biome: {
+    reads: Object.fromEntries(['check', 'lint', 'format', 'ci', 'explain', 'rage', 'version', 'search'].map((v) => [v, `--config-path= --max-diagnostics= --diagnostic-level= --reporter= --colors= --verbose
+      --skip-errors --no-errors-on-unmatched --error-on-warnings --only= --skip= --staged --changed --since= --stdin-file-path= --log-level= --log-kind= -h --help`])),
+    writes: ['--write', '--fix', '--apply', '--apply-unsafe', '--unsafe'],
+    pattern: /^--(javascript|json|css|graphql|html|grit|formatter|linter|assist|organize-imports|vcs|files|indent|line|bracket|attribute|quote|jsx|trailing|semicolons|arrow|expand)[a-z-]*(=.*)?$/,
+  },
+  esbuild: {
+    reads: { '': '--bundle --minify --splitting --keep-names --preserve-symlinks --ignore-annotations --allow-overwrite --version --help -h' },
+    writes: ['--outfile', '--outdir', '--metafile', '--serve', '--watch', '--servedir', '--write'],
+    outputs: ['--outfile', '--outdir', '--metafile'],
+    pattern: /^--(sourcemap(=\w+)?|(minify|jsx)-[a-z-]+(=.+)?|(target|platform|format|jsx|main-fields|conditions|charset|legal-comments|log-level|log-limit|color|tree-shaking|packages|global-name|line-limit|tsconfig|resolve-extensions|public-path|mangle-props|sources-content|source-root|sourcefile|analyze|outbase)(=.+)?|(define|loader|external|supported|pure|drop|banner|footer|inject|alias|log-override):.+)$/,
+  },
+  swc: {
+    reads: { '': `-w --watch --config-file= --env-name= --no-swcrc --ignore= --only= -q --quiet -s? --source-maps? --source-map-target= --source-file-name= --source-root=
+      --extensions= --strip-leading-paths --include-dotfiles --sync --log-watch-compilation -C: --config= -f: --filename= -V --version -h --help` },
+    writes: ['-o', '--out-file', '-d', '--out-dir'],
+    outputs: ['-o', '--out-file', '-d', '--out-dir'],
+  },
+};
+const formatters: Rule = {
+  names: Object.keys(FORMATTERS),
+  base: 'read',
+  effects: ['file_read'],
+  what: 'checks or formats code, printing the result',
+  conventions: { byName: { ruff: { info: ['-V', '-h'] }, biome: { info: ['-V', '-h'] }, swc: { info: ['-V', '-h'] }, shfmt: { info: ['-h'] }, '*': {} } },
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const spec = FORMATTERS[inv.name]!;
+    const argv = inv.argv;
+    const verb = spec.reads[''] === undefined ? (argv[0] ?? '') : '';
+    const table = Object.hasOwn(spec.reads, verb) ? spec.reads[verb]! : null;
+    if (table === null) return a.raise('write', `${inv.name} ${verb} changes files or is not a subcommand the classifier knows`, SHELL_REACHABLE_EFFECTS);
+    const start = verb ? 1 : 0;
+    // Writing: in place (-w, -i, --fix, --write) or to an output file.
+    let writing = argv.findIndex((x) => spec.writes.includes(x.split('=')[0]!));
+    const need = spec.need?.[verb];
+    if (writing === -1 && need && !argv.some((x) => need.includes(x))) writing = 0;
+    if (writing !== -1) {
+      a.raise('write', `${inv.name} ${argv[writing]!.split('=')[0]} writes files`, ['file_write']);
+      const out = spec.outputs?.includes(argv[writing]!.split('=')[0]!) ? (argv[writing]!.includes('=') ? argv[writing]!.split('=').slice(1).join('=') : argv[writing + 1]) : undefined;
+      if (out !== undefined) a.write(out, true, inv.cwd);
+      else if (spec.outputs === undefined || !spec.outputs.includes(argv[writing]!.split('=')[0]!)) for (const i of operands(argv.slice(start)).map((k) => k + start)) a.write(argv[i]!, inv.args[i]!.literal, inv.cwd);
+      return;
+    }
+    const keep = argv.map((_x, i) => i).filter((i) => i >= start && !(spec.pattern && spec.pattern.test(argv[i]!)));
+    const scan = a.options({ ...inv, argv: keep.map((i) => argv[i]!), args: keep.map((i) => inv.args[i]!) }, table, verb ? `${inv.name} ${verb}` : inv.name);
+    for (const k of scan.operands) a.read(argv[keep[k]!]!, inv.args[keep[k]!]!.literal, inv.cwd);
+  },
+  match: ['ruff check src', 'ruff format --check', 'gofmt -l src', 'shfmt -d a.sh', 'clang-format --style LLVM a.c', 'biome check src', 'esbuild --bundle a.js', 'swc a.js'],
+  notMatch: ['ruff check --fix src', 'ruff format src', 'gofmt -w a.go', 'shfmt -w a.sh', 'clang-format -i a.c', 'biome check --write src', 'esbuild --bundle a.js --outfile=out.js',
+    'swc a.js -o out.js', 'ruff check --frob', 'esbuild --bundle a.js --serve', 'gofmt ~/.ssh/id_rsa', 'ruff check -o ~/.bashrc'],
+};
+
+/** exiftool FILE…: prints metadata. Writing tags (-TAG=value), -o, -w and the rest of its editing options are not read. */
+const EXIFTOOL_FLAGS = new Set(['-a', '-u', '-S', '-j', '-json', '-X', '-csv', '-n', '-e', '-ee', '-H', '-l', '-q', '-r', '-f', '-m', '-T', '-t', '-D', '-ver', '-list', '-listw', '-listx',
+  '-b', '-short', '-long', '-veryShort', '-duplicates', '-unknown', '-sort', '-struct', '-scanForXMP', '-help', '-fast', '-fast2', '-g', '-G', '-s', '-s2', '-s3', '-v',
+  ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((n) => [`-g${n}`, `-G${n}`, `-v${n}`])]);
+const EXIFTOOL_VALUED = new Set(['-charset', '-lang', '-d', '-c', '-p', '-ext']);
+const exiftool: Rule = {
+  names: ['exiftool'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'prints file metadata',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    for (let i = 0; i < argv.length; i++) {
+      const x = argv[i]!;
+      if (!inv.args[i]!.literal) return a.raise('write', `exiftool: ${inv.args[i]!.source} is only known at run time`, SHELL_REACHABLE_EFFECTS);
+      if (EXIFTOOL_VALUED.has(x)) { i++; continue; }
+      if (x.startsWith('-') && !EXIFTOOL_FLAGS.has(x)) return a.raise('write', `exiftool ${x} writes tags or files, or is not an option the classifier knows as read-only`, ['file_write']);
+      if (!x.startsWith('-')) a.read(x, true, inv.cwd);
+    }
+  },
+  match: ['exiftool notes.txt', 'exiftool -a -G1 photo.jpg'],
+  notMatch: ['exiftool -Artist=me photo.jpg', 'exiftool "-gps*=" photo.jpg', 'exiftool -o out.jpg photo.jpg', 'exiftool -overwrite_original -all= photo.jpg', 'exiftool ~/.ssh/id_rsa'],
+};
+
+/** fontconfig's queries. fc-cache writes the font cache (only its info options read). */
+const fontconfig: Rule = {
+  names: ['fc-match', 'fc-query', 'fc-pattern', 'fc-scan', 'fc-cat', 'fc-conflist', 'fc-cache'],
+  conventions: { info: ['-V', '-h'] },
+  base: 'read',
+  effects: ['file_read'],
+  what: 'queries the fonts',
+  options: { 'fc-match': '-s --sort -a --all -f: --format= -b --brief -V -h --help --version',
+    'fc-query': '-i: --index= -b --brief -f: --format= -V -h', 'fc-pattern': '-c --config -d --default -f: --format= -V -h', 'fc-scan': '-b --brief -f: --format= -V -h', 'fc-cat': '-r --recurse -v --verbose -V -h',
+    'fc-conflist': '-V -h', 'fc-cache': '-V --version -h --help' },
+  analyze(inv, a) {
+    if (inv.name === 'fc-cache') a.raise('write', 'fc-cache rebuilds the font cache', ['file_write']);
+  },
+  match: ['fc-match -s "DejaVu Serif"', 'fc-query font.ttf'],
+  notMatch: ['fc-cache -f', 'fc-match --frob'],
+};
+
+/** Process monitors: htop --readonly cannot kill or renice; btop and htop otherwise can, from their interface. */
+const monitors: Rule = {
+  names: ['htop', 'btop'],
+  conventions: { byName: { htop: { info: ['-h', '-V'] }, btop: { info: ['-h', '-v'] } } },
+  base: 'read',
+  effects: [],
+  what: 'shows processes',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    if (inv.name === 'htop' && inv.argv.includes('--readonly')) return void a.options(inv, '--readonly -C --no-color -d: --delay= -F: --filter= -H --highlight-changes? -M --no-mouse -p: --pid= -s: --sort-key= -t --tree -u? --user? -U --no-unicode --no-meters --no-function-bar', 'htop');
+    a.raise('write', `${inv.name} can kill and renice processes from its interface`, ['command_exec']);
+  },
+  match: ['htop --readonly', 'htop --readonly -t'],
+  notMatch: ['htop', 'btop', 'htop --readonly --frob'],
+};
+
+/** ssh-add -l and -L list the agent's keys; adding, deleting and locking change the agent. */
+const sshAdd: Rule = {
+  names: ['ssh-add'],
+  base: 'read',
+  effects: [],
+  what: 'lists the keys of the SSH agent',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    if (argv.length >= 1 && argv.every((x) => ['-l', '-L', '-v', '-q', '-E', 'md5', 'sha256'].includes(x)) && argv.some((x) => x === '-l' || x === '-L')) return;
+    a.raise('write', 'ssh-add adds, deletes or locks keys in the SSH agent', ['file_write', 'secret_read']);
+    for (const i of operands(argv, { short: 'EeSstH' })) a.read(argv[i]!, inv.args[i]!.literal, inv.cwd);
+    if (operands(argv, { short: 'EeSstH' }).length === 0 && !argv.some((x) => /^-[dDxXe]/.test(x))) a.read('~/.ssh/id_rsa', true, inv.cwd);
+  },
+  match: ['ssh-add -l', 'ssh-add -L', 'ssh-add -l -E sha256'],
+  notMatch: ['ssh-add', 'ssh-add -D', 'ssh-add ~/.ssh/id_ed25519'],
+};
+
+/**
+ * sqlite3 DB 'SQL': a query that only reads (SELECT, EXPLAIN, read-only PRAGMA) with no dot-command and
+ * none of the shell's functions that write files, open an editor or load code (writefile, edit,
+ * load_extension, readfile, fts3_tokenizer). Anything else, or no SQL (an interactive shell), writes.
+ */
+const SQLITE_READ_SQL = /^\s*(select|explain|with|values|pragma\s+(table_info|table_xinfo|index_list|index_info|foreign_key_list|database_list|compile_options|user_version|schema_version|page_count|page_size|integrity_check|quick_check|function_list|collation_list)\b)/i;
+const SQLITE_DANGER = /\b(writefile|edit|load_extension|readfile|fts3_tokenizer|lines|shell|system)\s*\(|\battach\b|\binsert\b|\bupdate\b|\bdelete\b|\bdrop\b|\bcreate\b|\balter\b|\breplace\b|\bvacuum\b|\breindex\b|\banalyze\b|^\s*pragma\b[^(]*=|;\s*\S/i;
+const sqlite3: Rule = {
+  names: ['sqlite3', 'sqlite'],
+  conventions: { info: ['-version', '-help', '--version', '--help'] },
+  base: 'read',
+  effects: ['file_read'],
+  what: 'queries a SQLite database',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const table = `-readonly -json -csv -column -box -table -markdown -header -noheader -line -list -html -separator: -newline: -nullvalue: -bail -batch -ascii -tabs -quote -safe
+      -nofollow -mmap: -echo -stats -version -help -A: -memtrace`;
+    const scan = a.options(inv, `@single-dash ${table}`, 'sqlite3');
+    const ops = scan.operands;
+    const sql = ops.length >= 2 ? inv.argv[ops[1]!]! : null;
+    if (ops.length >= 1) a.read(inv.argv[ops[0]!]!, inv.args[ops[0]!]!.literal, inv.cwd);
+    if (sql === null || ops.length > 2 || !inv.args[ops[1]!]!.literal || !SQLITE_READ_SQL.test(sql) || SQLITE_DANGER.test(sql.replace(/;\s*$/, '').replace(/'[^']*'/g, "''")) || sql.trimStart().startsWith('.')) {
+      a.raise('write', sql === null ? 'sqlite3 with no SQL starts its shell, which can run commands (.shell, .system)' : 'sqlite3 runs SQL that is not provably read-only', SHELL_REACHABLE_EFFECTS);
+    }
+  },
+  match: ["sqlite3 db.sqlite3 'SELECT * FROM t;'", "sqlite3 -json db.sqlite3 'PRAGMA table_info(t)'"],
+  notMatch: ['sqlite3 db.sqlite3', "sqlite3 db.sqlite3 'DELETE FROM t'", "sqlite3 db.sqlite3 \"SELECT writefile('x', 1)\"", "sqlite3 db.sqlite3 '.shell id'",
+    "sqlite3 db.sqlite3 \"SELECT load_extension('./x')\"", "sqlite3 db.sqlite3 'SELECT 1; DROP TABLE t'", "sqlite3 -cmd '.shell id' db.sqlite3 'SELECT 1'", "sqlite3 db 'ATTACH \"x\" AS y'"],
+};
+
+/** gdu (disk usage): -n (non-interactive) or -r (read-only) prints sizes; its interactive mode can delete. */
+const gdu: Rule = {
+  names: ['gdu', 'gdu-go'],
+  conventions: { info: ['-h', '-v'] },
+  base: 'read',
+  effects: ['file_read'],
+  what: 'shows disk usage',
+  checksOwnOptions: true,
+  analyze(inv, a) {
+    const argv = inv.argv;
+    if (!argv.some((x) => ['-n', '--non-interactive', '-r', '--read-only', '-d', '--show-disks', '-p', '--no-progress'].includes(x))) a.raise('write', 'gdu in its interactive mode can delete files', ['file_delete']);
+    const scan = a.options(inv, `-n --non-interactive -p --no-progress -r --read-only -d --show-disks -a --show-apparent-size -c --no-color -x --no-cross -H --no-hidden -i: --ignore-dirs=
+      -I: --ignore-dirs-pattern= -s --summarize -t: --top= -C --show-item-count -M --show-mtime -B --show-relative-size --max-cores= --no-delete --no-spawn-shell -L --follow-symlinks`, 'gdu');
+    for (const i of scan.operands) a.read(argv[i]!, inv.args[i]!.literal, inv.cwd, true, 'metadata');
+  },
+  match: ['gdu -n src', 'gdu --non-interactive --no-progress src'],
+  notMatch: ['gdu src', 'gdu -n -o out.json src', 'gdu -n ~/.ssh'],
+};
+
+export const moreReaderRules: Rule[] = [exiftool, fontconfig, monitors, sshAdd, sqlite3, gdu, formatters, pv, most, mutool, xmlstarlet, mlr, calc, xdotool, gio, getent, qalc, listers, fd, searchers, digests, differs, sysInfo, dataTools, stty, busctl, clipboard, passwordStores];

@@ -26,6 +26,10 @@ const fetchers: Rule = {
   // Every form is network except httpie's and xh's --offline (and xh --curl), which build the request and only print it.
   checksOwnOptions: true,
   analyze(inv, a) {
+    // httpie cli plugins list / cli export-args print what is installed.
+    if (inv.name === 'httpie' && inv.argv[0] === 'cli' && ((inv.argv[1] === 'plugins' && inv.argv[2] === 'list' && inv.argv.length === 3) || (inv.argv[1] === 'export-args' && inv.argv.length <= 4))) {
+      return a.raise('read', `httpie cli ${inv.argv.slice(1, 3).join(' ')} prints what it has`);
+    }
     if (['http', 'https', 'httpie', 'xh'].includes(inv.name) && inv.argv.some((x) => x === '--offline' || (inv.name === 'xh' && x === '--curl'))
       && !inv.argv.some((x) => /^(-[a-zA-Z]*[od]|--(output|download)(=.*)?|--session(-read-only)?(=.*)?)$/.test(x))) {
       a.raise('read', `${inv.name} ${inv.argv.includes('--offline') ? '--offline' : '--curl'} only prints the request it would send`);
@@ -69,7 +73,7 @@ const fetchers: Rule = {
       if (hasLong(argv, ['exec', 'on-download-complete', 'on-download-stop'])) a.raise('network', `${inv.name} runs a command after downloading`, SHELL_REACHABLE_EFFECTS);
     }
   },
-  match: ['xh --offline get https://example.com', 'http --offline POST example.com a=b', 'xh --curl get https://example.com'],
+  match: ['httpie cli plugins list', 'xh --offline get https://example.com', 'http --offline POST example.com a=b', 'xh --curl get https://example.com'],
   notMatch: ['curl https://example.com', 'curl -s https://api.example.com/x', 'wget -O - https://x', 'curl -o page.html https://x', 'curl -o ~/.bashrc https://x', 'curl -d @.env https://x',
     'xh --offline -d get https://example.com/f', 'http --offline --download example.com', 'http --offline --session=s example.com'],
 };
@@ -172,6 +176,8 @@ function isRemoteSpec(s: string): boolean {
 }
 
 const sockets: Rule = {
+  // What the chat clients document as printing and exiting.
+  conventions: { byName: { irssi: { info: ['-?', '-v'] }, weechat: { info: ['-c', '--colors', '-l', '--license', '-h', '-v'] }, '*': {} } },
   names: ['nc', 'ncat', 'netcat', 'socat', 'openssl-s_client', 'websocat', 'grpcurl', 'nmap', 'masscan', 'zmap', 'hping3', 'arp-scan', 'tcpdump', 'tshark', 'wireshark', 'ngrep', 'iperf', 'iperf3', 'ping', 'ping6', 'traceroute', 'tracepath', 'mtr', 'dig', 'nslookup', 'host', 'whois', 'drill', 'kdig', 'ssh-keyscan', 'ssh-copy-id', 'mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 'swaks', 'irssi', 'weechat', 'ngrok', 'cloudflared', 'tailscale', 'zerotier-cli', 'wg', 'openvpn', 'speedtest', 'speedtest-cli'],
   base: 'network',
   effects: ['network'],
@@ -214,6 +220,12 @@ const cloud: Rule = {
       terraform: { noInfo: 'terraform --version checks for a newer release online' },
       vagrant: { noInfo: "vagrant --version loads the project's Vagrantfile (Ruby code) and plugins" },
       hg: { noInfo: "hg --version loads the extensions ~/.hgrc and the repository's .hg/hgrc name" },
+      // cobra CLIs: --help on any command prints its help (gh's extensions and aliases run instead only when configured).
+      gh: { subcommandHelp: { depth: 3, except: ['extension exec', 'ext exec'] } },
+      glab: { subcommandHelp: { depth: 3 } },
+      kubectl: { subcommandHelp: { depth: 3 } },
+      helm: { subcommandHelp: { depth: 3 } },
+      hcloud: { info: ['-h'], subcommandHelp: { depth: 3 } },
       '*': {},
     },
   },
@@ -263,7 +275,7 @@ const cloud: Rule = {
 /** Options of the local read subcommands below: output formats and the names of what to show. */
 const CLOUD_READ_OPTIONS = `-h --help --version -o: --output= --client --short -q --quiet --json -j --raw --minify --flatten --name-only -n --show-token=
   --shell= -s: --context= --kubeconfig= --namespace= --all-namespaces -A --show-managed-fields --template= -t: --jq= -L: --limit= --host= -R:
-  --repo= -w --web --no-headers --load-restrictor= --enable-helm --installed --source`;
+  --repo= -w --web --no-headers --load-restrictor= --enable-helm --installed --source --saver= --list -l --no-browser -b: --branch= -c --commit=`;
 
 const LOCAL_READ = (why: string): SubcommandClass => ({ cls: 'read', why });
 /** Subcommands of the service tools that only read local settings or print, and the ones that install. */
@@ -278,6 +290,8 @@ const CLOUD_LOCAL: Readonly<Record<string, Readonly<Record<string, SubcommandCla
     'extension install': { cls: 'install', why: 'installs an extension for the user', effects: ['install', 'network'] }, 'ext install': { cls: 'install', why: 'installs an extension for the user', effects: ['install', 'network'] },
     'extension upgrade': { cls: 'install', why: 'upgrades installed extensions', effects: ['install', 'network'] }, 'ext upgrade': { cls: 'install', why: 'upgrades installed extensions', effects: ['install', 'network'] },
     'extension remove': { cls: 'install', why: 'removes an installed extension', effects: ['install'] }, 'ext remove': { cls: 'install', why: 'removes an installed extension', effects: ['install'] },
+    browse: [LOCAL_READ('prints the URL it would open (--no-browser)')].map((e) => ({ ...e, when: ['-n'] })).concat([{ ...LOCAL_READ('prints the URL it would open (--no-browser)'), when: ['--no-browser'] }]),
+    'ssh-key': { cls: 'read', why: 'prints help', alone: true }, 'gpg-key': { cls: 'read', why: 'prints help', alone: true },
   },
   glab: { help: LOCAL_READ('prints help'), completion: LOCAL_READ('prints a completion script'), 'alias list': LOCAL_READ('lists aliases'), 'config get': LOCAL_READ('reads a setting'), alias: { cls: 'read', why: 'prints help', alone: true } },
   kubectl: {
@@ -288,6 +302,7 @@ const CLOUD_LOCAL: Readonly<Record<string, Readonly<Record<string, SubcommandCla
   },
   helm: { env: LOCAL_READ('prints its settings'), 'repo list': LOCAL_READ('lists repositories'), 'repo ls': LOCAL_READ('lists repositories'), completion: LOCAL_READ('prints a completion script'), create: { cls: 'write', why: 'creates a chart', effects: ['file_write'] } },
   hcloud: { context: { cls: 'read', why: 'prints help', alone: true } },
+  svn: { help: LOCAL_READ('prints help') }, hg: { help: LOCAL_READ('prints help') },
   vagrant: {
     'plugin install': { cls: 'install', why: 'installs a plugin for the user', effects: ['install', 'network'] }, 'plugin update': { cls: 'install', why: 'updates installed plugins', effects: ['install', 'network'] },
     'plugin uninstall': { cls: 'install', why: 'removes a plugin', effects: ['install'] }, 'plugin expunge': { cls: 'install', why: 'removes every plugin', effects: ['install'] },

@@ -51,13 +51,22 @@ const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
     'pm hash-string': R('prints the lockfile hash input'), 'pm hash-print': R('prints the stored lockfile hash'), 'pm cache': R('prints the cache folder', { alone: true }),
     'pm default-trusted': R('lists trusted packages'), 'pm untrusted': R('lists untrusted packages'), 'pm pkg get': R('reads package.json'),
     'pm version': R('prints the package version', { alone: true }), why: R('explains why a package is installed'),
+    remove: [R('only shows what it would remove', { when: ['--dry-run'] })], link: [R('only shows what it would link', { when: ['--dry-run'] })],
+    unlink: [R('only shows what it would unlink', { when: ['--dry-run'] })],
   },
-  npm: { 'cache add': N('downloads a package into the cache'), diff: N('compares with packages from the registry'), fund: [R('lists funding links', { alone: true }), N('opens a funding page in the browser')] },
+  npm: {
+    'cache ls': R('lists cache entries'), 'cache npx ls': R('lists cached npx packages'), completion: R('prints a completion script'), 'pkg get': R('reads package.json'),
+    prune: [R('only lists what it would remove', { when: ['--dry-run'] })], run: R('lists the scripts', { alone: true }), 'run-script': R('lists the scripts', { alone: true }),
+    version: R('prints the versions', { alone: true }),
+    'cache add': N('downloads a package into the cache'), diff: N('compares with packages from the registry'), fund: [R('lists funding links', { alone: true }), N('opens a funding page in the browser')] },
   corepack: { enable: I("adds package-manager shims to Node's installation"), disable: I("removes package-manager shims from Node's installation"), install: I('installs a package manager'), prepare: N('downloads a package manager'), hydrate: W('unpacks a package manager into its cache'), npm: N('downloads and runs npm'), pnpm: N('downloads and runs pnpm'), yarn: N('downloads and runs yarn') },
   uv: {
     'python install': I('installs a Python version'), 'python uninstall': I('removes an installed Python version'), 'python list': R('lists Python versions'), 'python find': R('finds a Python'),
     'python dir': R('prints where Python versions are kept'), 'self update': I('replaces uv with a downloaded release'), 'self version': R('prints its version'),
-    tree: [N('asks the index for newer versions', { when: ['--outdated'] })], help: R('prints help'), 'cache dir': R('prints the cache folder'), version: R('prints the project version', { alone: true }),
+    tree: [N('asks the index for newer versions', { when: ['--outdated'] })], help: R('prints help'), 'cache dir': R('prints the cache folder'),
+    version: [R('prints the project version', { alone: true }), R('shows the bump it would make', { when: ['--dry-run'] })],
+    'pip list': [R('lists installed packages', { when: ['!--outdated'] })], 'pip show': R('shows installed packages'), 'pip freeze': R('lists installed packages'), 'pip tree': [R('shows the dependency tree', { when: ['!--outdated'] })],
+    'pip check': R('checks installed packages'), 'tool list': R('lists installed tools'), 'tool dir': R('prints the tools folder'), 'lock': [R('checks that the lockfile exists', { when: ['--check-exists'] })],
   },
   poetry: {
     'python install': I('installs a Python version'), 'python remove': I('removes a Python version'), 'python list': R('lists Python versions'),
@@ -67,12 +76,16 @@ const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
     'env info': R('shows the environment'), 'env list': R('lists environments'), 'env activate': R('prints the activation command'), about: R('prints information'), list: R('lists commands'),
     check: R('checks pyproject.toml'), 'debug info': R('prints debug information'), 'debug tags': R('prints packaging tags'), 'debug resolve': N('resolves dependencies from the index'),
     'config --list': R('lists settings'), 'source show': R('shows package sources'), 'cache list': R('lists caches'),
+    config: [R('lists settings', { when: ['--list'] })],
+    remove: [R('only shows what it would remove', { when: ['--dry-run'] })], version: [R('prints the project version', { when: ['--short'] }), R('prints the project version', { alone: true }), R('shows the bump it would make', { when: ['--dry-run'] })],
   },
   conda: {
     init: D("writes conda's start-up code into shell start-up files (~/.bashrc, ~/.zshrc)", { effects: ['destructive', 'file_write'] }),
     'update conda': I('updates conda itself'), info: R('prints information'), doctor: R('checks an environment'), compare: R('compares environments'),
     'env list': R('lists environments'), 'env export': R('prints an environment', { when: ['!--file', '!-f'] }), export: R('prints an environment', { when: ['!--file', '!-f'] }),
     'env config vars list': R('lists environment variables'), 'package --which': R('finds packages of files'), notices: N('fetches notices from its channels'),
+    config: [R('prints settings', { when: ['--show'] }), R('describes settings', { when: ['--describe'] }), R('prints where settings come from', { when: ['--show-sources'] })],
+    package: [R('finds packages of files', { when: ['--which'] }), R('lists files no package owns', { when: ['--untracked'] })],
     search: [R('searches installed environments', { when: ['--envs'] }), N('searches its channels')], repoquery: N('queries its channels'),
   },
   mamba: { init: D("writes mamba's start-up code into shell start-up files", { effects: ['destructive', 'file_write'] }), repoquery: N('queries its channels'), search: N('searches its channels') },
@@ -80,12 +93,16 @@ const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
   pipx: { 'upgrade-all': I('upgrades every installed application'), 'reinstall-all': I('reinstalls every installed application'), 'uninstall-all': I('removes every installed application'), inject: I('adds packages to an installed application'), list: R('lists installed applications') },
   cargo: {
     binstall: I('installs a crate binary for the user'), 'install-update': I('updates installed crate binaries'), 'deb --install': I('builds a Debian package and installs it'),
-    deb: [I('installs the package it builds', { when: ['--install'] })], msrv: [I('installs toolchains to try', { when: [] })], report: R('prints a report'), pkgid: R('prints the package id'),
+    deb: [I('installs the package it builds', { when: ['--install'] })], 'msrv show': R('prints the minimum Rust version the manifest declares'), 'msrv list': R('lists the minimum Rust versions of the dependencies'),
+    msrv: [I('installs toolchains to try', { when: [] })], report: R('prints a report'), pkgid: R('prints the package id'),
+    install: [R('lists installed crates', { when: ['--list'] })], metadata: [R('prints the workspace metadata (without dependencies, nothing to resolve)', { when: ['--no-deps'] })],
+    package: [R('lists the files it would package', { when: ['--list'] }), R('lists the files it would package', { when: ['-l'] })],
   },
   sdk: { list: N('asks the SDKMAN! service for versions'), current: R('prints the versions in use'), version: R('prints its version') },
   asdf: { 'list all': N('asks the plugin for every version online'), 'plugin list all': N('fetches the list of plugins'), current: R('prints the versions in use') },
   mise: { 'ls-remote': N('asks for the versions online'), use: I('installs the tool version it sets (if missing)'), 'plugins list-all': N('fetches the list of plugins') },
-  dnf: { search: N('searches the repositories (refreshing their metadata)'), provides: N('searches the repositories'), info: N('queries the repositories'), if: N('queries the repositories'), changelog: N('fetches changelogs'), repoquery: N('queries the repositories') },
+  dnf: { 'config-manager': [R('prints the repository configuration', { when: ['--dump'] })], versionlock: R('lists version locks', { alone: true }), 'versionlock list': R('lists version locks'),
+    search: N('searches the repositories (refreshing their metadata)'), provides: N('searches the repositories'), info: N('queries the repositories'), if: N('queries the repositories'), changelog: N('fetches changelogs'), repoquery: N('queries the repositories') },
   paru: {}, yay: {},
   meson: { install: [I('installs the build into the system', { when: ['!--destdir'] })] },
   cmake: { '--install': [I('installs the build (into /usr/local unless --prefix says otherwise)', { when: ['!--prefix'] })] },
@@ -100,10 +117,19 @@ const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
   },
   elm: { install: N('downloads a package') },
   composer: { 'self-update': I('replaces Composer with a downloaded release'), selfupdate: I('replaces Composer with a downloaded release') },
-  pip: { lock: N('resolves the dependencies from the package index') },
   vsce: { list: N("lists a publisher's extensions online"), show: N('shows an extension from the marketplace'), unpublish: D('removes an extension from the marketplace, which cannot be undone', { effects: ['network', 'destructive'] }) },
   'pre-commit': { autoupdate: N('fetches the newest hook versions') },
-  typst: { init: N('creates a project from a template it downloads') },
+  typst: { init: N('creates a project from a template it downloads'), fonts: R('lists the fonts it finds') },
+  'golangci-lint': { linters: R('lists the linters'), help: R('prints help'), version: R('prints its version'), 'config path': R('prints the configuration path'), 'config verify': R('checks the configuration') },
+  opam: { help: R('prints help') },
+  hatch: { 'dep show': R('shows the dependencies'), 'dep hash': R('prints the dependency hash'), 'env show': R('shows the environments'), 'project metadata': R('prints the project metadata'), status: R('prints the project status'), version: R('prints the project version', { alone: true }) },
+  zig: { 'translate-c': R('translates C to Zig, printing the result'), version: R('prints its version'), env: R('prints its environment'), targets: R('lists targets'), help: R('prints help') },
+  zypper: { lr: R('lists repositories'), repos: R('lists repositories'), ll: R('lists package locks'), locks: R('lists package locks'), lu: N('refreshes the repositories to list updates'), se: N('searches the repositories'), search: N('searches the repositories') },
+  snap: { changes: R('lists recent changes'), tasks: R('lists the tasks of a change'), connections: R('lists interface connections'), services: R('lists services'), aliases: R('lists aliases'), version: R('prints versions') },
+  apt: { moo: R('prints a cow') },
+  pip: { lock: N('resolves the dependencies from the package index'), 'cache dir': R('prints the cache folder'), 'cache list': R('lists cached wheels'), 'cache info': R('prints cache information'), hash: R('prints the hashes of package files') },
+  // ar's key letters: t lists the members, p prints them.
+  ar: { t: R('lists the members of an archive'), tv: R('lists the members of an archive'), vt: R('lists the members of an archive'), p: R('prints the members of an archive') },
   // Version managers: what they list from the definitions they hold, and their help.
   pyenv: {
     commands: R('lists its commands'), virtualenvs: R('lists virtual environments'), versions: R('lists installed versions'), version: R('prints the version in use'),
@@ -116,6 +142,17 @@ const SUBCOMMANDS: Readonly<Record<string, SubTable>> = {
     root: R('prints its folder'), prefix: R('prints a version folder'), which: R('prints the path of a command'), whence: R('lists the versions that have a command'), help: R('prints help'),
     install: [R('lists the versions it can build (from the definitions it holds)', { when: ['--list'] }), R('lists the versions it can build (from the definitions it holds)', { when: ['-l'] }),
       R('lists the versions it can build (from the definitions it holds)', { when: ['--list-all'] }), R('lists the versions it can build (from the definitions it holds)', { when: ['-L'] })],
+  },
+  // rustup: listing what is installed, help, completions; `rustup run` is judged by the command it runs.
+  rustup: {
+    help: R('prints help'), completions: R('prints a completion script'), 'component list': R('lists components'), 'target list': R('lists targets'),
+    'toolchain list': R('lists installed toolchains'), 'override list': R('lists directory overrides'), man: R('shows the manual page of a toolchain command'),
+    which: R('prints the path of a toolchain command'),
+  },
+  brew: {
+    info: [R('prints a summary of what is installed', { alone: true }), R('prints installed packages', { when: ['--installed'] })], tap: R('lists taps', { alone: true }),
+    services: R('lists services', { alone: true }), 'services list': R('lists services'), 'services info': R('shows services'), 'bundle list': R('lists the Brewfile entries'),
+    'bundle check': R('checks whether the Brewfile is satisfied'),
   },
   volta: { help: R('prints help'), list: R('lists installed tools'), ls: R('lists installed tools'), which: R('prints the path of a tool') },
   flatpak: {
@@ -148,7 +185,7 @@ const NODE_REGISTRY_CHANGES = new Set(['access', 'owner', 'team', 'org', 'dist-t
 const NODE_SCRIPTS = new Set(['run', 'run-script', 'rum', 'urn', 'test', 't', 'tst', 'start', 'stop', 'restart', 'exec', 'x', 'dlx', 'create', 'init', 'innit', 'version', 'pack', 'publish-dry', 'why-dry']);
 
 /** Options of the read subcommands (ls, explain, why, config get …); --userconfig, --script-shell, --node-options are not listed. */
-const NODE_READ_OPTIONS = `--json --long -l --parseable -p --all -a --depth= --global -g --omit= --include= --link --package-lock-only --unicode --workspace=
+const NODE_READ_OPTIONS = `--json --long -l --parseable -p --all -a --depth= --top --dry-run --global -g --omit= --include= --link --package-lock-only --unicode --workspace=
   -w: --workspaces --include-workspace-root --prefix= --silent -s --loglevel= --color? --no-color --dev -D --prod -P --recursive -r
   --filter= --only= --production --location= --help -h --version -v --quiet -q --expand-versions? --no-expand-versions`;
 
@@ -158,11 +195,27 @@ const nodePackageManagers: Rule = {
   effects: [],
   what: 'manages JavaScript packages',
   // yarn (berry) runs the release file the project's .yarnrc.yml names even for --version.
-  conventions: { byName: { yarn: { noInfo: "yarn runs the release file the project's .yarnrc.yml names (yarnPath), even for --version" }, '*': { info: ['-v', '-h'] } } },
+  conventions: {
+    byName: {
+      yarn: { noInfo: "yarn runs the release file the project's .yarnrc.yml names (yarnPath), even for --version" },
+      // npm reads --help as its own setting before running any command: `npm exec --help` prints the usage of exec.
+      npm: { info: ['-v', '-h'], subcommandHelp: { depth: 1 } },
+      // bun runs a package script or file of that name when no built-in command has it: only the built-ins.
+      corepack: { info: ['-v', '-h'], subcommandHelp: { depth: 1, only: ['enable', 'disable', 'install', 'prepare', 'pack', 'up', 'use', 'cache', 'status', 'hydrate'] } },
+      bun: { info: ['-v', '-h'], subcommandHelp: { depth: 1, only: ['add', 'remove', 'rm', 'install', 'i', 'update', 'outdated', 'link', 'unlink', 'pm', 'publish', 'init', 'upgrade', 'build', 'patch', 'audit', 'info', 'why', 'test'] } },
+      '*': { info: ['-v', '-h'] },
+    },
+  },
   readsArgs: false,
   options: NODE_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
+    // bun exec "CODE" runs CODE with Bun's shell (a bash-like language): judged as shell code.
+    if (inv.name === 'bun' && inv.argv[0] === 'exec' && inv.argv.length === 2) {
+      say(a, 'read', "bun exec runs a command line with Bun's shell");
+      a.runCode(inv.args[1]!, 'bun exec');
+      return;
+    }
     if (bySubcommand(inv, a, NODE_READ_OPTIONS, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' })) return;
     const { name, rest } = sub(inv, { long: ['prefix', 'workspace', 'filter', 'cwd', 'dir', 'C'], short: 'wC' });
     const locationGlobal = inv.argv.some((x, i) => x === '--location=global' || (x === '--location' && inv.argv[i + 1] === 'global'));
@@ -274,7 +327,7 @@ const PIP_CONFIG_OPTIONS = `--help -h -v --verbose -q --quiet --global --user --
 
 const pip: Rule = {
   names: ['pip', 'pip3'],
-  conventions: { info: ['-V', '-h'] },
+  conventions: { info: ['-V', '-h'], subcommandHelp: { depth: 1 } },
   base: 'read',
   effects: [],
   what: 'manages Python packages',
@@ -331,11 +384,23 @@ const pip: Rule = {
 /** Options of the Python tools' read subcommands. */
 const PY_READ_OPTIONS = `--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev
   --offline --directory= --project= -n: -p: --name= --prefix= --path --executable --full-path --base --envs -e --envs -a --all -s --system --explicit
-  --md5 --no-pip --short --show --describe --which --untracked --managed --only-installed --only-downloads --top-level -t --why --latest -l --outdated`;
+  --md5 --no-pip --short --show --describe --which --untracked --managed --only-installed --only-downloads --top-level -t --why --latest -l --outdated
+  --lock --strict --dry-run --bump= --output-format= -c: --channel= --override-channels --unsafe-channels --check-exists --no-pager --show-sources
+  --depth= -d: --invert --no-dedupe --universal --frozen --locked --no-sync --exclude-editable --strict --python= --list`;
 
 const pythonTools: Rule = {
   names: ['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'conda', 'mamba', 'micromamba'],
-  conventions: { info: ['-V', '-h'] },
+  // `uv run X --help`, `poetry run X --help`, `conda run X --help` run X: excepted.
+  conventions: {
+    byName: {
+      uv: { info: ['-V', '-h'], subcommandHelp: { depth: 2, except: ['run', 'tool run', 'x'] } },
+      poetry: { info: ['-V', '-h'], subcommandHelp: { depth: 2, except: ['run'] } },
+      conda: { info: ['-V', '-h'], subcommandHelp: { depth: 2, except: ['run'] } },
+      mamba: { info: ['-V', '-h'], subcommandHelp: { depth: 2, except: ['run'] } },
+      micromamba: { info: ['-V', '-h'], subcommandHelp: { depth: 2, except: ['run'] } },
+      '*': { info: ['-V', '-h'] },
+    },
+  },
   base: 'read',
   effects: [],
   what: 'manages Python environments',
@@ -343,7 +408,7 @@ const pythonTools: Rule = {
   options: '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=',
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (bySubcommand(inv, a, PY_READ_OPTIONS, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] })) return;
+    if (bySubcommand(inv, a, PY_READ_OPTIONS, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project', 'output-format'] })) return;
     const { name, rest } = sub(inv, { short: 'np', long: ['name', 'prefix', 'python', 'directory', 'project'] });
     if (name === undefined) return void a.options(inv, '--help -h --version -V -q -v --quiet --verbose', inv.name);
     if (['list', 'show', 'info', 'env-list', 'tree', 'check', 'search', 'config-list', 'help', 'version', '--version'].includes(name) && !(name === 'version' && rest.length)) {
@@ -351,7 +416,7 @@ const pythonTools: Rule = {
         say(a, 'network', `${inv.name} search queries the package index`, ['network']);
         download(a, pyHosts(inv.name), `${inv.name} search queries the package index`);
       }
-      a.options(inv, '--help -h --version -V -q -v --quiet --verbose --json --no-color --color= --format= --tree --only= --without= --with= --all --no-dev --offline --directory= --project= -n: -p: --name= --prefix=', `${inv.name} ${name}`);
+      a.options(inv, PY_READ_OPTIONS, `${inv.name} ${name}`);
       return;
     }
     if (name === 'tool' && ['install', 'uninstall', 'upgrade'].includes(rest[0] ?? '')) {
@@ -398,7 +463,7 @@ function pyHosts(tool: string): readonly HostTarget[] {
 const cargo: Rule = {
   names: ['cargo'],
   // cargo fmt --check prints what rustfmt would change and writes nothing.
-  conventions: { info: ['-V', '-h'], checks: [{ when: ['--check'], first: ['fmt'], table: '--check --all -p: --package= -q --quiet -v --verbose --manifest-path= --message-format=', what: 'only checks the formatting (fmt --check)', operands: 'none' }] },
+  conventions: { info: ['-V', '-h'], subcommandHelp: { depth: 1 }, checks: [{ when: ['--check'], first: ['fmt'], table: '--check --all -p: --package= -q --quiet -v --verbose --manifest-path= --message-format=', what: 'only checks the formatting (fmt --check)', operands: 'none' }] },
   base: 'read',
   effects: [],
   what: 'builds Rust projects',
@@ -406,7 +471,7 @@ const cargo: Rule = {
   options: '--version -V --help -h -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace !--config=',
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (bySubcommand(inv, a, '--help -h --version -V -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace --format-version= --no-deps --filter-platform= --id= -p: --package=', { short: 'Z', long: ['config', 'color', 'manifest-path'] })) return;
+    if (bySubcommand(inv, a, '--help -h --version -V -v --verbose -q --quiet --color= --frozen --locked --offline --manifest-path= --message-format= --workspace --format-version= --no-deps --filter-platform= --id= -p: --package= --list -l --root= --allow-dirty', { short: 'Z', long: ['config', 'color', 'manifest-path'] })) return;
     const { name } = sub(inv, { short: 'Z', long: ['config', 'color', 'manifest-path'] });
     if (hasLong(inv.argv, ['config'])) say(a, 'write', 'cargo --config can set programs cargo runs', SHELL_REACHABLE_EFFECTS);
     if (name === undefined || ['version', 'help', 'locate-project', 'pkgid', 'read-manifest', 'verify-project'].includes(name)) {
@@ -445,6 +510,12 @@ const goTool: Rule = {
       a.options(inv, '@single-dash -m -v -json -changed -w -u -C: -all -c -cmd -short -src -u --help -h', `go${name ? ` ${name}` : ''}`);
       return;
     }
+    // go clean -n, go fmt -n print the commands they would run; go tool alone lists the tools; dist list and vet help print.
+    const rest = inv.argv.slice(1);
+    if ((name === 'clean' || name === 'fmt') && rest.length === 1 && rest[0] === '-n') return say(a, 'read', `go ${name} -n prints the commands it would run`);
+    if (name === 'tool' && (rest.length === 0 || (rest[0] === 'dist' && ['list', 'env', 'version', 'banner'].includes(rest[1] ?? '') && rest.slice(2).every((x) => ['-json', '-p', '-v'].includes(x))) || (rest[0] === 'vet' && rest[1] === 'help' && rest.length <= 3))) {
+      return say(a, 'read', `go tool ${rest.join(' ')} prints what the Go toolchain has`.replace('  ', ' '));
+    }
     if (name === 'install') return say(a, 'install', 'go install puts programs into GOBIN, which is on PATH', ['install', 'network', 'file_write']);
     if (name === 'fmt' || name === 'fix') return say(a, 'write', `go ${name} rewrites source files`, ['file_write']);
     download(a, GO_HOSTS, `go ${name} downloads modules through the Go module proxy`);
@@ -468,7 +539,10 @@ const OS_READ_OPTIONS = `--help -h --version -V -q --quiet -v --verbose --instal
   --system --user --show-details --show-ref --show-commit --show-origin --show-size --show-metadata --show-permissions --show-location --show-runtime
   --show-sdk --verify --package --scripts --triggers --changes --configfiles --docfiles --dump --state --filesbypkg --nodeps --nofiles --nodigest
   --nosignature --nolinkto --nofiledigest --nosize --nouser --nogroup --nomtime --nomode --nordev --nocaps --noscripts --conflicts --obsoletes
-  --recommends --suggests --supplements --enhances`;
+  --recommends --suggests --supplements --enhances --contents -P --sort-by-priority --uri --details -E --show-enabled-only`;
+
+/** rustup's options on its listing and help subcommands. */
+const RUSTUP_READ_OPTIONS = '--toolchain= --installed -q --quiet -v --verbose -h --help --default --tldr';
 
 /** pacman's query, check and print operations and their options (pacman(8)): -y refreshes the databases online, so it is not listed. */
 const PACMAN_READ_OPTIONS = `-Q -S -F -T -D -R -U -i -l -s -g -e -d -t -n -m -u -k -o -p -q -x -h -c --info --list --search --owns --check --print --print-format=
@@ -489,14 +563,15 @@ const APT_SIMULATE = {
 };
 const OS_PACKAGE_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventions>> } = {
   byName: {
-    apt: { info: ['-v', '-h'], checks: [APT_SIMULATE] },
+    apt: { info: ['-v', '-h'], subcommandHelp: { depth: 1 }, checks: [APT_SIMULATE] },
     'apt-get': { info: ['-v', '-h'], checks: [APT_SIMULATE] },
     aptitude: { info: ['-h'], checks: [{ ...APT_SIMULATE, when: ['-s', '--simulate'] }] },
-    dnf: { info: ['-h'] },
+    dnf: { info: ['-h'], subcommandHelp: { depth: 1, flags: ['--help', '-h', '--help-cmd'] } },
     yum: { info: ['-h'] },
     pacman: { info: ['-V', '-h'] },
     brew: {
       info: ['-v', '-h'],
+      subcommandHelp: { depth: 1 },
       checks: [{ when: ['-n', '--dry-run'], first: ['cleanup', 'autoremove'], table: '-n --dry-run -s --prune= -q --quiet -v --verbose -d --debug', what: 'only lists what it would remove (--dry-run)', operands: 'any' }],
     },
     gem: { info: ['-v', '-h'] },
@@ -538,8 +613,19 @@ const BUILD_TOOL_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventio
     tox: { noInfo: 'tox --version loads its plugins' },
     nox: { noInfo: 'nox --version imports noxfile plugins' },
     configure: { noInfo: 'configure is a script of the project' },
+    meson: { info: ['-h', '-v'] },
+    mypy: { info: ['-h', '-V'] },
+    // ninja -t targets, list, query, commands, graph, deps, inputs, rules, compdb and missingdeps print the build graph; -t clean and cleandead delete, browse serves.
+    ninja: { info: ['-h'], checks: [{ when: ['-t'], whenValues: ['targets', 'list', 'query', 'commands', 'graph', 'deps', 'inputs', 'rules', 'compdb', 'missingdeps', 'multi-inputs'], table: '-t: -C: -f: -v --verbose --quiet', what: 'prints the build graph (-t)', operands: 'any' }] },
+    nasm: { info: ['-h', '-v', '-hf'] },
+    msbuild: { info: ['/help', '-help', '/?', '-?', '/h', '-h', '/version', '-version', '/ver', '-ver'] },
+    crystal: { info: ['help', '-h', 'version', '-v'] },
+    hugo: { subcommandHelp: { depth: 2 } },
+    dotnet: { subcommandHelp: { depth: 2, only: ['tool', 'new', 'build', 'run', 'test', 'pack', 'publish', 'restore', 'clean', 'add', 'remove', 'list', 'sln', 'nuget', 'workload', 'sdk', 'format', 'watch', 'help', 'store', 'msbuild', 'dev-certs', 'user-secrets', 'user-jwts'] } },
+    // just --list, --summary, --dump print the justfile's recipes without running or evaluating any of them.
+    just: { info: ['-h', '-V'], checks: [{ when: ['-l', '--list', '--summary', '--dump', '--variables', '--groups'], table: '-l --list --summary --dump --dump-format= --variables --groups --unsorted -u --list-heading= --list-prefix= --list-submodules -f: --justfile= -d: --working-directory= --color= --unstable -q --quiet', what: 'only lists or prints the recipes (nothing runs)', operands: 'none' }] },
     black: {
-      checks: [{
+      checks: [{ when: ['-c', '--code'], table: '-c: --code= -l: --line-length= -t: --target-version= -S --skip-string-normalization -C --skip-magic-trailing-comma --fast --safe --preview -q --quiet', what: 'formats the code it is given and prints it', operands: 'none' }, {
         when: ['--check', '--diff'],
         table: `--check --diff --color --no-color -q --quiet -v --verbose -l: --line-length= -t: --target-version= -S --skip-string-normalization
           -C --skip-magic-trailing-comma --fast --safe --preview --include= --exclude= --extend-exclude= --force-exclude=`,
@@ -563,7 +649,15 @@ const osPackages: Rule = {
   options: OS_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (bySubcommand(inv, a, OS_READ_OPTIONS)) return;
+    // rustup run TOOLCHAIN COMMAND…: runs the command with that toolchain (--install first installs it).
+    if (inv.name === 'rustup' && inv.argv[0] === 'run') {
+      const at = inv.argv.findIndex((x, i) => i > 0 && !x.startsWith('-'));
+      if (inv.argv.includes('--install')) say(a, 'install', 'rustup run --install installs the toolchain first', ['install', 'network', 'file_write']);
+      else say(a, 'read', 'rustup run runs a command with a toolchain');
+      if (at !== -1 && inv.argv.length > at + 1) a.runArgv(inv.args.slice(at + 1), 'rustup run');
+      return;
+    }
+    if (bySubcommand(inv, a, inv.name === 'rustup' ? RUSTUP_READ_OPTIONS : OS_READ_OPTIONS)) return;
     // yay and paru search and show packages of the AUR online.
     if ((inv.name === 'yay' || inv.name === 'paru') && inv.argv.some((x) => /^-S[a-zA-Z]*[si]/.test(x))) {
       say(a, 'network', `${inv.name} asks the repositories and the AUR`, ['network']);
@@ -584,13 +678,17 @@ const osPackages: Rule = {
       if (query) return void a.options(inv, PACMAN_READ_OPTIONS, n);
       return say(a, 'install', `${n} ${op} installs, upgrades or removes system packages`, ['install', 'network', 'file_write']);
     }
+    // emerge --search/--searchdesc look in the local tree; --pretend only shows what it would merge.
+    if (n === 'emerge' && argv.length && argv.every((x) => /^-[sSpvq]+$/.test(x) || ['--search', '--searchdesc', '--pretend', '--verbose', '--quiet', '--tree', '-t'].includes(x) || !x.startsWith('-')) && argv.some((x) => /^-[a-zA-Z]*[sSp]/.test(x) || ['--search', '--searchdesc', '--pretend'].includes(x))) {
+      return say(a, 'read', 'emerge only searches the local tree or shows what it would merge');
+    }
     // nix-env -q (--query), --list-generations: they read the profile and the expressions it holds.
     if (n === 'nix-env' && (argv.some((x) => /^-q[aPcs]*$/.test(x) || x === '--query') || (argv.length === 1 && argv[0] === '--list-generations'))) {
       return void a.options(inv, `-q -a -P -c -s -b --query --available --attr-path --compare-versions --status --json --xml --out-path --drv-path --meta --description
         --no-name --installed --system -A: --attr= --list-generations --help --version`, n);
     }
     if (n === 'dpkg' || n === 'rpm') {
-      const reading = hasShort(argv, n === 'dpkg' ? 'lLsSp' : 'qV') || hasLong(argv, ['list', 'listfiles', 'status', 'search', 'print-avail', 'query', 'verify', 'get-selections', 'print-architecture', 'compare-versions']);
+      const reading = hasShort(argv, n === 'dpkg' ? 'lLsSpc' : 'qV') || hasLong(argv, ['list', 'listfiles', 'status', 'search', 'print-avail', 'query', 'verify', 'get-selections', 'print-architecture', 'compare-versions', 'contents']);
       if (reading && !hasShort(argv, n === 'dpkg' ? 'irP' : 'ieU')) return void a.options(inv, OS_READ_OPTIONS, n);
       return say(a, 'install', `${n} installs or removes system packages`, ['install', 'file_write']);
     }
@@ -633,7 +731,7 @@ const aptCache: Rule = {
   what: 'queries the package database',
   readsArgs: false,
   // -o sets APT configuration and -c reads another configuration file: not listed.
-  options: '--help -h --version -v -q -i -f -a -g -n -s --names-only --full --all-versions --no-all-versions --generate --no-generate --recurse --installed --important --no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances',
+  options: '--help -h --version -v -q -i -f -a -g -n -s -x --regexp -F --fixed-string --package-only -l --ignore-case --names-only --full --all-versions --no-all-versions --generate --no-generate --recurse --installed --important --no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances',
   analyze(inv, a) {
     if (inv.name === 'apt-file' && inv.argv.includes('update')) a.raise('network', 'apt-file update downloads package indexes', ['network', 'file_write']);
   },
@@ -644,7 +742,7 @@ const aptCache: Rule = {
 
 const buildTools: Rule = {
   conventions: BUILD_TOOL_CONVENTIONS,
-  names: ['make', 'gmake', 'cmake', 'ninja', 'meson', 'scons', 'bazel', 'bazelisk', 'buck', 'just', 'task', 'rake', 'ant', 'mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'mix', 'rebar3', 'dotnet', 'msbuild', 'xcodebuild', 'swift', 'turbo', 'nx', 'lerna', 'tox', 'nox', 'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'karma', 'cypress', 'playwright', 'rspec', 'phpunit', 'ctest', 'tsc', 'esbuild', 'vite', 'webpack', 'rollup', 'parcel', 'swc', 'babel', 'eslint', 'tslint', 'stylelint', 'ruff', 'black', 'isort', 'flake8', 'pylint', 'mypy', 'pyright', 'rubocop', 'golangci-lint', 'prettier', 'biome', 'rustfmt', 'clang-format', 'gofmt', 'terraform-fmt', 'pre-commit', 'husky', 'lefthook', 'autoreconf', 'configure', 'bundle', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'rustc', 'javac', 'kotlinc', 'ghc', 'ld', 'as', 'ar', 'strip', 'objcopy', 'nasm', 'zig', 'nim', 'crystal', 'elm', 'hugo', 'jekyll', 'mkdocs', 'sphinx-build', 'latexmk', 'pdflatex', 'xelatex', 'lualatex', 'typst', 'asciidoctor', 'docker-compose-build'],
+  names: ['make', 'gmake', 'cmake', 'ninja', 'meson', 'scons', 'bazel', 'bazelisk', 'buck', 'just', 'task', 'rake', 'ant', 'mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'mix', 'rebar3', 'dotnet', 'msbuild', 'xcodebuild', 'swift', 'turbo', 'nx', 'lerna', 'tox', 'nox', 'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'karma', 'cypress', 'playwright', 'rspec', 'phpunit', 'ctest', 'tsc', 'vite', 'webpack', 'rollup', 'parcel', 'babel', 'eslint', 'tslint', 'stylelint', 'black', 'isort', 'flake8', 'pylint', 'mypy', 'pyright', 'rubocop', 'golangci-lint', 'prettier', 'rustfmt', 'terraform-fmt', 'pre-commit', 'husky', 'lefthook', 'autoreconf', 'configure', 'bundle', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'rustc', 'javac', 'kotlinc', 'ghc', 'ld', 'as', 'ar', 'strip', 'objcopy', 'nasm', 'zig', 'nim', 'crystal', 'elm', 'hugo', 'jekyll', 'mkdocs', 'sphinx-build', 'latexmk', 'pdflatex', 'xelatex', 'lualatex', 'typst', 'asciidoctor', 'docker-compose-build'],
   base: 'read',
   effects: [],
   what: 'is a build, test or formatting tool',

@@ -131,6 +131,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
     --without-symbol-versions`,
   objdump: `${INFO} -a -d -D -f -h -p -r -R -s -S -t -T -x -g -e -G -C -l -F -z -w -b: -m: -M: -j: -H -V --archive-headers --disassemble?
     --disassemble-all --file-headers --section-headers --headers --private-headers --reloc --dynamic-reloc --full-contents --source
+    --visualize-jumps? --disassembler-color= --no-show-raw-insn --show-raw-insn --no-addresses --prefix-addresses --insn-width= --disassembler-options=
     --syms --dynamic-syms --all-headers --debugging --dwarf? --demangle? --line-numbers --file-offsets --wide --start-address=
     --stop-address= --prefix-addresses --show-raw-insn --no-show-raw-insn --insn-width= --section= --architecture= --target=
     --disassembler-options= --visualize-jumps? --no-addresses --special-syms --inlines --source-comment? --prefix= --prefix-strip=
@@ -163,7 +164,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
     --recursive --logical --physical --tabular --numeric --absolute-names --one-file-system @all-read`,
   tput: `-T: -S -V -x @all-read`,
   clear: `-T: -V -x @all-read`,
-  sensors: `${INFO} -A -u -j -f -c: -h -v --no-adapter --fahrenheit --config-file=`,
+  sensors: `${INFO} -A -u -j -f -c: -h -v --no-adapter --fahrenheit --config-file= --bus-list`,
   'fc-list': `${INFO} -v -b -f: -q -V -h --verbose --brief --format= --quiet @all-read`,
   xxhsum: `${INFO} -H? -c -q -b -V -h --check --quiet --status --strict --warn --tag --little-endian --binary @all-read`,
   tokei: `${INFO} -e: -f -h -i: -l -o: -s: -t: -V -v -C -c: --exclude= --files --hidden --no-ignore --no-ignore-parent --no-ignore-dot
@@ -229,7 +230,7 @@ export const ACK_OPTIONS = `${INFO} -i --ignore-case -S --smart-case -I --no-ign
   --color-filename= --color-match= --color-colno= --color-lineno= --flush --group --nogroup --heading --noheading --break --nobreak --env --noenv
   --help-types --help-colors --help-rgb-colors --thpppt --bar --cathy --filter --nofilter -k --known-types --nopager --dump`;
 
-export const AG_OPTIONS = `${INFO} -a -A: -B: -C: -c -f -F -g: -G: -H -i -l -L -m: -n -o -p: -Q -r -R -s -S -t -u -U -v -w -z -0 -W: --color --nocolor
+export const AG_OPTIONS = `${INFO} --filename-pattern= -a -A: -B: -C: -c -f -F -g: -G: -H -i -l -L -m: -n -o -p: -Q -r -R -s -S -t -u -U -v -w -z -0 -W: --color --nocolor
   --column --heading --noheading --hidden --ignore= --ignore-dir= --literal --nogroup --group --silent --stats --vimgrep --count
   --depth= --files-with-matches --files-without-matches --follow --ignore-case --smart-case --case-sensitive --max-count=
   --print-long-lines --only-matching --search-zip --unrestricted --word-regexp --skip-vcs-ignores --all-types --one-device

@@ -66,7 +66,7 @@ const quietBuiltins: Rule = {
     printf: '@in-order !-v:',
     basename: '--help --version -a -s: -z --multiple --suffix= --zero @all-read',
     dirname: '--help --version -z --zero @all-read',
-    pwd: '-L -P @all-read',
+    pwd: '-L -P --logical --physical @all-read',
     sleep: '--help --version @all-read',
     seq: '--help --version -f: -s: -w -NUM --format= --separator= --equal-width @all-read',
     wait: '-n -f !-p:',
@@ -76,16 +76,18 @@ const quietBuiltins: Rule = {
     ulimit: '-a -b -c -d -e -f -i -k -l -m -n -p -q -r -s -t -u -v -x -P -R -T -H -S @all-read',
     set: '@in-order @plus -a -b -e -f -h -m -n -p -t -u -v -x -B -C -E -H -P -T !-o: +a +b +e +f +h +m +n +p +t +u +v +x +B +C +E +H +P +T +o:',
     unalias: '-a @all-read',
-    history: '-NUM',
+    // -a, -w, -r and -n read or write the history file: not listed. -c and -s change only this shell's list.
+    history: '@in-order -NUM -c -d: -p -s',
     disown: '-a -h -r @all-read',
-    dirs: '-c -l -p -v @all-read',
+    dirs: '-c -l -p -v -NUM @all-read',
     realpath: `--help --version -e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet
       --relative-to= --relative-base= --strip --no-symlinks --zero @all-read`,
     readlink: `--help --version -f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet
       --silent --verbose --zero @all-read`,
     sync: '--help --version -d -f --data --file-system @all-read',
     suspend: '-f @all-read',
-    compgen: '-a -b -c -d -e -f -g -j -k -s -u -v -o: -A: -G: -P: -S:',
+    // -W's word list is expanded (a $(…) in it runs): judged below. -F and -C run a function or command: not listed.
+    compgen: '-a -b -c -d -e -f -g -j -k -s -u -v -o: -A: -G: -P: -S: -X: !-W: -V:',
     // Builtins stop reading options at the first operand (bash's internal getopt): `type ls -l` looks up `-l` too.
     // -C, -F and -W name code or words the shell runs or expands at completion time: not listed.
     complete: '@in-order -p -r -a -b -c -d -e -f -g -j -k -s -u -v -D -E -I -o: -A: -G: -X: -P: -S:',
@@ -99,6 +101,10 @@ const quietBuiltins: Rule = {
     if (inv.name === 'printf' || inv.name === 'wait') names.push(...optionValues(inv.argv, inv.name === 'printf' ? 'v' : 'p', []));
     if (inv.name === 'read') names.push(...optionValues(inv.argv, 'a', []), ...operands(inv.argv, { short: 'adinNptu' }).map((i) => inv.argv[i]!));
     if (inv.name === 'getopts' && inv.argv.length >= 2) names.push(inv.argv[1]!);
+    if (inv.name === 'compgen') {
+      names.push(...optionValues(inv.argv, 'V', []));
+      if (optionValues(inv.argv, 'W', []).some((w) => /[$`]/.test(w))) a.raise('write', 'compgen -W expands its word list, and a $(…) or `…` in it runs', SHELL_REACHABLE_EFFECTS);
+    }
     for (const n of names) a.assign(n, setByBuiltin(`(set by ${inv.name})`));
     if (names.length) a.raise('read', `${inv.name} sets a variable`);
     if (inv.name === 'set') {
@@ -658,7 +664,7 @@ const date: Rule = {
     --debug --resolution`,
   readsArgs: false,
   analyze(inv, a) {
-    const ops = operands(inv.argv, { short: 'dfrI', long: ['date', 'file', 'reference'] });
+    const ops = operands(inv.argv, { short: 'dfrI', long: ['date', 'file', 'reference', 'rfc-3339'] });
     const setsOperand = ops.some((i) => !inv.argv[i]!.startsWith('+'));
     if (hasShort(inv.argv, 's') || hasLong(inv.argv, ['set']) || setsOperand) a.raise('destructive', 'date --set changes the system clock', ['destructive']);
     for (const f of optionValues(inv.argv, 'f', ['file'])) a.read(f, true, inv.cwd);
@@ -763,7 +769,7 @@ const zip: Rule = {
   what: 'inspects an archive',
   options: {
     unzip: '-l -v -t -z -Z -p -c -q -C -L -M -a -b -j -n -o -d: -P: -x -T -U -V -X -K -D -f -u -1 -2 -h -s -O: -I:',
-    '*': `--help --version -c -d -f -k -l -n -N -q -r -S: -t -v -1 -2 -3 -4 -5 -6 -7 -8 -9 -T: -M: -F: -e -z -Q -h -V -L --stdout --to-stdout
+    '*': `--help --version -b: -c -d -f -k -l -n -N -q -r -S: -t -v -1 -2 -3 -4 -5 -6 -7 -8 -9 -T: -M: -F: -e -z -Q -h -V -L --stdout --to-stdout
       --decompress --uncompress --force --keep --list --no-name --name --quiet --recursive --suffix= --test --verbose --best --fast
       --threads= --memlimit= --format= --single-stream --rsyncable --license --no-sparse --ignore-check`,
   },
@@ -773,7 +779,7 @@ const zip: Rule = {
     const n = inv.name;
     if (n === 'unzip' || n === 'unrar') {
       // unzip -l/-t/-v/-Z/-p; unrar l, v, t (list, test) and their technical/bare forms.
-      if (hasShort(argv, 'ltvZp') && n === 'unzip' || ['l', 'v', 't', 'lt', 'lb', 'vt', 'vb', 'lta', 'vta'].includes(argv[0] ?? '')) return;
+      if (hasShort(argv, 'ltvZpc') && n === 'unzip' || ['l', 'v', 't', 'lt', 'lb', 'vt', 'vb', 'lta', 'vta'].includes(argv[0] ?? '')) return;
       a.raise('write', `${n} extracts files`, ['file_write']);
       const dirs = optionValues(argv, 'd', []);
       if (dirs.length) for (const d of dirs) writeValue(inv, a, d);
@@ -789,7 +795,12 @@ const zip: Rule = {
     }
     if (n.startsWith('7z') || n === 'rar') {
       const sub = argv[0];
-      if (sub === 'l' || sub === 't' || sub === 'h' || sub === 'i') return;
+      // rar l (list), t (test) and p (print) only read, with switches that choose, filter and print
+      // (no -o output folder, -sdel, -spf, -v volumes, -w work folder).
+      const switches = argv.slice(1).filter((x) => x.startsWith('-') && x !== '--');
+      const quiet = switches.every((x) => /^-(so|slt|ba|bd|bb[0-3]?|bso[0-2]|bse[0-2]|bsp[0-2]|y|r-?|r0|p.*|t\w+|scs\w+|scc\w+|sns-?|snh|snl|sni|i[!@r].*|x[!@r].*|an|ai.*|ax.*|mmt\d*|scrc\w*|sccUTF-8)$/.test(x));
+      // 7z stays write in every form: the adversarial option corpus (issue 9) holds `7z l` at write.
+      if (n === 'rar' && quiet && (['l', 't', 'lt', 'lb', 'vt', 'vb', 'v'].includes(sub ?? '') || (sub === 'p' && switches.length === 0))) return;
       a.raise('write', `${n} ${sub ?? ''} writes files`.trim(), ['file_write']);
       if (sub === 'a' || sub === 'u') readOperands(inv, a, ops.slice(2), true);
       return;
@@ -858,6 +869,8 @@ const FFMPEG_PRINTS = /^-(version|buildconf|formats|demuxers|muxers|devices|code
 function printsOnly(inv: Invocation): boolean {
   const argv = inv.argv;
   if (inv.name === 'pandoc') return argv.length === 1 && PANDOC_PRINTS.test(argv[0]!);
+  // mktemp -u (--dry-run) prints a name and creates nothing.
+  if (inv.name === 'mktemp') return argv.some((x) => x === '-u' || x === '--dry-run') && argv.every((x) => ['-u', '--dry-run', '-d', '--directory', '-q', '--quiet', '-t'].includes(x) || !x.startsWith('-'));
   if (inv.name === 'ffmpeg') return argv.every((x) => FFMPEG_PRINTS.test(x) || x === '-hide_banner') && argv.length > 0;
   if (inv.name === 'magick' || inv.name === 'convert') {
     const rest = inv.name === 'magick' && MAGICK_TOOLS.has(argv[0] ?? '') ? argv.slice(1) : argv;
@@ -997,7 +1010,12 @@ export const readRules: Rule[] = [
   hostname,
   tar,
   { ...zip, names: zip.names.filter((n) => !ARCHIVERS.includes(n)) },
-  { ...zip, names: ARCHIVERS, base: 'write', effects: ['file_read', 'file_write'], options: undefined, what: 'creates, changes or extracts archives', match: ['zip -r out.zip src', '7z l a.7z'], notMatch: ['zip out.zip ~/.ssh/id_rsa'] },
+  // zip, 7z, rar and unrar read their own switches (7z -p{password}, -t{type}): the rule judges them, and every form that is not a listing or a test writes.
+  {
+    ...zip, names: ARCHIVERS, base: 'read', effects: ['file_read'], options: undefined, checksOwnOptions: true, what: 'creates, changes or extracts archives',
+    match: ['unrar t a.rar', 'unrar l a.rar', 'rar l a.rar'],
+    notMatch: ['zip -r out.zip src', 'zip out.zip ~/.ssh/id_rsa', '7z x a.7z', '7z l a.7z', 'rar l a.rar -sdel', 'unrar x a.rar', 'rar a x.rar f'],
+  },
   { ...splitters, names: splitters.names.filter((n) => n !== 'shuf' && n !== 'iconv') },
   shufRead,
   pdftotext,

@@ -147,6 +147,29 @@ const REPORTERS: Readonly<Record<string, Reporter>> = {
     options: '--debug --version -t -T -r -f',
     otherwise: { cls: 'destructive', why: 'changes or scans with a wireless device', effects: ['destructive', 'network'] },
   },
+  networkctl: {
+    table: Object.fromEntries(['', 'list', 'status', 'lldp', 'label', 'cat'].map((v) => [v, R('prints the network links')])),
+    options: SYSTEMD_READ_OPTIONS,
+    otherwise: { cls: 'destructive', why: "changes the machine's network links", effects: ['destructive', 'network'] },
+  },
+  iwconfig: {
+    table: {},
+    options: '--help --version -v',
+    otherwise: { cls: 'destructive', why: 'changes a wireless device', effects: ['destructive', 'network'] },
+  },
+  xset: {
+    table: { q: R('prints the X server settings') },
+    options: '-q -help -version',
+    otherwise: { cls: 'write', why: 'changes the X server settings', effects: ['desktop_open'] },
+  },
+  pactl: {
+    table: Object.fromEntries(['info', 'stat', 'list', 'get-default-sink', 'get-default-source', 'get-sink-volume', 'get-sink-mute', 'get-source-volume', 'get-source-mute', 'subscribe']
+      .map((v) => [v, R('prints the sound server state')])),
+    // -s/--server names another sound server, possibly on another machine: not listed.
+    options: '-n: --client-name= -f: --format= -h --help --version',
+    valued: { short: 'nf', long: ['client-name', 'format'] },
+    otherwise: { cls: 'write', why: 'changes the sound server (volumes, modules, devices)', effects: ['desktop_open'] },
+  },
   xrandr: {
     table: {},
     options: '-q --query --current --verbose --listmonitors --listactivemonitors --listproviders -d: --display= --screen= --help -v --version',
@@ -193,6 +216,17 @@ function judge(inv: Invocation, a: Analysis): void {
     case 'ethtool':
       if (own <= (inv.name === 'ethtool' ? 1 : 0) && known()) return read(inv.name === 'ethtool' ? 'prints device settings' : 'only checks what it would build (no -g, -p, -P or -U)');
       break;
+    case 'iwconfig':
+      if (argv.length <= 1 && words.length <= 1) return read('prints wireless settings');
+      break;
+    case 'xset': {
+      // -display host:0 talks to the X server of another machine.
+      const at = argv.indexOf('-display');
+      if (at !== -1 && !/^(unix)?:/.test(argv[at + 1] ?? ':')) a.raise('network', `xset -display ${argv[at + 1]} talks to the X server of another machine`, ['network']);
+      const rest = at === -1 ? argv : [...argv.slice(0, at), ...argv.slice(at + 2)];
+      if (rest.length === 1 && (rest[0] === 'q' || rest[0] === '-q')) return void a.raise('read', 'xset q prints the X server settings', ['file_read']);
+      break;
+    }
     case 'xrandr': {
       // -d host:0 talks to the X server of another machine.
       const display = argv.findIndex((x) => x === '-d' || x === '--display');
@@ -231,11 +265,11 @@ const reporters: Rule = {
   checksOwnOptions: true,
   analyze: judge,
   match: ['systemd-analyze blame', 'coredumpctl list', 'localectl list-locales', 'resolvectl statistics', 'service --status-all', 'service nginx status', 'rc-update show',
-    'update-alternatives --display java', 'mkinitcpio -L', 'mkinitcpio', 'iwctl station wlan0 get-networks', 'iw phy phy0 channels', 'zpool status', 'nmcli d', 'nmcli general', 'iwctl station list', 'ethtool -i eth0', 'iw dev wlan0 link', 'xrandr --query'],
+    'update-alternatives --display java', 'mkinitcpio -L', 'mkinitcpio', 'iwctl station wlan0 get-networks', 'iw phy phy0 channels', 'networkctl status', 'iwconfig', 'xset q', 'pactl list sinks short', 'zpool status', 'nmcli d', 'nmcli general', 'iwctl station list', 'ethtool -i eth0', 'iw dev wlan0 link', 'xrandr --query'],
   notMatch: ['systemd-analyze set-log-level debug', 'systemd-analyze log-level debug', 'coredumpctl debug', 'localectl set-locale LANG=C', 'resolvectl query example.com',
     'resolvectl dns eth0 1.1.1.1', 'service nginx restart', 'rc-update add sshd', 'update-alternatives --set java /x', 'mkinitcpio -P', 'zpool destroy tank', 'zpool import tank',
     'nmcli radio wifi off', 'nmcli c up home', 'nmcli -s c show home', 'nmcli --show-secrets c show home', 'iwctl station wlan0 connect home', 'ethtool -s eth0 speed 100', 'iw dev wlan0 set power_save on',
-    'xrandr --output HDMI-1 --off', 'xrandr -d example.com:0 -q', 'zpool events -c', 'zpool status -c script', 'mkinitcpio -g /boot/x.img', 'mkinitcpio -c evil.conf', 'iw dev wlan0 interface add mon0 type monitor', 'iw dev wlan0 scan', 'iwctl station wlan0 scan'],
+    'xrandr --output HDMI-1 --off', 'networkctl down eth0', 'iwconfig wlan0 essid home', 'xset s off', 'pactl set-sink-volume 0 50%', 'pactl -s other.example.com info', 'xrandr -d example.com:0 -q', 'zpool events -c', 'zpool status -c script', 'mkinitcpio -g /boot/x.img', 'mkinitcpio -c evil.conf', 'iw dev wlan0 interface add mon0 type monitor', 'iw dev wlan0 scan', 'iwctl station wlan0 scan'],
 };
 
 export const systemReaderRules: Rule[] = [reporters];

@@ -291,15 +291,17 @@ const nodePackageManagers: Rule = {
 const npx: Rule = {
   names: ['npx', 'bunx', 'pnpx', 'uvx', 'pipx'],
   conventions: { byName: { npx: { info: ['-v', '-h'] }, '*': {} } },
-  base: 'network',
-  effects: ['network'],
+  base: 'read',
+  effects: [],
   what: 'downloads a package and runs it',
   readsArgs: false,
+  // Every form downloads and runs a package except pipx's listing (pipx list).
+  checksOwnOptions: true,
   analyze(inv, a) {
-    if (bySubcommand(inv, a, null)) return;
+    if (bySubcommand(inv, a, '--json --short --include-injected --global --verbose -v --quiet -q -h --help')) return;
+    say(a, 'network', `${inv.name} downloads a package and runs it`, ['network']);
     if (inv.name === 'pipx') {
       const verb = inv.argv[0];
-      if (verb === 'list') return;
       if (verb === 'install' || verb === 'uninstall' || verb === 'upgrade' || verb === 'inject' || verb === 'ensurepath') {
         say(a, 'install', `pipx ${verb} changes user-wide installed tools`, ['install', 'network', 'file_write']);
         return;
@@ -309,8 +311,8 @@ const npx: Rule = {
     else download(a, nodeRegistryTargets(inv, a.files, inv.cwd), `${inv.name} downloads a package from its registries`);
     a.addEffects(SHELL_REACHABLE_EFFECTS);
   },
-  match: ['npx prettier --check .', 'uvx ruff check'],
-  notMatch: ['pipx install black'],
+  match: ['pipx list', 'pipx list --short'],
+  notMatch: ['npx prettier --check .', 'uvx ruff check', 'pipx install black', 'pipx list --frob'],
 };
 
 function inVirtualEnv(inv: Invocation, rawProgram: string): boolean {
@@ -319,7 +321,7 @@ function inVirtualEnv(inv: Invocation, rawProgram: string): boolean {
 
 const PIP_READ_OPTIONS = `--help -h --version -V -v -q --verbose --quiet --format= !-o !--outdated !-u !--uptodate --not-required --user --path= --local -l
   --editable -e --exclude-editable --include-editable --exclude= -f --files --all --isolated --no-color --disable-pip-version-check
-  --no-input --pre --no-python-version-warning --no-cache-dir --json`;
+  --no-input --pre --no-python-version-warning --no-cache-dir --json -a: --algorithm= --platform= --implementation= --abi=`;
 
 /** pip config's own options; --editor names a program (judged by the rule). */
 const PIP_CONFIG_OPTIONS = `--help -h -v --verbose -q --quiet --global --user --site --isolated --no-input --no-color --disable-pip-version-check
@@ -335,7 +337,7 @@ const pip: Rule = {
   options: PIP_READ_OPTIONS,
   checksOwnOptions: true,
   analyze(inv, a) {
-    if (bySubcommand(inv, a, null, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] })) return;
+    if (bySubcommand(inv, a, PIP_READ_OPTIONS, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] })) return;
     const { name } = sub(inv, { long: ['python', 'proxy', 'cert', 'index-url', 'log', 'timeout'] });
     if (name === undefined || ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'cache-dir'].includes(name)) {
       const scan = a.options(inv, PIP_READ_OPTIONS, `pip${name ? ` ${name}` : ''}`);

@@ -806,7 +806,7 @@ const zip: Rule = {
       return;
     }
     // gzip family: replaces files unless writing to stdout or only testing/listing. Only -S, -T, -M, -F take values here.
-    const gzOps = operands(argv, { short: 'STMF', long: ['suffix', 'threads', 'memlimit', 'format'] });
+    const gzOps = operands(argv, { short: 'STMFb', long: ['suffix', 'threads', 'memlimit', 'format'] });
     const decoding = n.startsWith('un') || n === 'gunzip' || hasShort(argv, 'd') || hasLong(argv, ['decompress', 'uncompress']);
     const toStdout = hasShort(argv, 'ctl') || hasLong(argv, ['stdout', 'to-stdout', 'test', 'list']) || gzOps.length === 0;
     if (decoding) a.produce({ kind: 'decoded' });

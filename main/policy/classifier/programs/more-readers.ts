@@ -575,6 +575,7 @@ const mlr: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'processes CSV, TSV and JSON records',
+  readsArgs: false,
   checksOwnOptions: true,
   analyze(inv, a) {
     const argv = inv.argv;
@@ -650,6 +651,7 @@ const gio: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'works with files through GIO',
+  readsArgs: false,
   checksOwnOptions: true,
   analyze(inv, a) {
     const argv = inv.argv;
@@ -742,6 +744,7 @@ const formatters: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'checks or formats code, printing the result',
+  readsArgs: false,
   conventions: { byName: { ruff: { info: ['-V', '-h'] }, biome: { info: ['-V', '-h'] }, swc: { info: ['-V', '-h'] }, shfmt: { info: ['-h'] }, '*': {} } },
   checksOwnOptions: true,
   analyze(inv, a) {
@@ -781,6 +784,7 @@ const exiftool: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'prints file metadata',
+  readsArgs: false,
   checksOwnOptions: true,
   analyze(inv, a) {
     const argv = inv.argv;
@@ -835,6 +839,7 @@ const sshAdd: Rule = {
   base: 'read',
   effects: [],
   what: 'lists the keys of the SSH agent',
+  readsArgs: false,
   checksOwnOptions: true,
   analyze(inv, a) {
     const argv = inv.argv;
@@ -860,6 +865,7 @@ const sqlite3: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'queries a SQLite database',
+  readsArgs: false,
   checksOwnOptions: true,
   analyze(inv, a) {
     const table = `-readonly -json -csv -column -box -table -markdown -header -noheader -line -list -html -separator: -newline: -nullvalue: -bail -batch -ascii -tabs -quote -safe
@@ -884,6 +890,7 @@ const gdu: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'shows disk usage',
+  readsArgs: false,
   checksOwnOptions: true,
   analyze(inv, a) {
     const argv = inv.argv;

@@ -86,20 +86,32 @@ class Draft {
     this.via = via;
   }
 
+  /** The last reason given at the segment's class, and the first that made it read a secret. */
+  private decisive: string | null = null;
+  private secretReason: string | null = null;
+
   raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
-    this.cls = maxClass(this.cls, cls);
+    const raised = maxClass(this.cls, cls);
+    // The last reason given at the segment's class: the path, option or program that put it there.
+    if (reason && cls === raised) this.decisive = reason;
+    this.cls = raised;
     for (const e of effects) if (!this.effects.includes(e)) this.effects.push(e);
+    if (reason && this.secretReason === null && effects.includes('secret_read')) this.secretReason = reason;
     if (reason && !this.reasons.includes(reason)) this.reasons.push(reason);
   }
 
   toSegment(): Segment {
+    // The reason that made it ask comes last, where the card and `evaluate` take it from: the path read
+    // as a secret (a floor), else the option, path or program that raised the class.
+    const chosen = this.cls !== 'destructive' && this.secretReason !== null ? this.secretReason : this.decisive;
+    const reasons = chosen !== null && this.reasons[this.reasons.length - 1] !== chosen ? [...this.reasons.filter((r) => r !== chosen), chosen] : this.reasons;
     return {
       text: this.text,
       argv: this.argv,
       program: this.program,
       class: this.cls,
       effects: this.effects,
-      reasons: this.reasons,
+      reasons,
       via: this.via,
       literal: this.literal,
       substitution: this.substitution,

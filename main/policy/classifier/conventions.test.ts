@@ -89,3 +89,24 @@ describe('issue 22: the four commands decide as their class', () => {
     expect({ class: c.class, secret: c.effects.includes('secret_read') }).toEqual({ class: 'read', secret });
   });
 });
+
+describe('issue 22: when a read asks, the reason names the path or option that made it ask', () => {
+  const supervised = (command: string) => evaluate({ tool: 'run_command', args: { command } }, policyContext({ level: 'supervised' }));
+  it.each([
+    ['ls --frob src', '--frob'],
+    ['git status --frobnicate', '--frobnicate'],
+    ['cat ~/.ssh/id_rsa', '~/.ssh/id_rsa'],
+    ['du -sh ~/.aws', '~/.aws'],
+    ['md5sum ~/.ssh/*', '~/.ssh/*'],
+    ['grep -r TODO ~/.config', '~/.config'],
+    ['jq . a.json > out.json', 'out.json'],
+    ['git log --output=log.txt', 'log.txt'],
+    ['cat notes.txt | grep --frob x', '--frob'],
+    ['ls -la ~/.aws --frob', '~/.aws'],
+    ['touch notes.md', 'notes.md'],
+  ] as const)('`%s` asks and says %s', (command, named) => {
+    const d = supervised(command);
+    expect(d.decision).toBe('ask');
+    expect(d.explanation).toContain(named);
+  });
+});

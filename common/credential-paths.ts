@@ -60,7 +60,8 @@ export const CREDENTIAL_SYSTEM_LOCATIONS: readonly { path: string; holds: string
   { path: '/var/db/dslocal', holds: "macOS's local directory with password hashes" },
   { path: '/etc/sudoers', holds: 'who may become root, and how' },
   { path: '/etc/sudoers.d', holds: 'who may become root, and how' },
-  { path: '/etc/ssh', holds: 'the SSH host keys (ssh_host_*_key)' },
+  // The host's private keys, not /etc/ssh as a whole: ssh_config and the global known_hosts are ordinary files.
+  ...['rsa', 'dsa', 'ecdsa', 'ed25519', 'ecdsa_sk', 'ed25519_sk'].map((t) => ({ path: `/etc/ssh/ssh_host_${t}_key`, holds: 'an SSH host private key' })),
   { path: '/root/.ssh', holds: "root's SSH keys" },
   { path: '/var/lib/sss', holds: "SSSD's cached credentials" },
   { path: '/etc/krb5.keytab', holds: 'Kerberos service keys' },

@@ -152,6 +152,7 @@ const SOURCE_EXTENSION =
 /** File names that say they hold a secret, wherever the file is. */
 const SECRET_NAMES: readonly { re: RegExp; what: string; code?: boolean }[] = [
   { re: /^id_[a-z0-9_-]+$/i, what: 'an SSH private key by its name (id_*)', code: true },
+  { re: /^ssh_host_[a-z0-9_-]*key$/i, what: 'an SSH host private key by its name (ssh_host_*_key)', code: true },
   { re: /\.(pem|key|p12|pfx|ppk|kdbx|kdb|keychain|keychain-db|jks|keystore|bks)$/i, what: 'a key or key store by its extension' },
   { re: /^(\.htpasswd|\.pgpass|\.netrc|_netrc|wallet\.dat)$/i, what: 'a credential file by its name' },
   { re: /wallet|keystore/i, what: 'a wallet or key store by its name', code: true },
@@ -332,7 +333,7 @@ export function globReachesCredentialLocation(globAbs: string, ctx: PathContext)
 }
 
 /** Names a wildcard could stand for that say they hold a secret. */
-const SECRET_NAME_PROBES = ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'];
+const SECRET_NAME_PROBES = ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'ssh_host_ed25519_key', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'];
 
 /** Could the glob's last part match a file whose name says it holds a secret (`*`, `*.pem`, `.env*`)? */
 export function globCouldMatchSecretName(globAbs: string): boolean {

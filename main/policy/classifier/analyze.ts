@@ -725,11 +725,11 @@ export class ShellAnalyzer {
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
     const table = rule.checksOwnOptions ? null : optionTableOf(rule, found.name);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
-    if (!rule.analyze) return stdin.kind === 'remote' || stdin.kind === 'decoded' ? (PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' }) : { kind: 'unknown' };
+    if (!rule.analyze) return passThrough(found.name, argv, stdin);
     const analysis = new RuleAnalysis(this, d, scope, conventions);
     rule.analyze(inv, analysis);
     if (analysis.produced) return analysis.produced;
-    return (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' };
+    return passThrough(found.name, argv, stdin);
   }
 
   /**
@@ -1203,6 +1203,20 @@ const INTERPRETER_NAMES = new Set([...SHELLS, 'python', 'python2', 'python3', 'p
 
 /** Filters that pass their input through: a download piped through them is still a download. */
 const PASS_THROUGH = new Set(['cat', 'tee', 'head', 'tail', 'sed', 'tr', 'awk', 'grep', 'cut', 'sort', 'uniq', 'rev', 'tac', 'dd', 'pv', 'stdbuf']);
+/** Filters whose first operand is their script or pattern, not a file. */
+const SCRIPT_FIRST = new Set(['sed', 'awk', 'grep']);
+
+/**
+ * What a filter sends on when its input came from the network or a decoder: that same input, and — when
+ * it also reads files (`sort data.csv`, `dd if=…`, `grep x notes.txt`) — local data mixed in, which the
+ * exfiltration check counts (`curl … | sort data.csv | curl -d @- …`).
+ */
+function passThrough(name: string, argv: readonly string[], stdin: Producer): Producer {
+  if ((stdin.kind !== 'remote' && stdin.kind !== 'decoded') || !PASS_THROUGH.has(name)) return { kind: 'unknown' };
+  if (name === 'tee' || name === 'tr' || name === 'stdbuf') return stdin;
+  const files = name === 'dd' ? argv.filter((a) => a.startsWith('if=') && a !== 'if=/dev/stdin').length : argv.filter((a) => a !== '-' && !a.startsWith('-')).length - (SCRIPT_FIRST.has(name) ? 1 : 0);
+  return files > 0 ? { kind: stdin.kind, withLocal: true } : stdin;
+}
 
 /** How much a producer's output can carry; of two outputs, the weightier one stands for both. */
 const OUTPUT_RANK: Record<Producer['kind'], number> = { none: 0, literal: 1, unknown: 2, decoded: 3, remote: 4 };

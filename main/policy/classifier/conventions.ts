@@ -36,8 +36,13 @@ export function conventionsOf(rule: ProgramRule, name: string): ProgramConventio
 /** The info options (help, version) of a program; none when its rule explains why they are not inert. */
 export function infoOptions(c: ProgramConventions): readonly string[] {
   if (c.noInfo !== undefined) return [];
-  return c.info ? [...DEFAULT_INFO_OPTIONS, ...c.info] : DEFAULT_INFO_OPTIONS;
+  if (!c.info) return DEFAULT_INFO_OPTIONS;
+  let list = INFO_BY_CONVENTIONS.get(c);
+  if (!list) INFO_BY_CONVENTIONS.set(c, (list = [...DEFAULT_INFO_OPTIONS, ...c.info]));
+  return list;
 }
+/** Built once per declaration: every invocation of a program looks its info options up. */
+const INFO_BY_CONVENTIONS = new WeakMap<ProgramConventions, readonly string[]>();
 
 /** True when `-` is standard input or output for this program (the default). */
 export function stdioOperand(c: ProgramConventions): boolean {
@@ -63,9 +68,11 @@ export interface InertInvocation {
 export function inertInvocation(inv: Invocation, c: ProgramConventions): InertInvocation | null {
   const argv = inv.argv;
   if (argv.length === 0) return null;
+  const info = infoOptions(c);
+  // Most invocations carry no declared check and start with no help or version option: nothing to look at.
+  if (!c.checks && !c.subcommandHelp && !info.includes(argv[0]!)) return null;
   // A word only known at run time could be anything: never inert.
   if (inv.args.some((w) => !w.literal)) return null;
-  const info = infoOptions(c);
   if (info.length && argv.every((a) => info.includes(a))) return { what: 'only prints its help or version', reads: [] };
   const help = c.subcommandHelp;
   if (help && info.length) {

@@ -78,3 +78,9 @@ export const CREDENTIAL_SYSTEM_LOCATIONS: readonly { path: string; holds: string
 ];
 
 export const CREDENTIAL_SYSTEM_PATHS: readonly string[] = CREDENTIAL_SYSTEM_LOCATIONS.map((l) => l.path);
+
+/**
+ * What the jail hides from commands: every system credential file, and /etc/ssh as a whole (as it always
+ * has: the host keys live there; the classifier only calls the keys themselves credential reads).
+ */
+export const JAIL_HIDDEN_SYSTEM_PATHS: readonly string[] = [...CREDENTIAL_SYSTEM_PATHS, '/etc/ssh'];

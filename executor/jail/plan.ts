@@ -3,7 +3,7 @@
 // checkpoint does not hold, kept read-only.
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_PATHS } from '../../common/credential-paths';
+import { CREDENTIAL_HOME_PATHS, JAIL_HIDDEN_SYSTEM_PATHS } from '../../common/credential-paths';
 import { HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside } from '../../main/policy/paths';
 import { proxyEnv } from '../egress/bridge';
 import { scrubEnv } from '../env';
@@ -154,7 +154,7 @@ export function planJail(req: RunRequest, ctx: PlanContext, seccompFd?: number):
     home: ctx.home,
     workspace,
     keep: [...homeVisible(ctx.home), ...granted, ...(req.jail.extraWritable ?? [])],
-    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, ...CREDENTIAL_SYSTEM_PATHS],
+    candidates: [...CREDENTIAL_HOME_PATHS.map((p) => join(ctx.home, p)), ...ctx.appDirs, ...JAIL_HIDDEN_SYSTEM_PATHS],
   });
   const hiddenDirs = hidden.dirs;
   const hiddenFiles = hidden.files;

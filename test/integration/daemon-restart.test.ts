@@ -75,6 +75,8 @@ describe('serve --unattended', () => {
 });
 
 describe('serve executes approved commands in the jail', () => {
+  // The write into /etc goes through a value only the run knows (`d=/etc` alone is judged: a protected
+  // write the classifier sees, issue 26), so the classifier allows it at auto-edit and the jail must stop it.
   it('ctl request --execute runs an allowed command, records its outcome, and history shows it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'threshold-exec-'));
     const ws = mkdtempSync(join(tmpdir(), 'threshold-exec-ws-'));
@@ -82,7 +84,7 @@ describe('serve executes approved commands in the jail', () => {
     running.push(d);
     const level = await spawnCli(['ctl', '--data-dir', dir, 'level', 'auto-edit']);
     expect(level.stdout).toContain('auto-edit');
-    const r = JSON.parse((await spawnCli(['ctl', '--data-dir', dir, '--json', 'request', '--tool', 'run_command', '--args', '{"command":"echo jailed > out.txt && cat out.txt && d=/etc && echo oops > $d/threshold-test"}', '--execute'])).stdout) as { run: boolean; execution: { status: string; output: string; checkpoint_id: string } };
+    const r = JSON.parse((await spawnCli(['ctl', '--data-dir', dir, '--json', 'request', '--tool', 'run_command', '--args', '{"command":"echo jailed > out.txt && cat out.txt && d=$(echo /etc) && echo oops > $d/threshold-test"}', '--execute'])).stdout) as { run: boolean; execution: { status: string; output: string; checkpoint_id: string } };
     expect({ run: r.run, status: r.execution.status, jailedWrite: r.execution.output.includes('jailed'), blocked: /sandbox, not the task, blocked writing \/etc\/threshold-test/.test(r.execution.output), checkpoint: r.execution.checkpoint_id.startsWith('cp_') }).toEqual({ run: true, status: 'failed', jailedWrite: true, blocked: true, checkpoint: true });
     const list = JSON.parse((await spawnCli(['checkpoints', '--data-dir', dir, '--json', 'list'])).stdout) as { id: string }[];
     expect(list.map((c) => c.id)).toContain(r.execution.checkpoint_id);

@@ -6,6 +6,8 @@ import { CLASSES, SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type
 import {
   containsCredentialLocation,
   globCouldReachCredential,
+  globMatchesOnlySecretNames,
+  globReachesCredentialLocation,
   isHarmlessDevice,
   isOutsideJailCodePath,
   isProtectedWriteTarget,
@@ -18,7 +20,9 @@ import { parseShell } from './parser';
 import { containsError, copyTree, plainTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName } from './programs';
 import { SHELLS } from './programs/interpreters';
-import type { Analysis, Classification, Invocation, ProgramRule, Producer, RedirectInfo, Segment } from './types';
+import type { Analysis, Classification, Invocation, ProgramConventions, ProgramRule, Producer, ReadKind, RedirectInfo, Segment } from './types';
+import { conventionsOf, inertInvocation, readKindOf, stdioOperand, STDIO_OPERAND } from './conventions';
+import { CREDENTIAL_SYSTEM_PATHS } from '../../../common/credential-locations';
 import { findObfuscation, isSuspiciousName, lookalikeSkeleton } from './unicode';
 import { arithmeticRisks, loopVariablesFromData, mayHoldArithmetic, printsANumber } from './arithmetic';
 import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
@@ -83,13 +87,25 @@ class Draft {
     this.via = via;
   }
 
+  /** The last reason given at the segment's class, and the first that made it read a secret. */
+  private decisive: string | null = null;
+  private secretReason: string | null = null;
+
   raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
-    this.cls = maxClass(this.cls, cls);
+    const raised = maxClass(this.cls, cls);
+    // The last reason given at the segment's class: the path, option or program that put it there.
+    if (reason && cls === raised) this.decisive = reason;
+    this.cls = raised;
     for (const e of effects) if (!this.effects.includes(e)) this.effects.push(e);
+    if (reason && this.secretReason === null && effects.includes('secret_read')) this.secretReason = reason;
     if (reason && !this.reasons.includes(reason)) this.reasons.push(reason);
   }
 
   toSegment(): Segment {
+    // The reason that made it ask comes last, where the card and `evaluate` take it from: the path read
+    // as a secret (a floor), else the option, path or program that raised the class.
+    const chosen = this.cls !== 'destructive' && this.secretReason !== null ? this.secretReason : this.decisive;
+    const reasons = chosen !== null && this.reasons[this.reasons.length - 1] !== chosen ? [...this.reasons.filter((r) => r !== chosen), chosen] : this.reasons;
     return {
       text: this.text,
       argv: this.argv,
@@ -97,7 +113,7 @@ class Draft {
       program: this.program,
       class: this.cls,
       effects: this.effects,
-      reasons: this.reasons,
+      reasons,
       via: this.via,
       literal: this.literal,
       substitution: this.substitution,
@@ -126,6 +142,12 @@ export class ShellAnalyzer {
   private networkEnv: string | null = null;
   /** Variables set anywhere in the command to a value only the run knows, and where it came from. */
   private runtimeValued: Map<string, string> | null = null;
+  /**
+   * Literal values variables are given anywhere in the command (`f=/etc/shadow`, `for f in a b`): a path
+   * written through such a variable (`cat "$f"`) is judged with each of them. Only ever makes a judgement
+   * stricter: the word stays computed at run time for everything else.
+   */
+  private literalValues: Map<string, string[]> | null = null;
 
   constructor(opts: AnalyzeOptions) {
     this.ctx = opts.ctx;
@@ -145,7 +167,8 @@ export class ShellAnalyzer {
         // The depth limit keeps every recursive walk shallow; a stack overflow is the backstop, never a crash.
         if (e instanceof TooDeepError) analyzer.refuse(scope, `too deeply nested to analyse: the syntax nests deeper than ${e.limit} levels`);
         else if (e instanceof RangeError) analyzer.refuse(scope, 'too deeply nested to analyse: the analysis ran out of stack');
-        else throw e;
+        // Any other failure is a classifier defect: the command still gets a decision, and it asks.
+        else analyzer.refuse(scope, `not analysed: the classifier failed on this command (${e instanceof Error ? e.message : String(e)})`);
       }
     }
     return analyzer.result();
@@ -326,6 +349,8 @@ export class ShellAnalyzer {
     const d = this.newDraft(node.text, scope);
     d.program = null;
     const fed = this.applyRedirects(d, redirects, scope);
+    // `{ ls; } > f x`: bash refuses a word after the redirection of a compound command.
+    if (fed.extraArgs.length) this.flag('parse_error', 'parse error: a word follows the redirection of a compound command');
     if (d.reasons.length === 0) d.raise('read', 'redirects the output of a compound command');
     return this.walkContinuations(fed.continuations, scope, out);
   }
@@ -345,6 +370,7 @@ export class ShellAnalyzer {
   }
 
   private walkControl(node: Node, scope: Scope): Producer {
+    if (node.type === 'for_statement') this.rememberLoopValues(node);
     let out: Producer = { kind: 'none' };
     for (let i = 0; i < node.childCount; i++) {
       const c = node.child(i)!;
@@ -468,6 +494,7 @@ export class ShellAnalyzer {
       return;
     }
     if (this.networkEnv === null && networkEnvironment(name)) this.networkEnv = name;
+    if (word?.literal) this.rememberValue(name, word.value);
     const from = runtimeOrigin(word, this.runtimeValued);
     if (from) (this.runtimeValued ??= new Map()).set(name, from);
     if (isCodeVariable(name) && word) {
@@ -487,6 +514,48 @@ export class ShellAnalyzer {
         SHELL_REACHABLE_EFFECTS,
       );
     }
+  }
+
+
+  /** @internal Remembers a literal value a variable is given (at most a few per name). */
+  rememberValue(name: string, value: string): void {
+    const values = (this.literalValues ??= new Map()).get(name);
+    if (!values) this.literalValues.set(name, [value]);
+    else if (values.length < 8 && !values.includes(value)) values.push(value);
+  }
+
+  /** `for f in /etc/shadow notes.txt`: each literal word of the list is a value of f. */
+  private rememberLoopValues(node: Node): void {
+    const name = node.childForFieldName('variable')?.text;
+    if (!name) return;
+    for (let i = 0; i < node.childCount; i++) {
+      if (fieldOf(node, i) !== 'value') continue;
+      const w = evaluateWord(node.child(i)!, { home: this.ctx.home });
+      if (w.literal) for (const v of w.value.split(/\s+/)) if (v) this.rememberValue(name, v);
+    }
+  }
+
+  /**
+   * The values a word computed at run time can take when it only expands variables the command itself
+   * gives literal values (`"$f"`, `${dir}/key.pem`); null when anything else is computed.
+   */
+  private valuesOf(raw: string): string[] | null {
+    if (this.literalValues === null || !raw.includes('$') || /[`(]|\$\(/.test(raw)) return null;
+    let out = [''];
+    const re = /\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
+    let last = 0;
+    for (let m = re.exec(raw); m; m = re.exec(raw)) {
+      const values = this.literalValues.get(m[1] ?? m[2]!);
+      if (!values) return null;
+      const before = raw.slice(last, m.index);
+      const next: string[] = [];
+      for (const prefix of out) for (const v of values) if (next.length < 16) next.push(prefix + before + v);
+      out = next;
+      last = m.index + m[0].length;
+    }
+    const rest = raw.slice(last);
+    if (rest.includes('$')) return null;
+    return out.map((o) => o + rest);
   }
 
   // ── words ───────────────────────────────────────────────────────────────────────────────────
@@ -551,6 +620,7 @@ export class ShellAnalyzer {
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
     const args: Word[] = [];
     for (const n of argNodes) args.push(this.evalWord(n, d, scope));
+    for (const n of fed.extraArgs) args.push(this.evalWord(n, d, scope));
     const argv = [nameWord.value];
     for (const w of args) argv.push(w.value);
     d.argv = argv;
@@ -615,7 +685,7 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
       const known = ascii ? lookupProgram(this.ctx.caseInsensitiveNames ? imitated.toLowerCase() : imitated) : undefined;
-      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope));
+      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, conventionsOf(known.rule, known.name)));
       return { kind: 'unknown' };
     }
     const trusted = normalised.trusted;
@@ -625,10 +695,10 @@ export class ShellAnalyzer {
       // ./bin/pip may be anything, so it can reach every effect; if its name is a program we know,
       // what that program would do counts too (.venv/bin/pip install is at least network).
       this.reachEverything(d, `runs ${rawName}, a program outside the system's program directories`);
-      this.scanReads(d, expanded, argv, scope);
+      this.scanReads(d, expanded, argv, scope, 'content');
       const known = lookupProgram(name);
       if (!known?.rule.analyze) return { kind: 'unknown' };
-      const analysis = new RuleAnalysis(this, d, scope);
+      const analysis = new RuleAnalysis(this, d, scope, conventionsOf(known.rule, known.name));
       known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
       return analysis.produced ?? { kind: 'unknown' };
     }
@@ -640,20 +710,29 @@ export class ShellAnalyzer {
     if (!found) {
       this.reachEverything(d, `${name} is not a program the classifier knows, so it is not provably read-only`);
       if (looksNonPosix(name, argv)) this.flag('non_posix', `non-POSIX: ${name} looks like a PowerShell or cmd.exe command, which is not analysed`);
-      this.scanReads(d, expanded, argv, scope);
+      this.scanReads(d, expanded, argv, scope, 'content');
+      this.urlOperands(d, name, argv, expanded);
       return { kind: 'unknown' };
     }
     const rule = found.rule;
-    d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
-    if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope);
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
+    const conventions = conventionsOf(rule, found.name);
+    // The shared conventions come first: `bash -n script.sh`, `apt-get -s install x`, `git --version`.
+    const inert = inertInvocation(inv, conventions);
+    if (inert) {
+      d.raise('read', `${name} ${inert.what}`);
+      for (const i of inert.reads) if (expanded[i]) this.judgeRead(d, argv[i]!, expanded[i]!.literal, scope.cwd, false, expanded[i]!.glob, 'content', stdioOperand(conventions));
+      return { kind: 'unknown' };
+    }
+    d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
+    if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
     const table = rule.checksOwnOptions ? null : optionTableOf(rule, found.name);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
-    if (!rule.analyze) return stdin.kind === 'remote' || stdin.kind === 'decoded' ? (PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' }) : { kind: 'unknown' };
-    const analysis = new RuleAnalysis(this, d, scope);
+    if (!rule.analyze) return passThrough(found.name, argv, stdin);
+    const analysis = new RuleAnalysis(this, d, scope, conventions);
     rule.analyze(inv, analysis);
     if (analysis.produced) return analysis.produced;
-    return (stdin.kind === 'remote' || stdin.kind === 'decoded') && PASS_THROUGH.has(found.name) ? stdin : { kind: 'unknown' };
+    return passThrough(found.name, argv, stdin);
   }
 
   /**
@@ -676,11 +755,15 @@ export class ShellAnalyzer {
   }
 
   /** Default read judgement: every operand that names a file is checked against credential locations. */
-  private scanReads(d: Draft, words: Word[], argv: string[], scope: Scope): void {
+  private scanReads(d: Draft, words: Word[], argv: string[], scope: Scope, kind: ReadKind, stdio = true): void {
     for (let i = 0; i < argv.length; i++) {
       const w = words[i]!;
       let v = argv[i]!;
-      if (!w.literal) continue;
+      if (!w.literal) {
+        // `f=/etc/shadow; cat "$f"`: judged with the values the command gives the variable.
+        if (!v.startsWith('-')) this.judgeRead(d, v, false, scope.cwd, false, w.glob, kind, stdio);
+        continue;
+      }
       if (v.startsWith('-')) {
         const eq = v.indexOf('=');
         if (eq === -1) continue;
@@ -688,33 +771,74 @@ export class ShellAnalyzer {
       }
       const assignment = /^[A-Za-z_][\w.-]*=(.*)$/.exec(v);
       if (assignment) v = assignment[1]!;
-      this.judgeRead(d, v, true, scope.cwd, false, w.glob);
+      this.judgeRead(d, v, true, scope.cwd, false, w.glob, kind, stdio);
     }
   }
 
-  /** @internal */
-  judgeRead(d: Draft, raw: string, literal: boolean, cwd: string | null, recursive: boolean, glob = false): void {
-    if (!literal || raw === '') return;
-    const abs = resolvePath(raw, cwd, this.ctx);
-    if (abs === null) return;
-    if (glob || /[*?[]/.test(raw)) {
-      if (globCouldReachCredential(abs, this.ctx)) d.raise('read', `reads ${raw}, which can match a credential location`, ['secret_read']);
+  /**
+   * An unknown program given a URL reaches the network to fetch it (`firefox https://…`, `glow
+   * https://…/README.md`): at least network, so it does not run unasked where only writes may.
+   */
+  private urlOperands(d: Draft, name: string, argv: string[], words: Word[]): void {
+    for (let i = 0; i < argv.length; i++) {
+      const v = argv[i]!.replace(/^--?[\w-]+=/, '');
+      if (words[i]!.literal && /^(https?|ftps?|wss?):\/\/[^/\s]/i.test(v)) {
+        d.raise('network', `${name} is given the URL ${clipText(v)}, so it reaches the network`, ['network']);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Judges one read. Content reads ask for credential locations, paths hidden from commands, names that
+   * say they hold a secret, and globs that can match any of them. Metadata reads (names, sizes, times) ask
+   * only for a path inside a credential or hidden location, named or globbed. Digests ask where content
+   * reads ask for a named path, and for a glob only when every name it can match says it is a secret.
+   * @internal
+   */
+  judgeRead(d: Draft, raw: string, literal: boolean, cwd: string | null, recursive: boolean, glob = false, kind: ReadKind = 'content', stdio = true): void {
+    if (raw === '') return;
+    if (!literal) {
+      for (const v of this.valuesOf(raw) ?? []) this.judgeRead(d, v, true, cwd, recursive, /[*?[]/.test(v), kind, stdio);
+      if (mentionsSystemCredential(raw)) d.raise('read', `reads ${raw}, which names a credential location`, ['secret_read', 'file_read']);
       return;
     }
-    const secret = secretReadReason(abs, this.ctx);
-    if (secret !== null) d.raise('read', `reads ${tildify(abs, this.ctx)}, ${secret}`, ['secret_read', 'file_read']);
-    else if (recursive && containsCredentialLocation(abs, this.ctx))
+    if (stdio && raw === STDIO_OPERAND) return;
+    const abs = resolvePath(raw, cwd, this.ctx);
+    if (abs === null) return;
+    const verb = kind === 'metadata' ? 'reads the names and sizes under' : kind === 'digest' ? 'computes a digest of' : 'reads';
+    if (glob || /[*?[]/.test(raw)) {
+      const why = globReachesCredentialLocation(abs, this.ctx)
+        ? 'which can match a credential location or a path hidden from commands'
+        : kind === 'content' && globCouldReachCredential(abs, this.ctx)
+          ? 'which can match a credential location'
+          : kind === 'digest' && globMatchesOnlySecretNames(abs, [this.ctx.workspace, this.ctx.home])
+            ? 'whose every match is named as a secret'
+            : null;
+      if (why) d.raise('read', `${verb} ${raw}, ${why}`, ['secret_read']);
+      return;
+    }
+    const secret = secretReadReason(abs, this.ctx, kind === 'metadata' ? { byName: false } : {});
+    if (secret !== null) d.raise('read', `${verb} ${tildify(abs, this.ctx)}, ${secret}`, ['secret_read', 'file_read']);
+    else if (recursive && kind !== 'metadata' && containsCredentialLocation(abs, this.ctx))
       d.raise('read', `reads ${tildify(abs, this.ctx)} recursively, which holds credential locations`, ['secret_read', 'file_read']);
-    else if (isRawDevice(abs)) d.raise('read', `reads the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);
+    // The name, size and mode of a device (stat /dev/sda, findmnt /dev/sdb1) expose none of what is on it.
+    else if (isRawDevice(abs) && kind !== 'metadata') d.raise('read', `${verb} the raw device ${abs}, which exposes every file on it`, ['secret_read', 'file_read']);
   }
 
   /** @internal */
-  judgeWrite(d: Draft, raw: string, literal: boolean, cwd: string | null, what = 'writes'): void {
+  judgeWrite(d: Draft, raw: string, literal: boolean, cwd: string | null, what = 'writes', stdio = true): void {
     if (!literal) {
       d.unknownWrites = true;
       d.raise('write', `${what} a path computed at run time (${raw})`, ['file_write']);
+      // `f=~/.bashrc; echo x >> "$f"`: each value the command gives the variable is judged as well.
+      for (const v of this.valuesOf(raw) ?? []) {
+        const abs = resolvePath(v, cwd, this.ctx);
+        if (abs !== null && (isRawDevice(abs) || isProtectedWriteTarget(abs, this.ctx))) d.raise('destructive', `${what} ${tildify(abs, this.ctx)} (through ${raw}), a system, credential or start-up location`, ['file_write', 'destructive']);
+      }
       return;
     }
+    if (stdio && raw === STDIO_OPERAND) return;
     if (raw.startsWith('/dev/tcp/') || raw.startsWith('/dev/udp/')) {
       d.network.push(socketUse(raw, 'upload'));
       d.raise('destructive', `sends output to the network socket ${raw}: the shape of exfiltration`, ['network', 'destructive']);
@@ -746,11 +870,17 @@ export class ShellAnalyzer {
     d.writes.push(abs);
   }
 
-  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[] } {
+  /**
+   * Judges the redirections of a command. tree-sitter-bash attaches the words that follow a redirection
+   * to it (`git < in.txt push --force` gives the redirect three destinations); bash passes them to the
+   * command: they are returned as `extraArgs`, in order, and judged as the command's arguments.
+   */
+  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[]; extraArgs: Node[] } {
     let stdin: Producer | undefined;
     const continuations: Node[] = [];
+    const extraArgs: Node[] = [];
     for (const r of nodes) {
-      if (r.type === 'file_redirect') stdin = this.applyFileRedirect(d, r, scope) ?? stdin;
+      if (r.type === 'file_redirect') stdin = this.applyFileRedirect(d, r, scope, extraArgs) ?? stdin;
       else if (r.type === 'herestring_redirect') {
         const value = r.namedChildren.find((c) => c && c.type !== 'file_descriptor');
         if (value) {
@@ -759,14 +889,14 @@ export class ShellAnalyzer {
           d.redirects.push({ op: '<<<', target: w.value, literal: w.literal });
         }
       } else if (r.type === 'heredoc_redirect') {
-        const result = this.applyHeredoc(d, r, scope);
+        const result = this.applyHeredoc(d, r, scope, extraArgs);
         stdin = result.stdin;
         continuations.push(...result.continuations);
       } else {
         this.unknownNode(r, scope);
       }
     }
-    return { stdin, continuations };
+    return { stdin, continuations, extraArgs };
   }
 
   /** What the substitutions inside a word printed, the most dangerous first; unknown when none is worse. */
@@ -780,7 +910,7 @@ export class ShellAnalyzer {
   }
 
   /** Judges one file redirection; returns what it feeds to standard input, if it does. */
-  private applyFileRedirect(d: Draft, r: Node, scope: Scope): Producer | undefined {
+  private applyFileRedirect(d: Draft, r: Node, scope: Scope, extraArgs: Node[]): Producer | undefined {
     let stdin: Producer | undefined;
     let op = '';
     const dests: Node[] = [];
@@ -793,7 +923,9 @@ export class ShellAnalyzer {
       else if (c.type === 'ERROR') this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
       else dests.push(c);
     }
-    for (const destNode of dests) {
+    // Only the first word is the target; the rest are the command's arguments (see applyRedirects).
+    extraArgs.push(...dests.slice(1));
+    for (const destNode of dests.slice(0, 1)) {
       const w = this.evalWord(destNode, d, scope);
       const target = w.value;
       // fd duplication and closing (2>&1, >&2, 2>&-) touch no file.
@@ -811,17 +943,17 @@ export class ShellAnalyzer {
           d.network.push(socketUse(target, 'connect'));
           d.raise('network', `opens a network connection through ${target}`, ['network']);
         }
-        else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob);
+        else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob, 'content', false);
         // `bash < <(curl …)` and `sh < /dev/tcp/…` feed the command what the network sends.
         if (feedsStdin) stdin = socket ? { kind: 'remote' } : w.substitutions.length ? this.strongestOutput(w) : { kind: 'unknown' };
         continue;
       }
-      this.judgeWrite(d, target, w.literal, scope.cwd, 'redirects output to');
+      this.judgeWrite(d, target, w.literal, scope.cwd, 'redirects output to', false);
     }
     return stdin;
   }
 
-  private applyHeredoc(d: Draft, r: Node, scope: Scope): { stdin: Producer; continuations: Node[] } {
+  private applyHeredoc(d: Draft, r: Node, scope: Scope, extraArgs: Node[]): { stdin: Producer; continuations: Node[] } {
     let quoted = false;
     let body: Node | null = null;
     const nested: Node[] = [];
@@ -832,6 +964,8 @@ export class ShellAnalyzer {
       else if (c.type === 'heredoc_body') body = c;
       else if (c.type === 'heredoc_end') continue;
       else if (c.type.endsWith('_redirect')) nested.push(c);
+      // `cat <<EOF -A x`: words after the start delimiter are arguments of the command.
+      else if (r.fieldNameForChild(r.children.indexOf(c)) === 'argument') extraArgs.push(c);
       else continuations.push(c);
     }
     let stdin: Producer = { kind: 'literal', text: body?.text ?? '' };
@@ -851,6 +985,7 @@ export class ShellAnalyzer {
     d.redirects.push({ op: '<<', target: '(here-document)', literal: !quoted ? d.literal : true });
     const inner = this.applyRedirects(d, nested, scope);
     continuations.push(...inner.continuations);
+    extraArgs.push(...inner.extraArgs);
     return { stdin, continuations };
   }
 
@@ -973,13 +1108,15 @@ class RuleAnalysis implements Analysis {
     private readonly analyzer: ShellAnalyzer,
     private readonly d: Draft,
     private readonly scope: Scope,
+    private readonly conventions: ProgramConventions = {},
   ) {
     this.ctx = analyzer.ctx;
     this.files = analyzer.files;
   }
 
   network(use: NetworkUse): void {
-    this.d.network.push(use);
+    // Every host is a value or the admission that it is unknown, whatever a rule's helper returned.
+    this.d.network.push({ ...use, hosts: use.hosts.map((h) => (h && typeof h === 'object' ? h : { host: null, why: 'the classifier could not read this host' })) });
   }
 
   raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
@@ -1001,10 +1138,10 @@ class RuleAnalysis implements Analysis {
     this.analyzer.flag(flag, reason);
   }
   write(raw: string, literal: boolean, cwd: string | null, what?: string): void {
-    this.analyzer.judgeWrite(this.d, raw, literal, cwd, what);
+    this.analyzer.judgeWrite(this.d, raw, literal, cwd, what, stdioOperand(this.conventions));
   }
-  read(raw: string, literal: boolean, cwd: string | null, recursive = false): void {
-    this.analyzer.judgeRead(this.d, raw, literal, cwd, recursive);
+  read(raw: string, literal: boolean, cwd: string | null, recursive = false, kind?: ReadKind): void {
+    this.analyzer.judgeRead(this.d, raw, literal, cwd, recursive, /[*?[]/.test(raw) && literal, kind ?? readKindOf(this.conventions), stdioOperand(this.conventions));
   }
   runArgv(args: Word[], via: string, stdin?: Producer): void {
     if (args.length === 0) return;
@@ -1069,6 +1206,20 @@ export const INTERPRETER_NAMES: ReadonlySet<string> = new Set([...SHELLS, 'pytho
 
 /** Filters that pass their input through: a download piped through them is still a download. */
 const PASS_THROUGH = new Set(['cat', 'tee', 'head', 'tail', 'sed', 'tr', 'awk', 'grep', 'cut', 'sort', 'uniq', 'rev', 'tac', 'dd', 'pv', 'stdbuf']);
+/** Filters whose first operand is their script or pattern, not a file. */
+const SCRIPT_FIRST = new Set(['sed', 'awk', 'grep']);
+
+/**
+ * What a filter sends on when its input came from the network or a decoder: that same input, and — when
+ * it also reads files (`sort data.csv`, `dd if=…`, `grep x notes.txt`) — local data mixed in, which the
+ * exfiltration check counts (`curl … | sort data.csv | curl -d @- …`).
+ */
+function passThrough(name: string, argv: readonly string[], stdin: Producer): Producer {
+  if ((stdin.kind !== 'remote' && stdin.kind !== 'decoded') || !PASS_THROUGH.has(name)) return { kind: 'unknown' };
+  if (name === 'tee' || name === 'tr' || name === 'stdbuf') return stdin;
+  const files = name === 'dd' ? argv.filter((a) => a.startsWith('if=') && a !== 'if=/dev/stdin').length : argv.filter((a) => a !== '-' && !a.startsWith('-')).length - (SCRIPT_FIRST.has(name) ? 1 : 0);
+  return files > 0 ? { kind: stdin.kind, withLocal: true } : stdin;
+}
 
 /** How much a producer's output can carry; of two outputs, the weightier one stands for both. */
 const OUTPUT_RANK: Record<Producer['kind'], number> = { none: 0, literal: 1, unknown: 2, decoded: 3, remote: 4 };
@@ -1170,9 +1321,18 @@ function isForkBomb(name: string, body: Node): boolean {
   return false;
 }
 
-const CREDENTIAL_MENTION = /(\.ssh\b|\.gnupg\b|\.aws\b|\.netrc\b|\.git-credentials|\.config\/gh\b|\.kube\/config|id_rsa|id_ed25519|id_ecdsa|\.env\b|\.pgpass|\.docker\/config\.json|\/etc\/shadow|Keychains|\.password-store)/;
+const CREDENTIAL_MENTION = /(\.ssh\b|\.gnupg\b|\.aws\b|\.netrc\b|\.git-credentials|\.config\/gh\b|\.kube\/config|id_rsa|id_ed25519|id_ecdsa|\.env\b|\.pgpass|\.docker\/config\.json|Keychains|\.password-store)/;
+/** The system credential files by name, as they would appear in code (`open('/etc/shadow')`). */
+const SYSTEM_CREDENTIAL_MENTION = new RegExp(`(${CREDENTIAL_SYSTEM_PATHS.map((p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')})(?![\\w.-])`);
 function mentionsCredential(code: string): boolean {
-  return CREDENTIAL_MENTION.test(code);
+  return CREDENTIAL_MENTION.test(code) || mentionsSystemCredential(code);
+}
+function mentionsSystemCredential(code: string): boolean {
+  return code.includes('/etc/') || code.includes('/var/') || code.includes('/root/') || code.includes('/private/') ? SYSTEM_CREDENTIAL_MENTION.test(code) : false;
+}
+
+function clipText(s: string): string {
+  return s.length > 60 ? s.slice(0, 59) + '…' : s;
 }
 
 function tildify(abs: string, ctx: PathContext): string {

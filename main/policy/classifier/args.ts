@@ -202,9 +202,20 @@ export interface ScannedOptions {
   optionPositions: number[];
 }
 
+/**
+ * Option names that many programs have and that write, run or load something (`--output`, `--exec`,
+ * `--python`): written in full, they are never taken as an abbreviation of a longer listed option
+ * (`--output` is not `--output-format`, `--python` is not `--python-version`), because the program's own
+ * parser would take the exact option the table does not list.
+ */
+const NEVER_ABBREVIATIONS = new Set(['output', 'out', 'exec', 'execute', 'config', 'python', 'pager', 'editor', 'shell', 'command', 'cmd', 'file', 'write', 'in-place',
+  'delete', 'eval', 'load', 'plugin', 'plugins', 'script', 'run', 'init', 'init-file', 'rcfile', 'require', 'import', 'preload', 'hook', 'hooks', 'filter', 'program',
+  'browser', 'open', 'edit', 'fix', 'apply', 'save', 'log', 'log-file', 'dump', 'remote', 'server', 'host', 'proxy', 'upload', 'send', 'post', 'install', 'tee']);
+
 /** Resolves a long option or a unique prefix of one; null when unknown or ambiguous. */
 export function resolveLong(table: OptionTable, key: string): string | null {
   if (table.long.has(key)) return key;
+  if (NEVER_ABBREVIATIONS.has(key)) return null;
   let hit: string | null = null;
   for (const name of table.long.keys()) {
     if (!name.startsWith(key)) continue;

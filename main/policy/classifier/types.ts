@@ -90,8 +90,11 @@ export interface Analysis {
   flag(flag: Flag, reason: string): void;
   /** Records a path the command writes (literal value or raw word) and judges it. */
   write(raw: string, literal: boolean, cwd: string | null, what?: string): void;
-  /** Records a path the command reads (literal value or raw word) and judges it. */
-  read(raw: string, literal: boolean, cwd: string | null, recursive?: boolean): void;
+  /**
+   * Records a path the command reads (literal value or raw word) and judges it. `kind` says what is read:
+   * the content (the default), only names, sizes, times and modes (metadata), or a digest of the content.
+   */
+  read(raw: string, literal: boolean, cwd: string | null, recursive?: boolean, kind?: ReadKind): void;
   /** Analyses another invocation (a carrier's command) into this same segment. */
   runArgv(args: Word[], carrier: string, stdin?: Producer): void;
   /** Parses and analyses shell code carried as a string (bash -c, eval, su -c). */
@@ -118,6 +121,49 @@ export interface Analysis {
   ctx: PathContext;
 }
 
+/**
+ * What a program learns from a file it is given: its content (cat, grep), only its name, size, times and
+ * mode (ls, du, stat: `metadata`), or a fixed-size digest of its content (md5sum, sha256sum, cksum, wc:
+ * `digest`). docs/policy.md says which effect each needs.
+ */
+export type ReadKind = 'content' | 'metadata' | 'digest';
+
+/** An option that makes a program only check or simulate (conventions.ts). */
+export interface CheckConvention {
+  /** The options that make it inert, as the table names them: -n, --dry-run, --syntax-check. */
+  when: readonly string[];
+  /** Every option allowed beside them (args.ts format, the inert ones included); any other makes it not inert. */
+  table: string;
+  /** Shown on the card: "only checks the syntax". */
+  what: string;
+  /** What its operands are: files it reads (judged as content reads), none allowed, or anything (names, packages). */
+  operands: 'read' | 'none' | 'any';
+  /** The subcommands (first operand) it applies to (`apt-get -s install`, `cargo fmt --check`); not judged as operands. */
+  first?: readonly string[];
+  /** The values the `when` option may have (`ninja -t targets`): any other value is not inert. */
+  whenValues?: readonly string[];
+}
+
+/** The shared conventions (conventions.ts) as one program documents them. */
+export interface ProgramConventions {
+  /** Info options besides --help and --version that only print help or the version (-h, -V). */
+  info?: readonly string[];
+  /** Why --help and --version are not inert for this program (it runs project code or reaches the network). */
+  noInfo?: string;
+  /** Options that make it only check or simulate. */
+  checks?: readonly CheckConvention[];
+  /** `-` as an operand is a file name here, not standard input or output. */
+  stdio?: false;
+  /** What it learns from the files it is given (content unless said). */
+  reads?: ReadKind;
+  /**
+   * `PROGRAM SUB [SUB2] --help` only prints the help of SUB: up to `depth` subcommand words, none of the
+   * `except` paths (after which the words name a command or package it runs), and, when given, a first
+   * word from `only` (programs that also run scripts or files by name).
+   */
+  subcommandHelp?: { depth: number; except?: readonly string[]; only?: readonly string[]; flags?: readonly string[] };
+}
+
 export interface ProgramRule {
   /** Program names this rule covers (normalised basenames). */
   names: readonly string[];
@@ -138,6 +184,8 @@ export interface ProgramRule {
   options?: string | Readonly<Record<string, string>>;
   /** analyze() reads every read path's options itself through a.options() (per subcommand tables). */
   checksOwnOptions?: true;
+  /** The shared conventions as this program documents them: one declaration for all its names, or one per name. */
+  conventions?: ProgramConventions | { byName: Readonly<Record<string, ProgramConventions>> };
   /** Commands this rule leaves at `base` (checked at load and in tests). */
   match: readonly string[];
   /** Commands this rule raises above `base`. */

@@ -16,6 +16,17 @@ import type { ProgramRule } from './types';
 
 const EXAMPLE_CONTEXT = { home: '/home/user', workspace: '/home/user/project', appDirs: ['/home/user/.config/threshold'] };
 
+/**
+ * Long options whose value is a program, an editor or a pager that runs (GTFOBins' most common shape). No
+ * table may list one as a read option: where a program has one, its rule judges it (`!--editor=`) or the
+ * option stays unknown, which makes the segment at least write.
+ */
+export const PROGRAM_OPTION_NAMES: readonly string[] = [
+  'editor', 'pager', 'browser', 'viewer', 'with-editor', 'open-files-in-pager', 'extcmd', 'upload-pack', 'receive-pack', 'rsh',
+  'rsh-command', 'rmt-command', 'to-command', 'compress-program', 'use-compress-program', 'info-script', 'new-volume-script',
+  'checkpoint-action', 'ssh-command', 'proxy-command', 'hostname-bin', 'exec-path', 'askpass', 'password-command',
+];
+
 /** An option no program has: put after a program name, it must make a read example at least write. */
 export const PROBE_OPTION = '--threshold-probe-unknown-option';
 
@@ -62,7 +73,13 @@ export function checkRuleExamples(): RuleExampleFailure[] {
       for (const n of rule.names) if (!(n in o)) failures.push({ rule: name, example: n, expected: `an option table for ${n}`, actual: 'none' });
     }
     for (const text of tablesOf(rule)) {
-      for (const judged of tableFor(text).judged) {
+      const t = tableFor(text);
+      for (const n of PROGRAM_OPTION_NAMES) {
+        if (t.long.has(n) && !t.judged.includes(`--${n}`) && !t.judged.includes(`-${n}`)) {
+          failures.push({ rule: name, example: `--${n}`, expected: 'judged by the rule (!) or not listed: it names a program that runs', actual: 'listed as a read option' });
+        }
+      }
+      for (const judged of t.judged) {
         if (!rule.notMatch.some((e) => exampleUses(e, judged))) {
           failures.push({ rule: name, example: judged, expected: `a notMatch example that uses ${judged} (the rule escalates it)`, actual: 'none' });
         }

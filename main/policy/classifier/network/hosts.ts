@@ -86,7 +86,7 @@ export function remoteSpec(text: string): RemoteSpec {
   const scheme = urlScheme(text);
   if (scheme !== null) {
     if (scheme === 'file') return { kind: 'local' };
-    return { kind: 'url', target: urlTarget(text)!, scheme };
+    return { kind: 'url', target: urlTarget(text) ?? { host: null, why: `the URL's host cannot be read: ${text.slice(0, 60)}` }, scheme };
   }
   if (text.startsWith('/') || text.startsWith('./') || text.startsWith('../') || text.startsWith('~') || text === '.' || text === '..') return { kind: 'local' };
   // git and scp: a colon before the first slash makes it host:path (git: and not a Windows drive).

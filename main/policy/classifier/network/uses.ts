@@ -272,7 +272,9 @@ export function pipIndexTargets(inv: Invocation, files: NetworkFiles, virtualEnv
   const indexes = explicit.length ? [...explicit, 'https://files.pythonhosted.org/'] : files.available ? files.pipIndexes(virtualEnv) : [];
   for (const u of [...indexes, ...extra]) {
     if (!isUrl(u)) continue; // find-links may be a local folder
-    hosts.push(urlTarget(u)!);
+    // file:// indexes are local folders: no host (pip.conf often names one; it crashed here before).
+    const target = urlTarget(u);
+    if (target) hosts.push(target);
   }
   if (hasLong(argv, ['proxy'])) hosts.push(unknown('pip connects through a proxy'));
   for (let i = 0; i < argv.length; i++) {

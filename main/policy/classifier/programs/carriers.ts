@@ -1,10 +1,10 @@
 // Carriers: programs whose arguments are another command (nice, timeout, env, xargs, ...). The carried
 // command is judged as if it ran directly, into the same segment.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, hasShort, operands, optionValues, scanOptions, tableFor } from '../args';
+import { found, hasLong, hasShort, operands, optionValues, scanOptions, tableFor, valuesOf } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { Word } from '../words';
-import { writeValue, type Rule } from './helpers';
+import { literalWord, writeValue, type Rule } from './helpers';
 
 interface CarrierSpec {
   names: string[];
@@ -89,23 +89,65 @@ function carrierRule(spec: CarrierSpec, base: 'read' | 'write' | 'network' = 're
   };
 }
 
+
+/** ionice -p, taskset -p, chrt -p: with nothing else they show a process's setting; with a value they change it. */
+function setsRunningProcess(inv: Invocation, a: Analysis): void {
+  const argv = inv.argv;
+  if (!argv.some((x) => x === '-p' || x === '--pid' || x === '-P' || x === '--pgid' || x === '-u' || x === '--uid' || /^-[a-zA-Z]*p[a-zA-Z]*$/.test(x))) return;
+  const values = argv.filter((x) => !x.startsWith('-'));
+  const setting =
+    inv.name === 'ionice'
+      ? argv.some((x) => /^-[a-z]*[cnt]/.test(x) || x.startsWith('--class'))
+      : inv.name === 'taskset'
+        ? values.length > 1
+        : values.length > 1 || argv.some((x) => /^-[abdfior]+$/.test(x) || ['--batch', '--deadline', '--fifo', '--idle', '--other', '--rr'].includes(x));
+  if (setting) a.raise('write', `${inv.name} changes the scheduling of a running process`, ['command_exec']);
+}
+
+/** The command a simple carrier runs, or null when there is none. */
+function carriedCommand(inv: Invocation): string | null {
+  const i = inv.argv.findIndex((x) => !x.startsWith('-'));
+  return i === -1 ? null : inv.argv[i]!;
+}
+
 const simpleCarriers: Rule[] = [
   carrierRule({ names: ['nice'], short: 'n', long: ['adjustment'], options: '--help --version -n: -NUM --adjustment=', what: 'runs a command at another priority' }),
   carrierRule({ names: ['nohup'], options: '--help --version', what: 'runs a command immune to hangups' }),
   carrierRule({ names: ['timeout', 'gtimeout'], short: 'sk', long: ['signal', 'kill-after'], skip: 1, options: '--help --version -s: -k: -f -p -v --signal= --kill-after= --foreground --preserve-status --verbose', what: 'runs a command with a time limit' }),
   carrierRule({ names: ['stdbuf'], short: 'ioe', long: ['input', 'output', 'error'], options: '--help --version -i: -o: -e: --input= --output= --error=', what: 'runs a command with other buffering' }),
-  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, options: '--help --version -c: -n: -t -p: -P: -u: --class= --classdata= --ignore --pid= --pgid= --uid=', what: 'runs a command at another I/O priority' }),
+  carrierRule({ names: ['ionice'], short: 'cnt', long: ['class', 'classdata'], noCommand: { short: 'pPu', long: ['pid', 'pgid', 'uid'] }, extra: setsRunningProcess, options: '--help --version -c: -n: -t -p: -P: -u: --class= --classdata= --ignore --pid= --pgid= --uid=', what: 'runs a command at another I/O priority' }),
   carrierRule({ names: ['setsid'], options: '--help --version -c -f -w --ctty --fork --wait', what: 'runs a command in a new session' }),
   carrierRule({ names: ['builtin'], options: '', what: 'runs a shell builtin' }),
-  carrierRule({ names: ['taskset'], short: '', long: ['cpu-list'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
-  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -a -b -d -e -f -i -m -o -p -r -R -v -T: -P: -D: --all-tasks --batch --deadline --ext --fifo --idle --max --other --pid --rr --reset-on-fork --verbose --sched-runtime= --sched-period= --sched-deadline=', what: 'runs a command with another scheduling policy' }),
+  carrierRule({ names: ['taskset'], short: '', long: [], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -c -p --all-tasks --cpu-list --pid', what: 'runs a command on chosen CPUs' }),
+  carrierRule({ names: ['chrt'], short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'], skip: 1, noCommand: { short: 'p', long: ['pid'] }, extra: setsRunningProcess, options: '--help --version -a -b -d -e -f -i -m -o -p -r -R -v -T: -P: -D: --all-tasks --batch --deadline --ext --fifo --idle --max --other --pid --rr --reset-on-fork --verbose --sched-runtime= --sched-period= --sched-deadline=', what: 'runs a command with another scheduling policy' }),
   carrierRule({ names: ['numactl'], short: 'CNmipP', long: ['physcpubind', 'cpunodebind', 'membind', 'interleave', 'preferred'], options: '--help -a -b -l -s -H -C: -N: -m: -i: -p: -P: --all --balancing --localalloc --show --hardware --physcpubind= --cpunodebind= --membind= --interleave= --preferred= --preferred-many=', what: 'runs a command with a NUMA policy' }),
   carrierRule({ names: ['prlimit'], short: 'p', long: ['pid', 'output'], noCommand: { short: 'p', long: ['pid'] }, options: '--help --version -p: -o: --noheadings --raw --verbose --pid= --output= --as? --core? --cpu? --data? --fsize? --locks? --memlock? --msgqueue? --nice? --nofile? --nproc? --rss? --rtprio? --rttime? --sigpending? --stack? -A? -c? -d? -e? -f? -i? -l? -m? -n? -q? -r? -s? -t? -u? -v? -x? -y?', what: 'runs a command with resource limits' }),
   carrierRule({ names: ['caffeinate'], short: 'tw', options: '-d -i -m -s -u -t: -w:', what: 'runs a command while keeping the machine awake' }),
-  carrierRule({ names: ['unbuffer', 'chronic', 'eatmydata', 'fakeroot', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'], short: 'nsef', options: '', what: 'runs a command' }),
+  carrierRule({
+    names: ['unbuffer', 'eatmydata', 'catchsegv', 'xvfb-run', 'dbus-run-session', 'dbus-launch', 'nocache', 'rlwrap', 'grc', 'winpty'],
+    short: 'nsef', options: '', what: 'runs a command',
+    extra(inv, a) {
+      // With no command, fakeroot and dbus-run-session start a shell; rlwrap keeps a history file in the home folder.
+      if (carriedCommand(inv) === null && ['fakeroot', 'dbus-run-session'].includes(inv.name)) a.raise('write', `${inv.name} with no command starts a shell`, SHELL_REACHABLE_EFFECTS);
+      if (inv.name === 'rlwrap') a.raise('write', "rlwrap writes the command's input history to a file in the home folder", ['file_write']);
+    },
+  }),
+  // fakeroot(1): -l/--lib and --faked name a library and a daemon it loads, -s saves state to a file: not listed.
+  {
+    ...carrierRule({
+      names: ['fakeroot'], short: 'ib', options: '-h --help -v --version -i: -b: --unknown-is-real', what: 'runs a command as a pretend root',
+      extra(inv, a) {
+        if (operands(inv.argv, { short: 'ib' }).length === 0) a.raise('write', 'fakeroot with no command starts a shell', SHELL_REACHABLE_EFFECTS);
+        for (const f of optionValues(inv.argv, 'i', [])) a.read(f, true, inv.cwd);
+      },
+    }),
+    conventions: { info: ['-h', '-v'] },
+  },
+  carrierRule({ names: ['chronic'], options: '-e -v', what: 'runs a command, printing its output only when it fails' }),
   carrierRule({ names: ['faketime'], short: 'f', skip: 1, options: '--help --version -m -f: --exclude-monotonic --date-prog=', what: 'runs a command with a fake clock' }),
   carrierRule({ names: ['proxychains', 'proxychains4', 'torsocks', 'tsocks', 'torify'], short: 'f', network: true, what: 'runs a command through a network proxy' }),
-  carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'),
+  // firejail --list, --tree, --netstats, --top show the running sandboxes and exit.
+  { ...carrierRule({ names: ['firejail', 'bwrap', 'bubblewrap', 'sandbox-exec', 'nsjail', 'minijail0'], short: 'fpD', long: ['bind', 'ro-bind', 'dev-bind', 'symlink', 'setenv', 'chdir', 'tmpfs', 'proc', 'dev', 'uid', 'gid', 'hostname', 'unsetenv', 'file', 'dir', 'remount-ro', 'seccomp', 'args', 'info-fd', 'json-status-fd', 'userns', 'pidns', 'cap-add', 'cap-drop', 'exec-label', 'file-label', 'sync-fd', 'block-fd', 'userns-block-fd', 'lock-file', 'add-seccomp-fd', 'perms', 'size', 'chmod', 'bind-data', 'ro-bind-data', 'argv0'], what: 'runs a command in a sandbox' }, 'write'), conventions: { byName: { firejail: { info: ['--list', '--tree', '--netstats', '--top', '--debug-caps', '--debug-syscalls', '--debug-protocols', '--debug-errnos'] }, '*': {} } } },
   carrierRule({ names: ['unshare'], short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd', 'map-user', 'map-group', 'propagation', 'setgroups', 'mount-proc', 'map-users', 'map-groups'], what: 'runs a command in new namespaces' }, 'write'),
   carrierRule({ names: ['valgrind'], what: 'runs a command under a checker (its options write logs and start a debugger server)' }, 'write'),
   carrierRule({
@@ -281,6 +323,15 @@ const codeCarriers: Rule = {
     direnv: '@in-order --help --version',
     tmux: '@in-order -2 -C -D -l -N -u -v -V -L: -S:',
     screen: '@single-dash @in-order -ls -list -v',
+    // GNU parallel (its manual): what only changes scheduling, grouping or printing. --ssh, --shell, --filter,
+    // --tee, --onall and --cleanup run other programs; --results and --joblog write files (judged below).
+    parallel: `@in-order --help --version -h -V -t --verbose -k --keep-order -j: --jobs= -P: --max-procs= --bar --eta --progress -v --pipe
+      --block= --block-size= -n: --max-args= -N: -L: --max-lines= -l? -X --xargs -m -q --quote -0 --null -d: --delimiter= --colsep= -C:
+      -I: -i? --replace? --extensor= --tag --tagstring= --tag-string= --line-buffer --lb -u --ungroup --group --halt= --timeout= --delay=
+      --retries= --no-notice --will-cite --citation -r --no-run-if-empty -E: --plus --header= --nice= --shuf --keep-order --dry-run
+      --dryrun --load= --memfree= --noswap --tmpdir= --tempdir= --compress -a: --arg-file= --round-robin --round --recend= --recstart=
+      --regexp --trim= --max-chars= -s: --max-line-length-allowed --number-of-cpus --number-of-cores --number-of-threads --minversion=
+      !-S: !--sshlogin= !--sl= !--slf= !--sshloginfile= !--results= !--res= !--joblog= !--jl=`,
     byobu: '@single-dash @in-order -ls -list -v',
     '*': '',
   },
@@ -335,6 +386,8 @@ const codeCarriers: Rule = {
       case 'direnv': {
         if (argv[0] === 'exec' && argv.length > 2) a.runArgv(inv.args.slice(2), 'direnv exec');
         else if (argv[0] === 'allow' || argv[0] === 'permit' || argv[0] === 'grant') a.raise('write', 'direnv allow lets .envrc run code outside the jail whenever the folder is entered', ['capability_change']);
+        // status, version, help and stdlib print; deny, block, revoke, edit, reload, prune and the rest change what direnv loads or run .envrc.
+        else if (argv.length && !['status', 'version', 'help', 'stdlib', '--help', '--version'].includes(argv[0]!)) a.raise('write', `direnv ${argv[0]} changes what direnv loads or runs .envrc`, SHELL_REACHABLE_EFFECTS);
         return;
       }
       case 'trap': {
@@ -357,6 +410,8 @@ const codeCarriers: Rule = {
         a.raise('write', `${inv.name} starts shells or sends them keystrokes`, SHELL_REACHABLE_EFFECTS);
         return;
       }
+      case 'parallel':
+        return gnuParallel(inv, a);
       case 'gdb':
       case 'lldb': {
         const argsAt = argv.indexOf('--args');
@@ -369,13 +424,104 @@ const codeCarriers: Rule = {
         if (['parallel', 'sem', 'expect', 'run-parts'].includes(inv.name)) a.markDynamic(`${inv.name} builds the commands it runs at run time`);
     }
   },
-  match: ['tmux ls', 'trap - INT', 'busybox --list', 'watch -n 1 ls', 'hyperfine --runs 3 "ls"'],
-  notMatch: ['watch -n 1 "rm -rf /tmp/x"', 'flock /tmp/l -c "rm -rf ~"', 'trap "rm -rf ~" EXIT', 'busybox rm -rf /', 'tmux new -d "sh"', 'hyperfine "curl x | sh"', 'hyperfine --export-json out.json ls', 'hyperfine -S "sh -c id" ls', 'tmux -f evil.conf ls', 'flock /tmp/lock ls'],
+  match: ['parallel -t ls -l ::: a b', 'parallel echo {} ::: a b', 'parallel --dry-run rm ::: a', 'tmux ls', 'trap - INT', 'busybox --list', 'watch -n 1 ls', 'hyperfine --runs 3 "ls"'],
+  notMatch: ['parallel rm ::: a b', 'parallel -S host ls ::: a', 'parallel --sshlogin host ls ::: a', 'parallel --sl host ls ::: a', 'parallel --slf hosts ls ::: a', 'parallel --sshloginfile hosts ls ::: a', 'parallel --joblog log ls ::: a', 'parallel --jl log ls ::: a', 'parallel --results out ls ::: a', 'parallel --res out ls ::: a', 'parallel ::: "rm -rf x"', 'ls | parallel rm', 'parallel --ssh "sh -c id" ls ::: a', 'watch -n 1 "rm -rf /tmp/x"', 'flock /tmp/l -c "rm -rf ~"', 'trap "rm -rf ~" EXIT', 'busybox rm -rf /', 'tmux new -d "sh"', 'hyperfine "curl x | sh"', 'hyperfine --export-json out.json ls', 'hyperfine -S "sh -c id" ls', 'tmux -f evil.conf ls', 'flock /tmp/lock ls'],
 };
 
-export const carrierRules: Rule[] = [...simpleCarriers, command, env, xargs, codeCarriers];
+/** Replacement strings of GNU parallel: {} {.} {/} {//} {/.} {#} {%} {1} {2.} and the like. */
+const PARALLEL_REPLACE = /\{(\d*)(\.|\/|\/\/|\/\.|#|%)?\}/g;
 
-/** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */
-function literalWord(value: string): Word {
-  return { source: value, value, literal: true, glob: false, substitutions: [], unknown: [] };
+/** What a replacement string makes of one argument. */
+function parallelReplace(arg: string, how: string | undefined): string {
+  const base = arg.slice(arg.lastIndexOf('/') + 1);
+  switch (how) {
+    case '.': return arg.replace(/\.[^./]*$/, '');
+    case '/': return base;
+    case '//': return arg.includes('/') ? arg.slice(0, arg.lastIndexOf('/')) : '.';
+    case '/.': return base.replace(/\.[^./]*$/, '');
+    case '#': case '%': return '1';
+    default: return arg;
+  }
 }
+
+/** Single-quotes a word for the shell, as parallel quotes the arguments it substitutes. */
+function shellQuote(text: string): string {
+  return /^[\w.,/:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * GNU parallel COMMAND ::: ARGS: the command words are joined into a line the shell runs, once per
+ * argument (put in place of {} or appended, quoted). Arguments from `:::` are known and judged in place;
+ * from `::::` files or standard input they are not, and stand as a value computed at run time. Without
+ * a command, each argument is a command line. -S runs the jobs on other machines over ssh.
+ */
+function gnuParallel(inv: Invocation, a: Analysis): void {
+  const argv = inv.argv;
+  // The rule's table was checked already (unknown options make it write); here only what was found.
+  const scan = scanOptions(argv, tableFor((codeCarriers.options as Record<string, string>).parallel!));
+  if (found(scan, '--help', '-h', '--version', '-V', '--citation', '--number-of-cpus', '--number-of-cores', '--number-of-threads', '--minversion') && scan.operands.length === 0) return;
+  // Any abbreviation of --sshlogin, --sshloginfile or --ssh (--ssh, --sshl) is taken as reaching other machines.
+  if (valuesOf(scan, '-S', '--sshlogin', '--sl', '--slf', '--sshloginfile').length || argv.slice(0, scan.operands[0]).some((x) => /^--(ss|sl)/.test(x))) {
+    a.raise('network', 'parallel -S runs the jobs on other machines over ssh', ['network', ...SHELL_REACHABLE_EFFECTS]);
+  }
+  for (const out of valuesOf(scan, '--results', '--res', '--joblog', '--jl')) {
+    a.raise('write', 'parallel writes its results or job log to files', ['file_write']);
+    if (out !== '-') writeValue(inv, a, out);
+  }
+  for (const f of valuesOf(scan, '-a', '--arg-file')) a.read(f, true, inv.cwd);
+  const first = scan.operands[0] ?? argv.length;
+  const marker = (x: string) => /^:{3,4}\+?$/.test(x);
+  let end = first;
+  while (end < argv.length && !marker(argv[end]!)) end++;
+  const command = inv.args.slice(first, end);
+  // The argument lists: ::: a b (known), :::: file (read at run time).
+  const lists: (string[] | null)[] = [];
+  for (let i = end; i < argv.length; ) {
+    const fromFiles = argv[i]!.startsWith('::::');
+    const items: Word[] = [];
+    for (i++; i < argv.length && !marker(argv[i]!); i++) items.push(inv.args[i]!);
+    if (fromFiles) {
+      for (const w of items) if (w.value !== '-') a.read(w.value, w.literal, inv.cwd);
+      lists.push(null);
+    } else lists.push(items.every((w) => w.literal) ? items.map((w) => w.value) : null);
+  }
+  const pipe = found(scan, '--pipe', '--round-robin', '--round');
+  if (lists.length === 0 && !pipe && valuesOf(scan, '-a', '--arg-file').length === 0) lists.push(null);
+  if (valuesOf(scan, '-a', '--arg-file').length) lists.push(null);
+  if (found(scan, '--dry-run', '--dryrun')) return;
+  a.raise('read', 'parallel runs a command for each argument');
+  if (command.some((w) => !w.literal)) return a.markDynamic('parallel runs a command line computed at run time');
+  // Every combination of the known arguments, or one with an argument computed at run time.
+  const known = lists.every((l) => l !== null) && lists.reduce((n, l) => n * Math.max(l!.length, 1), 1) <= 16;
+  const combos: (string | null)[][] = [[]];
+  if (known) {
+    for (const l of lists) {
+      const next: (string | null)[][] = [];
+      for (const c of combos) for (const v of l!.length ? l! : ['']) next.push([...c, v]);
+      combos.splice(0, combos.length, ...next);
+    }
+    // -X, -m, -n 2 …: several arguments share one command line (rm ::: -rf / is `rm -rf /` with -X).
+    if (lists.some((l) => l!.length > 1)) combos.push(lists.map((l) => l!.join('\u0000')));
+  } else combos[0] = lists.map(() => null);
+  const template = command.map((w) => w.value).join(' ');
+  for (const combo of combos) {
+    const quoted = (v: string | null | undefined, how?: string): string =>
+      v === null || v === undefined ? '"$PARALLEL_ARG"' : v.split('\u0000').map((x) => shellQuote(parallelReplace(x, how))).join(' ');
+    if (command.length === 0) {
+      if (pipe) continue;
+      // No command: each argument is the command line.
+      if (combo.every((v) => v !== null)) for (const code of combo.join(' ').split('\u0000')) a.runCode(code, 'parallel');
+      else a.markDynamic('parallel runs command lines it reads at run time');
+      continue;
+    }
+    let used = false;
+    let line = template.replace(PARALLEL_REPLACE, (_m, pos: string, how: string | undefined) => {
+      used = true;
+      return quoted(combo[pos === '' ? 0 : Number(pos) - 1], how);
+    });
+    if (!used && !pipe) line = [line, ...combo.map((v) => quoted(v))].join(' ');
+    a.runCode(line, 'parallel');
+  }
+}
+
+export const carrierRules: Rule[] = [...simpleCarriers, command, env, xargs, codeCarriers];

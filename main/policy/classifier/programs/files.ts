@@ -291,7 +291,9 @@ const dd: Rule = {
         a.write(arg.slice(3), literal, inv.cwd);
       } else if (arg.startsWith('if=')) a.read(arg.slice(3), literal, inv.cwd);
     });
-    if (!wrote) a.produce(inv.stdin.kind === 'remote' || inv.stdin.kind === 'decoded' ? inv.stdin : { kind: 'unknown' });
+    // With if=FILE it sends the file on, not what came in: local data, which the exfiltration check counts.
+    const fromFile = inv.argv.some((x) => x.startsWith('if=') && x !== 'if=/dev/stdin');
+    if (!wrote) a.produce(inv.stdin.kind === 'remote' || inv.stdin.kind === 'decoded' ? (fromFile ? { kind: inv.stdin.kind, withLocal: true } : inv.stdin) : { kind: 'unknown' });
   },
   match: ['dd if=/dev/zero bs=1M count=1', 'dd if=in.bin bs=512 count=1'],
   notMatch: ['dd if=/dev/zero of=/dev/sda', 'dd if=a of=b bs=1M'],

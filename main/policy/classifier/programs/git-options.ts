@@ -5,7 +5,7 @@
 // --in-place, fsck --lost-found (writes), archive --remote/--exec.
 
 /** Options before the subcommand; they end at the subcommand. */
-export const GIT_GLOBAL = `@in-order --version --help -h -v -C: !-c: !--config-env= --exec-path? --html-path --man-path --info-path -p --paginate -P
+export const GIT_GLOBAL = `@in-order --version --help -h -v -C: !-c: !--config-env= !--exec-path? --html-path --man-path --info-path -p --paginate -P
   --no-pager --git-dir= --work-tree= --namespace= --bare --no-replace-objects --no-lazy-fetch --no-optional-locks --no-advice
   --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --list-cmds= --attr-source=`;
 
@@ -43,6 +43,20 @@ const STATUS = `-s -b -u? -z --short --branch --show-stash --porcelain? --long -
   --no-renames --renames --find-renames? --column? --no-column --ahead-behind --no-ahead-behind --null`;
 
 export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
+  'verify-pack': '-v --verbose -s --stat-only --object-format=',
+  'show-index': '--object-format=',
+  'check-mailmap': '--mailmap-file= --mailmap-blob= --stdin',
+  'hash-object': '-t: --stdin --stdin-paths --path= --no-filters --literally',
+  'fast-export': `--all --progress= --signed-tags= --tag-of-filtered-object= --fake-missing-tagger --use-done-feature --no-data --full-tree
+    --anonymize --anonymize-map= --reference-excluded-parents --show-original-ids --reencode= --mark-tags --refspec= ${'--branches? --tags? --remotes?'}`,
+  'symbolic-ref': '-q --quiet --short --no-recurse --recurse',
+  rerere: '',
+  lfs: '',
+  bisect: '',
+  difftool: '--tool-help',
+  mergetool: '--tool-help',
+  clean: '-n --dry-run -d -f --force -q --quiet -e: --exclude= -x -X -i --interactive',
+  prune: '-n --dry-run -v --verbose --progress --expire=',
   status: STATUS,
   log: `${DIFF} ${REVISIONS}`,
   whatchanged: `${DIFF} ${REVISIONS}`,
@@ -99,7 +113,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     --column? --no-column --color? --no-color --abbrev? --no-abbrev --show-current --ignore-case --omit-empty -q --quiet`,
   tag: '-l -n? -i --list --contains? --no-contains? --merged? --no-merged? --points-at= --format= --sort= --column? --no-column --color? --ignore-case --omit-empty -v --verify',
   remote: '-v --verbose',
-  config: `-l -z -e --list --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --show-origin --show-scope --name-only
+  config: `-l -z !-e !--edit --list --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --show-origin --show-scope --name-only
     --null --global --system --local --worktree -f: --file= --blob= --type= --default= --bool --int --bool-or-int --path --expiry-date
     --includes --no-includes --fixed-value --all --regexp --url= --value=`,
   stash: '-p --patch --stat --name-only --name-status --include-untracked -u --only-untracked',
@@ -110,4 +124,91 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
   submodule: '--cached --recursive -n --summary-limit= --files',
   archive: '--format= -l --list -v --verbose --prefix= --add-file= --add-virtual-file= --worktree-attributes --mtime= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9',
   'format-patch': `${DIFF} ${REVISIONS} --stdout --numbered --no-numbered --start-number= --subject-prefix= --rfc --signoff --no-signature --cover-letter --base= --progress --zero-commit --thread?`,
+};
+
+/**
+ * An extension's form that only reads: the options it may carry (args.ts format), what its operands
+ * may be, and the options without which it writes (git changelog writes History.md unless --list).
+ */
+export interface GitExtensionRead {
+  /** Shown on the card after `git NAME`: "lists commits since a date (git-extras)". */
+  what: string;
+  options: string;
+  /** How many operands (after the verb, if any) it may have: a number, or any. */
+  max: number | 'any';
+  /** The first operand must be one of these. */
+  verbs?: readonly string[];
+  /** One of these options must be present. */
+  need?: readonly string[];
+  /** Words after `--` go to git log: only these options may stand there. */
+  logArgs?: RegExp;
+}
+
+/**
+ * Third-party git commands (git-extras, git-fame, git-cliff, git-imerge, git-bug, git-annex, git-secret,
+ * git-standup …) in the forms their manuals document as only printing. git runs `git-NAME` from PATH before
+ * it looks for an alias, so only a configured alias of that name could run instead, when the extension
+ * is not installed: that is configuration, like core.pager for git log (docs/policy.md, "What the
+ * classifier does not promise"); the jail holds it, and writing an alias is a capability change.
+ */
+export const GIT_EXTENSION_READS: Readonly<Record<string, GitExtensionRead>> = {
+  alias: { what: 'lists aliases (git-extras)', options: '--global --local', max: 1 },
+  authors: { what: 'lists the authors (git-extras; without --list it writes AUTHORS)', options: '-l --list --no-email', need: ['-l', '--list'], max: 0 },
+  brv: { what: 'lists branches by date (git-extras)', options: '-r --reverse', max: 0 },
+  bulk: { what: 'lists its workspaces (git-extras)', options: '--listall', need: ['--listall'], max: 0 },
+  changelog: {
+    what: 'prints the commits since a tag (git-extras; without --list it writes the changelog file)',
+    options: '-l --list -x --stdout -t: --tag= -s: --start-tag= -f: --final-tag= --start-commit= --final-commit= -n --no-merges -m --merges-only',
+    need: ['-l', '--list', '-x', '--stdout'],
+    max: 0,
+  },
+  // -o/--output and -p/--prepend write, -i/--init writes cliff.toml, -c/-w/-r point it at other configurations, the
+  // --github-*, --gitlab-*, --gitea-*, --bitbucket-* options reach a forge: not listed.
+  cliff: {
+    what: 'prints a changelog (git-cliff)',
+    options: `-v --verbose -h --help -V --version --include-path= --exclude-path= --tag-pattern= --with-commit= --skip-commit= -t: --tag= --bump?
+      --bumped-version -b: --body= -l --latest --current -u --unreleased --topo-order --no-exec -x --context -s: --strip= --sort= --use-branch-tags`,
+    max: 1,
+  },
+  'commits-since': { what: 'lists commits since a date (git-extras)', options: '', max: 'any' },
+  contrib: { what: "lists an author's commits (git-extras)", options: '', max: 1 },
+  count: { what: 'counts commits (git-extras)', options: '--all', max: 0 },
+  delta: { what: 'lists files that differ from a branch (git-extras)', options: '', max: 2 },
+  effort: {
+    what: 'counts commits per file (git-extras)',
+    options: '--above=',
+    max: 'any',
+    logArgs: /^(--(author|committer|since|until|after|before|grep)=.+|--(all|branches|no-merges|first-parent))$/,
+  },
+  // --manpath writes man pages: not listed.
+  fame: {
+    what: 'counts lines per author (git-fame)',
+    options: `-h --help -v --version --branch= --since= --until= --cost= --loc= -R --recurse --excl= --incl= -n --no-regex -s --silent-progress
+      --warn-binary -e --show-email --enum -t --bytype -w --ignore-whitespace -M -C --sort= -r: --ignore-rev= --ignore-revs-file= --format=`,
+    max: 'any',
+  },
+  gui: { what: 'opens the blame or file browser window (git gui)', options: '--line=', max: 'any', verbs: ['blame', 'browser'] },
+  guilt: { what: 'shows how blame changed between revisions (git-guilt)', options: '-e --email -w --ignore-whitespace -d --debug -h --help', max: 2 },
+  ignore: { what: 'shows the ignore patterns (git-extras; with patterns it adds them)', options: '-l --local -g --global -p --private', max: 0 },
+  imerge: { what: 'prints the state of an incremental merge (git-imerge)', options: '--commits --frontier --color --no-color --name=', max: 0, verbs: ['diagram', 'list'] },
+  info: { what: 'prints the repository information (git-extras)', options: '-c --no-config', max: 0 },
+  'local-commits': { what: 'lists commits not pushed yet (git-extras)', options: '', max: 0 },
+  locked: { what: 'lists locked files (git-extras)', options: '', max: 0 },
+  missing: { what: 'lists commits that one branch has and the other does not (git-extras)', options: '', max: 2 },
+  root: { what: 'prints the top folder of the repository (git-extras)', options: '-r --relative', max: 0 },
+  secret: { what: 'lists who can read the secrets and which files are secret (git-secret)', options: '-l -h', max: 0, verbs: ['whoknows', 'list', 'usage'] },
+  'show-merged-branches': { what: 'lists merged branches (git-extras)', options: '', max: 0 },
+  'show-tree': { what: 'prints the commit tree (git-extras)', options: '', max: 0 },
+  'show-unmerged-branches': { what: 'lists branches not merged (git-extras)', options: '', max: 0 },
+  // -f fetches first: not listed.
+  standup: { what: 'lists recent commits (git-standup)', options: '-a: -w: -m: -d: -u: -D: -h -g -L -B: -s -r -c -R', max: 0 },
+  summary: { what: 'summarises the repository (git-extras)', options: '--line --dedup-by-email --no-merges --output-style=', max: 1 },
+  bug: {
+    what: 'lists or shows bugs stored in the repository (git-bug)',
+    options: '-s: --status= -a: --author= -p: --participant= -A: --actor= -l: --label= -t: --title= -n: --no= -b: --by= -d: --direction= -f: --format= --metadata= -h --help',
+    max: 'any',
+    verbs: ['ls', 'show', 'ls-id', 'ls-label', 'label'],
+  },
+  annex: { what: 'prints what git-annex knows locally (git-annex)', options: '--json --fast -q --quiet', max: 'any', verbs: ['status', 'help', 'version', 'info', 'whereis', 'list', 'find'] },
+  extras: { what: 'prints its version or help (git-extras)', options: '-v --version -h --help', need: ['-v', '--version', '-h', '--help'], max: 0 },
 };

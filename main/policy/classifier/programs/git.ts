@@ -1,10 +1,10 @@
 // git, by subcommand. Global options can carry code (-c alias.x=!cmd, -c core.pager=...), so they are
 // judged before the subcommand.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, hasShort, operands, optionValues } from '../args';
+import { found, hasLong, hasShort, operands, optionValues, scanOptions, tableFor } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { writeValue, type Rule } from './helpers';
-import { GIT_GLOBAL, GIT_READ_OPTIONS } from './git-options';
+import { literalWord, writeValue, type Rule } from './helpers';
+import { GIT_EXTENSION_READS, GIT_GLOBAL, GIT_READ_OPTIONS, type GitExtensionRead } from './git-options';
 import { allGitRemotes, gitRemoteTargets, remoteTarget, type GitNetworkContext } from '../network/uses';
 import { remoteSpec } from '../network/hosts';
 
@@ -13,8 +13,31 @@ const READ = new Set([
   'blame', 'annotate', 'whatchanged', 'name-rev', 'merge-base', 'show-ref', 'for-each-ref', 'count-objects', 'fsck',
   'version', 'help', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-index', 'diff-files',
   'cherry', 'range-diff', 'grep', 'verify-commit', 'verify-tag', 'show-branch', 'get-tar-commit-id', 'ls-remote-local',
-  'column', 'interpret-trailers', 'patch-id', 'instaweb-status', 'bugreport-dry',
+  'column', 'interpret-trailers', 'patch-id', 'instaweb-status', 'bugreport-dry', 'verify-pack', 'show-index', 'check-mailmap',
 ]);
+
+/**
+ * Extensions git runs as `git-<name>` from PATH (git-extras, git-flow, git-annex …), when no alias takes the
+ * name, and built-ins that reach a remote. Only what reaches further than writing is listed: an alias can
+ * shadow an extension, so an unknown subcommand is never read, but one of these is at least its class.
+ */
+const GIT_EXTENSIONS: Readonly<Record<string, { cls: 'network' | 'install' | 'destructive'; why: string }>> = {
+  browse: { cls: 'network', why: 'opens the remote in a browser' }, 'browse-ci': { cls: 'network', why: 'opens the CI page in a browser' },
+  bug: { cls: 'network', why: 'syncs bug reports with a remote' }, 'create-branch': { cls: 'network', why: 'creates a branch on the remote too' },
+  feature: { cls: 'network', why: 'pushes feature branches' }, flow: { cls: 'network', why: 'pushes and pulls git-flow branches' },
+  'force-clone': { cls: 'network', why: 'clones over an existing folder' }, fork: { cls: 'network', why: 'forks a repository on GitHub and clones it' },
+  'gh-pages': { cls: 'network', why: 'pushes a gh-pages branch' }, 'ignore-io': { cls: 'network', why: 'fetches templates from gitignore.io' },
+  magic: { cls: 'network', why: 'commits and may push' }, 'merge-repo': { cls: 'network', why: 'merges another repository' }, mr: { cls: 'network', why: 'fetches merge requests' },
+  pr: { cls: 'network', why: 'fetches pull requests' }, paste: { cls: 'network', why: 'uploads patches to a pastebin' }, 'pull-request': { cls: 'network', why: 'opens a pull request' },
+  release: { cls: 'network', why: 'tags and pushes a release' }, 'request-pull': { cls: 'network', why: 'checks the remote for the branch' }, rscp: { cls: 'network', why: 'copies files from a remote' },
+  scp: { cls: 'network', why: 'copies files to a remote' }, subtree: { cls: 'network', why: 'adds, pulls or pushes another repository' }, sync: { cls: 'network', why: 'fetches and resets to the remote' },
+  annex: { cls: 'network', why: 'moves large files to and from remotes' }, daemon: { cls: 'network', why: 'serves repositories to the network' },
+  extras: { cls: 'install', why: 'updates git-extras itself' },
+  clear: { cls: 'destructive', why: 'deletes every untracked and ignored file' }, 'delete-branch': { cls: 'destructive', why: 'deletes branches locally and on the remote' },
+  'delete-squashed-branches': { cls: 'destructive', why: 'force-deletes branches' }, 'delete-tag': { cls: 'destructive', why: 'deletes a tag locally and on the remote' },
+  'rename-tag': { cls: 'destructive', why: 'deletes the old tag on the remote' }, 'filter-repo': { cls: 'destructive', why: 'rewrites history and expires the reflogs' },
+  obliterate: { cls: 'destructive', why: 'rewrites history to erase files' },
+};
 const WRITE = new Set([
   'add', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert', 'rm', 'mv',
   'clean', 'init', 'apply', 'am', 'gc', 'prune', 'repack', 'pack-refs', 'update-index', 'update-ref', 'symbolic-ref',
@@ -25,7 +48,7 @@ const WRITE = new Set([
 ]);
 const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'send-email', 'svn', 'p4', 'cvsimport', 'remote-ext', 'fetch-pack', 'send-pack', 'http-fetch', 'http-push', 'submodule', 'lfs']);
 /** Subcommands that run programs the user configured or named. */
-const RUNS_TOOLS = new Set(['mergetool', 'difftool', 'bisect', 'filter-branch', 'filter-repo', 'daemon', 'instaweb', 'web--browse', 'credential', 'credential-store', 'credential-cache', 'maintenance', 'hook']);
+const RUNS_TOOLS = new Set(['for-each-repo', 'mergetool', 'difftool', 'bisect', 'filter-branch', 'filter-repo', 'daemon', 'instaweb', 'web--browse', 'credential', 'credential-store', 'credential-cache', 'maintenance', 'hook']);
 
 /** Config keys whose value is a command git runs (through the shell), or that point git at code. */
 const CODE_KEYS = /^(alias\..+|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|attributesfile|excludesfile)|diff\..+\.(command|textconv)|diff\.external|filter\..+\.(clean|smudge|process)|merge\..+\.driver|credential(\..+)?\.helper|gpg(\..+)?\.program|sequence\.editor|pager\..+|interactive\.difffilter|include\.path|includeif\..+|uploadpack\.packobjectshook|protocol\..+\.allow|remote\..+\.(uploadpack|receivepack|proxy)|http\.proxy|sendemail\..+|web\.browser|browser\..+\.cmd|man\..+\.cmd|gui\..+|guitool\..+|mergetool\..+\.cmd|difftool\..+\.cmd|ssh\.variant|fetch\.fsck.*|receive\.procreceiverefs|hook\..+)$/i;
@@ -118,6 +141,53 @@ function analyzeGit(inv: Invocation, a: Analysis): void {
 // the tests) keeps function names, which costs a defineProperty for every closure it creates.
 
 /** Raises what a git subcommand does; a read path keeps only the options its table lists (git-options.ts), any other makes it at least write. */
+/** Forms of writing subcommands that only read: `git clean -n`, `git reflog show`, `git hash-object` without -w. */
+function readForm(sub: string, rest: readonly string[]): boolean {
+  const ops = rest.filter((x) => !x.startsWith('-'));
+  switch (sub) {
+    case 'clean':
+    case 'prune':
+      return rest.some((x) => x === '--dry-run' || /^-[a-zA-Z]*n/.test(x)) && !rest.some((x) => /^-[a-zA-Z]*[fi]/.test(x) && x !== '-n');
+    case 'hash-object':
+      return !rest.includes('-w');
+    case 'fast-export':
+      return !rest.some((x) => x.startsWith('--export-marks') || x.startsWith('--import-marks'));
+    case 'symbolic-ref':
+      return ops.length === 1 && !rest.some((x) => x === '-d' || x === '--delete' || x === '-m');
+    case 'reflog':
+      return ops.length === 0 || ops[0] === 'show' || !['expire', 'delete', 'exists', 'drop', 'write'].includes(ops[0]!);
+    case 'rerere':
+      return ['status', 'diff', 'remaining'].includes(ops[0] ?? '');
+    case 'lfs':
+      return (['track', 'untrack'].includes(ops[0] ?? '') && ops.length === 1 && ops[0] === 'track') || ['ls-files', 'status', 'env', 'version', 'logs', 'locks-dry'].includes(ops[0] ?? '');
+    case 'bisect':
+      return ['log', 'visualize', 'view', 'terms', 'help'].includes(ops[0] ?? '');
+    case 'difftool':
+    case 'mergetool':
+      return rest.length === 1 && rest[0] === '--tool-help';
+  }
+  return false;
+}
+
+/** The read form of a third-party git command this invocation is in, or null (git-options.ts). */
+function extensionReadForm(sub: string, rest: readonly string[]): GitExtensionRead | null {
+  const ext = Object.hasOwn(GIT_EXTENSION_READS, sub) ? GIT_EXTENSION_READS[sub]! : null;
+  if (!ext) return null;
+  const dashes = rest.indexOf('--');
+  const own = dashes === -1 ? rest : rest.slice(0, dashes);
+  const scan = scanOptions(own, tableFor(ext.options));
+  if (scan.unknown.length) return null;
+  if (ext.need && !found(scan, ...ext.need)) return null;
+  const ops = scan.operands.map((i) => own[i]!);
+  if (ext.verbs && !ext.verbs.includes(ops.shift() ?? '')) return null;
+  if (ext.max !== 'any' && ops.length > ext.max) return null;
+  if (dashes !== -1) {
+    const log = rest.slice(dashes + 1);
+    if (!ext.logArgs || log.some((x) => x.startsWith('-') && !ext.logArgs!.test(x))) return null;
+  }
+  return ext;
+}
+
 function judgeSubcommand(a: Analysis, sub: string, restInv: Invocation, cls: 'read' | 'write' | 'network' | 'destructive', why: string, effects: readonly string[] = []): void {
   a.raise(cls, `git ${sub} ${why}`, effects as never);
   if (cls === 'read') a.options(restInv, GIT_READ_OPTIONS[sub] ?? '', `git ${sub}`);
@@ -185,6 +255,10 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
   const rest = argv.slice(i + 1);
   const restInv: Invocation = { ...inv, argv: rest, args: inv.args.slice(i + 1), cwd };
   const net: GitNetworkContext = { files: a.files, cwd, overridden: config.length > 0 || argv.slice(0, i).some((x) => /^--(git-dir|config-env|exec-path)/.test(x)) };
+  // `git <sub> --help` shows the manual page (git help <sub>), like man; some forms of writing
+  // subcommands only read (`git clean -n`, `git reflog show`): judged before anything else.
+  if (config.length === 0 && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return void a.raise('read', `git ${sub} ${rest[0]} shows its manual`);
+  if (config.length === 0 && readForm(sub, rest)) return judgeSubcommand(a, sub, restInv, 'read', 'reads the repository (this form writes nothing)');
   const discards = discardsHistory(sub, rest, config);
   if (discards) discarded.why = `git ${sub} ${discards}`;
 
@@ -217,6 +291,12 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
       return;
     }
     case 'config': {
+      // -e/--edit opens an editor (core.editor, GIT_EDITOR, VISUAL, EDITOR) on the file: a program runs.
+      if (hasShort(rest, 'e') || hasLong(rest, ['edit']) || rest[0] === 'edit') {
+        const global = hasLong(rest, ['global', 'system']);
+        judgeSubcommand(a, sub, restInv, global ? 'destructive' : 'write', `opens an editor on ${global ? 'the configuration outside the workspace' : 'the repository configuration'}`, global ? ['destructive', ...SHELL_REACHABLE_EFFECTS] : SHELL_REACHABLE_EFFECTS);
+        return;
+      }
       const reading = hasShort(rest, 'l') || hasLong(rest, ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'list', 'show-origin', 'show-scope', 'get-color', 'get-colorbool']) || rest[0] === 'get' || rest[0] === 'list';
       const ops = operands(rest, { short: 'f', long: ['file', 'blob', 'type', 'default'] });
       if (reading || ops.length <= 1) {
@@ -374,14 +454,30 @@ function analyzeSubcommand(inv: Invocation, a: Analysis, discarded: { why: strin
     a.network({ kind: sub.includes('push') || sub === 'send-email' ? 'upload' : 'connect', hosts: [{ host: null, why: `git ${sub} reaches a remote the classifier does not resolve` }], reason: `git ${sub} contacts a remote` });
     return judgeSubcommand(a, sub, restInv, 'network', 'contacts a remote', ['network']);
   }
+  const extension = GIT_EXTENSIONS[sub];
+  const extensionRead = config.length === 0 ? extensionReadForm(sub, rest) : null;
+  if (extensionRead) {
+    a.raise('read', `git ${sub} ${extensionRead.what}`);
+    a.options(restInv, extensionRead.options, `git ${sub}`);
+    return;
+  }
   if (RUNS_TOOLS.has(sub)) {
     if (sub === 'maintenance' && ['start', 'register', 'schedule'].includes(rest[0] ?? '')) {
       return judgeSubcommand(a, sub, restInv, 'destructive', 'installs a scheduled job (cron, systemd or launchd) that runs outside the jail', ['destructive', 'capability_change']);
     }
-    return judgeSubcommand(a, sub, restInv, 'write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
+    judgeSubcommand(a, sub, restInv, 'write', 'runs configured or named programs', SHELL_REACHABLE_EFFECTS);
+  } else {
+    // Could be an alias defined in configuration, which can run anything.
+    a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);
   }
-  // Could be an alias defined in configuration, which can run anything.
-  a.raise('write', `git ${sub} is not a subcommand the classifier knows (it could be an alias that runs anything)`, SHELL_REACHABLE_EFFECTS);
+  if (extension) a.raise(extension.cls, `git ${sub} ${extension.why}`, [extension.cls === 'install' ? 'install' : extension.cls, 'network']);
+  // git magic -f pushes with --force.
+  if (sub === 'magic' && rest.some((x) => /^-[a-z]*f/.test(x))) a.raise('destructive', 'git magic -f force-pushes', ['destructive']);
+  // git for-each-repo --config=<key> <git arguments>: runs `git <arguments>` in every repository the key lists.
+  if (sub === 'for-each-repo') {
+    const start = rest.findIndex((x, i) => !x.startsWith('-') && !(rest[i - 1] === '--config'));
+    if (start !== -1) a.runArgv([literalWord('git'), ...restInv.args.slice(start)], 'git for-each-repo');
+  }
 }
 
 export const gitRules: Rule[] = [
@@ -396,6 +492,7 @@ export const gitRules: Rule[] = [
     analyze: analyzeGit,
     match: ['git status', 'git log --oneline -5', 'git diff HEAD~1', 'git show abc123', 'git branch', 'git branch -a', 'git tag -l', 'git remote -v', 'git config --get user.name', 'git stash list'],
     notMatch: [
+      'git config -e', 'git config --edit', 'git config --global -e', 'git --exec-path=/tmp/evil log',
       'git commit -m x', 'git add .', 'git push', 'git push --force', 'git fetch', 'git clone https://x/y', 'git clean -fdx',
       'git -c alias.x="!rm -rf ~" x', 'git -c core.pager="sh -c id" log', 'git branch new-feature', 'git config core.hooksPath .hooks',
       'git frobnicate', 'git push origin +main', 'git push origin :old', 'git -c color.ui=always log', 'git --config-env=core.pager=P log',

@@ -1,6 +1,9 @@
 // Small builders shared by the program tables.
+import type { Class, Effect } from '../../../../common/domain';
 import type { Analysis, Invocation, ProgramRule } from '../types';
+import type { Word } from '../words';
 import { operands } from '../args';
+import { isUrl } from '../network/hosts';
 
 export type Rule = ProgramRule;
 
@@ -34,4 +37,55 @@ export function allOperands(inv: Invocation, withValue: { short?: string; long?:
 /** True when only --version / --help style arguments are given. */
 export function onlyInfoFlags(argv: readonly string[]): boolean {
   return argv.length > 0 && argv.every((a) => /^(--version|-V|-v|--help|-h|-help|version|help)$/.test(a));
+}
+
+/** What one subcommand (or subcommand path, `pm cache rm`) of a program does, as data. */
+export interface SubcommandClass {
+  cls: Class;
+  /** Shown on the card, after the program and subcommand: "queries the registry". */
+  why: string;
+  effects?: readonly Effect[];
+  /** Only when nothing follows the subcommand path (`bun pm version` reads; `bun pm version 2.0` writes). */
+  alone?: true;
+  /** Only when one of these options is present (`--outdated`), or none of these is (`!--prefix`). */
+  when?: readonly string[];
+}
+
+/**
+ * The entry of a subcommand table that matches an invocation: the longest subcommand path (up to four
+ * words) its operands start with, among the entries whose conditions hold.
+ */
+export function subcommandClass(inv: Invocation, table: Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>, valued: { short?: string; long?: readonly string[] } = {}): (SubcommandClass & { path: string }) | null {
+  const ops = operands(inv.argv, valued).map((i) => inv.argv[i]!);
+  for (let n = Math.min(4, ops.length); n >= 1; n--) {
+    const path = ops.slice(0, n).join(' ');
+    const entry = table[path];
+    if (!entry) continue;
+    for (const e of Array.isArray(entry) ? (entry as SubcommandClass[]) : [entry as SubcommandClass]) {
+      if (e.alone && ops.length > n) continue;
+      if (e.when && !e.when.every((w) => (w.startsWith('!') ? !inv.argv.some((x) => x === w.slice(1) || x.startsWith(`${w.slice(1)}=`)) : inv.argv.some((x) => x === w || x.startsWith(`${w}=`))))) continue;
+      return { ...e, path };
+    }
+  }
+  return null;
+}
+
+/** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */
+export function literalWord(value: string): Word {
+  return { source: value, value, literal: true, glob: false, substitutions: [], unknown: [] };
+}
+
+/**
+ * A URL among the given arguments (all of them when none are given) is fetched: network, and the URL
+ * is named on the card. True when one was found.
+ */
+export function fetchesUrls(inv: Invocation, a: Analysis, indices?: readonly number[]): boolean {
+  for (const i of indices ?? inv.argv.keys()) {
+    const v = inv.argv[i]!;
+    if (inv.args[i]!.literal && isUrl(v)) {
+      a.raise('network', `${inv.name} fetches ${v.length > 60 ? v.slice(0, 59) + '…' : v}`, ['network']);
+      return true;
+    }
+  }
+  return false;
 }

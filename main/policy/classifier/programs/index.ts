@@ -5,18 +5,24 @@ import { carrierRules } from './carriers';
 import { fileRules } from './files';
 import { gitRules } from './git';
 import { interpreterRules } from './interpreters';
+import { keyRules } from './keys';
+import { moreReaderRules } from './more-readers';
 import { networkRules } from './network';
 import { packageRules } from './packages';
 import { readRules } from './read';
 import { systemRules } from './system';
+import { systemReaderRules } from './system-readers';
 
 export const PROGRAM_RULES: readonly ProgramRule[] = [
   ...readRules,
+  ...moreReaderRules,
   ...fileRules,
   ...gitRules,
+  ...keyRules,
   ...packageRules,
   ...networkRules,
   ...systemRules,
+  ...systemReaderRules,
   ...carrierRules,
   ...interpreterRules,
 ];

@@ -2,9 +2,10 @@
 // from the input of a pipeline or built at run time can reach every effect; remote or decoded content
 // fed to any interpreter is destructive.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, optionValues } from '../args';
+import { optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
-import { onlyInfoFlags, type Rule } from './helpers';
+import type { CheckConvention, ProgramConventions } from '../types';
+import type { Rule } from './helpers';
 
 export const SHELLS = ['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yash', 'ash', 'fish', 'rbash', 'tcsh', 'csh', 'oksh', 'loksh', 'posh', 'elvish', 'nu', 'xonsh', 'ion', 'oil', 'osh', 'ysh'];
 
@@ -17,9 +18,30 @@ const SHELL_OPTIONS = `@in-order @plus --version --help -c -s -e -u -x -v -n -f 
   +p +t +B +C +E +H +P +T +o: +O: --norc --noprofile --posix --restricted --noediting --verbose --command= --debugger --dump-strings
   --dump-po-strings !-l !-i !--login !--interactive !--rcfile= !--init-file=`;
 
+/**
+ * `-n` reads commands without running them (POSIX sh, bash, dash, ksh, zsh, csh, tcsh). Only beside options
+ * that change nothing else: -i and -l are not listed (an interactive or login shell ignores -n, or reads
+ * start-up files), nor --rcfile, -O or -o (which could name another option). Its script is read.
+ */
+const SHELL_SYNTAX_CHECK: CheckConvention = {
+  when: ['-n'],
+  table: '@in-order -n -v -x -e -u -f --norc --noprofile --posix',
+  what: 'only checks the syntax (-n reads commands without running them)',
+  operands: 'read',
+};
+/** fish spells it -n or --no-execute. */
+const FISH_SYNTAX_CHECK: CheckConvention = { when: ['-n', '--no-execute'], table: '@in-order -n --no-execute -N --no-config -p: --profile= -d: --debug=', what: 'only checks the syntax (--no-execute)', operands: 'read' };
+
+const SHELL_CONVENTIONS: { byName: Readonly<Record<string, ProgramConventions>> } = {
+  byName: {
+    ...Object.fromEntries(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yash', 'ash', 'rbash', 'tcsh', 'csh', 'oksh', 'loksh', 'posh'].map((n) => [n, { checks: [SHELL_SYNTAX_CHECK] }])),
+    fish: { checks: [FISH_SYNTAX_CHECK] },
+    '*': {},
+  },
+};
+
 function analyzeShell(inv: Invocation, a: Analysis): void {
   const argv = inv.argv;
-  if (onlyInfoFlags(argv)) return;
   const scan = a.options(inv, SHELL_OPTIONS, inv.name);
   if (scan.found.some((f) => ['-l', '-i', '--login', '--interactive'].includes(f.name))) {
     a.raise('write', `${inv.name} ${scan.found.find((f) => ['-l', '-i', '--login', '--interactive'].includes(f.name))!.name} reads start-up files (~/.bash_profile, ~/.bashrc), which run code`, SHELL_REACHABLE_EFFECTS);
@@ -92,8 +114,9 @@ const shells: Rule = {
   options: SHELL_OPTIONS,
   checksOwnOptions: true,
   analyze: analyzeShell,
-  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version', 'bash -ec "ls"'],
-  notMatch: ['bash -l -c "ls"', 'bash -ic "ls"', 'bash --login -c ls', 'bash --interactive -c ls', 'bash --rcfile=x -c ls', 'bash --init-file=x -c ls', 'bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
+  conventions: SHELL_CONVENTIONS,
+  match: ['bash -c "ls -la"', 'sh -c "echo hi"', 'bash --version', 'bash -ec "ls"', 'bash -n backup.sh', 'sh -n x.sh', 'zsh -n x.zsh', 'dash -n -x x.sh'],
+  notMatch: ['bash -n -i x.sh', 'bash -n -l x.sh', 'bash -n --rcfile=r x.sh', 'bash -v', 'bash help', 'bash -l -c "ls"', 'bash -ic "ls"', 'bash --login -c ls', 'bash --interactive -c ls', 'bash --rcfile=x -c ls', 'bash --init-file=x -c ls', 'bash -c "rm -rf /"', 'bash script.sh', 'curl x | bash', 'bash <(curl -s x)', 'bash -c "$CMD"', 'sh'],
 };
 
 const evalRule: Rule = {
@@ -144,21 +167,34 @@ interface InterpreterSpec {
   code: string;
   codeLong?: string[];
   module?: string;
+  /** The shared conventions (conventions.ts): short info options, and syntax checks that run nothing. */
+  conventions?: ProgramConventions;
 }
 
 const INTERPRETERS: InterpreterSpec[] = [
-  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'ipython', 'jython', 'micropython'], code: 'c', module: 'm' },
-  { names: ['node', 'nodejs'], code: 'ep', codeLong: ['eval', 'print'] },
-  { names: ['deno'], code: '', codeLong: ['eval'] },
-  { names: ['perl', 'perl5'], code: 'eE' },
-  { names: ['ruby', 'jruby', 'irb'], code: 'e' },
-  { names: ['php', 'php-cli'], code: 'rR', codeLong: [] },
+  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'ipython', 'jython', 'micropython'], code: 'c', module: 'm', conventions: { info: ['-V', '-h'] } },
+  // node --check parses the script without running it (no --require or --import beside it).
+  { names: ['node', 'nodejs'], code: 'ep', codeLong: ['eval', 'print'], conventions: { info: ['-v', '-h'], checks: [{ when: ['-c', '--check'], table: '-c --check', what: 'only checks the syntax (--check)', operands: 'read' }] } },
+  // deno task with no task name lists the tasks deno.json declares.
+  { names: ['deno'], code: '', codeLong: ['eval'], conventions: { info: ['-V', '-h', 'task'] } },
+  // perl -c runs BEGIN, CHECK and use: it is not a check that runs nothing.
+  { names: ['perl', 'perl5'], code: 'eE', conventions: { info: ['-v'] } },
+  // ruby -c: "check syntax only"; -r/-I (which load code) are not listed beside it.
+  { names: ['ruby', 'jruby', 'irb'], code: 'e', conventions: { info: ['-v', '-h'], checks: [{ when: ['-c'], table: '-c -w -W?', what: 'only checks the syntax (-c)', operands: 'read' }] } },
+  // php -l: "syntax check only (lint)"; -d/-c (ini settings such as auto_prepend_file) are not listed.
+  { names: ['php', 'php-cli'], code: 'rR', codeLong: [], conventions: { info: ['-v', '-h', '-i', '--info', '-m', '--modules', '--ini'], checks: [{ when: ['-l', '--syntax-check'], table: '-l --syntax-check -n --no-php-ini -q --no-header', what: 'only checks the syntax (-l)', operands: 'read' },
+    // --rf, --rc, --re, --rz, --ri print reflection information about a function, class or extension.
+    { when: ['--rf', '--rfunction', '--rc', '--rclass', '--re', '--rextension', '--rz', '--rzendextension', '--ri', '--rextinfo'], table: '--rf= --rfunction= --rc= --rclass= --re= --rextension= --rz= --rzendextension= --ri= --rextinfo=', what: 'prints reflection information', operands: 'none' }] } },
+  // java -version, -help, --help-extra and -X print and exit (the JVM starts, no class is loaded); kotlin -version likewise.
+  { names: ['java'], code: '', conventions: { info: ['-version', '-help', '-h', '-?', '--help-extra', '-X', '--show-version-only'] } },
+  { names: ['kotlin'], code: '', conventions: { info: ['-version', '-help', '-h'] } },
+  { names: ['ts-node'], code: 'ep', codeLong: ['eval', 'print'], conventions: { info: ['-v', '-h'] } },
   { names: ['lua', 'luajit'], code: 'e' },
   { names: ['tclsh', 'wish', 'expectk'], code: '' },
   { names: ['Rscript', 'R'], code: 'e' },
   { names: ['julia'], code: 'eE', codeLong: ['eval', 'print'] },
   { names: ['osascript', 'jxa'], code: 'e' },
-  { names: ['groovy', 'scala', 'kotlin', 'jshell', 'clojure', 'clj', 'bb', 'racket', 'guile', 'sbcl', 'ocaml', 'runghc', 'runhaskell', 'ghci', 'elixir', 'iex', 'erl', 'escript', 'swipl', 'gforth', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript', 'java', 'dotnet-script', 'ts-node', 'tsx', 'esno', 'vite-node', 'qjs', 'rhino', 'gjs', 'd8', 'jjs'], code: 'ec', codeLong: ['eval', 'command', 'Command', 'EncodedCommand'] },
+  { names: ['groovy', 'scala', 'jshell', 'clojure', 'clj', 'bb', 'racket', 'guile', 'sbcl', 'ocaml', 'runghc', 'runhaskell', 'ghci', 'elixir', 'iex', 'erl', 'escript', 'swipl', 'gforth', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript', 'dotnet-script', 'tsx', 'esno', 'vite-node', 'qjs', 'rhino', 'gjs', 'd8', 'jjs'], code: 'ec', codeLong: ['eval', 'command', 'Command', 'EncodedCommand'] },
 ];
 
 const NON_POSIX = new Set(['pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe', 'wscript', 'cscript']);
@@ -170,11 +206,16 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     effects: [],
     what: 'is a language interpreter',
     readsArgs: true,
+    conventions: spec.conventions ?? {},
     // Read only with nothing but --version/--help, or python -I -m json.tool: analyze() checks that itself.
     checksOwnOptions: true,
     analyze(inv, a) {
       const argv = inv.argv;
-      if (onlyInfoFlags(argv)) return;
+      // Code fetched by name: deno run jsr:/npm:/https:, deno install; clj -P and -Sdeps resolve dependencies;
+      // erl -remsh and iex --remsh attach to another node.
+      if (inv.name === 'deno' && (argv[0] === 'install' || argv[0] === 'add' || argv.some((x) => /^(jsr:|npm:|https?:\/\/)/.test(x)))) a.raise('network', 'deno downloads modules it is given by name or URL', ['network']);
+      if ((inv.name === 'clj' || inv.name === 'clojure') && argv.some((x) => x === '-P' || x.startsWith('-Sdeps'))) a.raise('network', `${inv.name} downloads the dependencies it is given`, ['network']);
+      if (argv.some((x) => x === '-remsh' || x === '--remsh')) a.raise('network', `${inv.name} attaches to another node over the network`, ['network']);
       if (NON_POSIX.has(inv.name)) {
         a.raise('write', `${inv.name} is not a POSIX shell; its commands are not analysed`, SHELL_REACHABLE_EFFECTS);
         a.flag('non_posix', `non-POSIX: ${inv.name} commands are not analysed`);
@@ -248,30 +289,65 @@ function interpreterRule(spec: InterpreterSpec): Rule {
   };
 }
 
+/** A URL among the operands (or a bare host for a browser): the program fetches it. */
+function opensUrl(inv: Invocation, a: Analysis, bareHosts: boolean): void {
+  for (let i = 0; i < inv.argv.length; i++) {
+    const v = inv.argv[i]!.replace(/^--?[\w-]+=/, '');
+    const url = /^(https?|ftps?|wss?):\/\/[^/\s]/i.test(v);
+    if (!inv.args[i]!.literal || !(url || (bareHosts && !v.startsWith('-') && /^[\w-]+(\.[\w-]+)+(:\d+)?(\/|$)/.test(v)))) continue;
+    a.raise('network', `${inv.name} opens ${v.length > 60 ? v.slice(0, 59) + '…' : v} from the network`, ['network']);
+    return;
+  }
+}
+
+const BROWSERS = new Set(['sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser']);
+
 const editors: Rule = {
   names: ['vi', 'vim', 'nvim', 'gvim', 'view', 'ex', 'ed', 'nano', 'pico', 'emacs', 'emacsclient', 'micro', 'hx', 'helix', 'kak', 'joe', 'mcedit', 'code', 'codium', 'subl', 'gedit', 'kate', 'atom', 'zed', 'cursor', 'idea', 'pycharm', 'mc', 'ranger', 'nnn', 'lf', 'vifm'],
   base: 'write',
   effects: SHELL_REACHABLE_EFFECTS,
   what: 'opens an interactive editor or file manager, which can change files and run commands',
+  // What the editors document as printing and exiting (VS Code's --list-extensions and --status, gedit's --list-encodings).
+  conventions: {
+    byName: {
+      code: { info: ['-v', '-h', '--list-extensions', '--show-versions', '--status'] }, codium: { info: ['-v', '-h', '--list-extensions', '--show-versions', '--status'] },
+      kate: { info: ['-v', '-h'] }, gedit: { info: ['-V', '-h', '--list-encodings'] }, nano: { info: ['-V', '-h'] }, pico: { info: ['-V', '-h'] }, micro: { info: ['-version', '-help'] },
+      '*': {},
+    },
+  },
+  analyze(inv, a) {
+    opensUrl(inv, a, false);
+    // VS Code and its forks install extensions for the user.
+    if (inv.argv.some((x) => /^--(install|uninstall)-extension(=|$)/.test(x))) a.raise('install', `${inv.name} installs or removes an editor extension`, ['install', 'network']);
+  },
   match: ['vim notes.md', 'nano x'],
-  notMatch: [],
+  notMatch: ['code --install-extension ms-python.python', 'kate https://example.com/x.txt'],
 };
 
 const openers: Rule = {
-  names: ['open', 'xdg-open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'google-chrome', 'notify-send', 'pbcopy', 'pbpaste', 'xclip', 'xsel', 'wl-copy', 'wl-paste', 'xdotool', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'afplay', 'paplay', 'aplay'],
+  names: ['open', 'xdg-open', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'brave-browser', 'microsoft-edge', 'vivaldi', 'opera', 'epiphany', 'qutebrowser', 'notify-send', 'ydotool', 'wmctrl', 'scrot', 'screencapture', 'gnome-screenshot', 'say', 'espeak', 'espeak-ng', 'afplay', 'paplay', 'aplay', 'arecord'],
   base: 'write',
   effects: ['desktop_open'],
   what: 'acts on the desktop session (opens programs, uses the clipboard, screen or speakers)',
+  // What they document as listing and exiting: windows and desktops, voices, sound devices.
+  conventions: {
+    byName: {
+      wmctrl: { info: ['-l', '-d', '-m', '-h', '-v'] }, espeak: { info: ['--voices', '-h', '--version'] }, 'espeak-ng': { info: ['--voices', '-h', '--version'] },
+      aplay: { info: ['-l', '-L', '--list-devices', '--list-pcms', '-h', '--version'] }, arecord: { info: ['-l', '-L', '--list-devices', '--list-pcms', '-h', '--version'] },
+      paplay: { info: ['-h', '--version'] }, 'notify-send': { info: ['-?', '-v'] },
+      '*': {},
+    },
+  },
   analyze(inv, a) {
-    if (['xdg-open', 'open', 'gio', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview'].includes(inv.name)) {
+    // A browser loads pages (its start page at least); the openers fetch what a URL names.
+    if (BROWSERS.has(inv.name)) a.raise('network', `${inv.name} is a web browser: it loads pages from the network`, ['network']);
+    else opensUrl(inv, a, false);
+    if (['xdg-open', 'open', 'gnome-open', 'kde-open', 'kde-open5', 'exo-open', 'start', 'wslview'].includes(inv.name)) {
       a.raise('write', `${inv.name} opens files or links with the desktop's default application (use the open_path tool instead)`, ['desktop_open', 'command_exec']);
-    }
-    if (['pbpaste', 'wl-paste'].includes(inv.name) || (inv.name === 'xclip' && hasLong(inv.argv, ['o'])) || inv.argv.includes('-o')) {
-      a.raise('write', `${inv.name} reads the clipboard, which may hold secrets`, ['secret_read']);
     }
   },
   match: ['notify-send done', 'say hello'],
-  notMatch: ['pbpaste'],
+  notMatch: ['firefox', 'xdg-open https://example.com'],
 };
 
 /** alias name='code': the code runs wherever the name is used later (when aliases are expanded). */

@@ -131,6 +131,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
     --without-symbol-versions`,
   objdump: `${INFO} -a -d -D -f -h -p -r -R -s -S -t -T -x -g -e -G -C -l -F -z -w -b: -m: -M: -j: -H -V --archive-headers --disassemble?
     --disassemble-all --file-headers --section-headers --headers --private-headers --reloc --dynamic-reloc --full-contents --source
+    --visualize-jumps? --disassembler-color= --no-show-raw-insn --show-raw-insn --no-addresses --prefix-addresses --insn-width= --disassembler-options=
     --syms --dynamic-syms --all-headers --debugging --dwarf? --demangle? --line-numbers --file-offsets --wide --start-address=
     --stop-address= --prefix-addresses --show-raw-insn --no-show-raw-insn --insn-width= --section= --architecture= --target=
     --disassembler-options= --visualize-jumps? --no-addresses --special-syms --inlines --source-comment? --prefix= --prefix-strip=
@@ -163,7 +164,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
     --recursive --logical --physical --tabular --numeric --absolute-names --one-file-system @all-read`,
   tput: `-T: -S -V -x @all-read`,
   clear: `-T: -V -x @all-read`,
-  sensors: `${INFO} -A -u -j -f -c: -h -v --no-adapter --fahrenheit --config-file=`,
+  sensors: `${INFO} -A -u -j -f -c: -h -v --no-adapter --fahrenheit --config-file= --bus-list`,
   'fc-list': `${INFO} -v -b -f: -q -V -h --verbose --brief --format= --quiet @all-read`,
   xxhsum: `${INFO} -H? -c -q -b -V -h --check --quiet --status --strict --warn --tag --little-endian --binary @all-read`,
   tokei: `${INFO} -e: -f -h -i: -l -o: -s: -t: -V -v -C -c: --exclude= --files --hidden --no-ignore --no-ignore-parent --no-ignore-dot
@@ -199,7 +200,7 @@ export const READER_OPTIONS: Readonly<Record<string, string>> = {
   whereis: `-b -m -s -u -B: -M: -S: -f -l -g -h -V @all-read`,
   which: `${INFO} -a -s -v -V -i --all --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --skip-alias
     --read-functions --skip-functions @all-read`,
-  type: '-a -f -p -P -t @all-read',
+  type: '@in-order -a -f -p -P -t @all-read',
   hash: '-r -t -l -d',
   help: '-d -m -s @all-read',
   cal: `${INFO} -1 -3 -A: -B: -b -C -c? -d: -e -h -H: -J -j -M -m: -N -o -p -S -s: -w -y -Y -n: -v -V --one --three --months= --before=
@@ -220,7 +221,16 @@ export const GREP_OPTIONS = `${INFO} -E -F -G -P -e: -f: -i -y -v -w -x -c -L -l
   --no-messages --byte-offset --with-filename --no-filename --line-number --initial-tab --null --after-context= --before-context=
   --context= --text --devices= --directories= --recursive --dereference-recursive --binary @all-read`;
 
-export const AG_OPTIONS = `${INFO} -a -A: -B: -C: -c -f -F -g: -G: -H -i -l -L -m: -n -o -p: -Q -r -R -s -S -t -u -U -v -w -z -0 -W: --color --nocolor
+/** ack 3 (its manual): --pager and --ackrc (which can name a pager) run programs, --output evaluates an expression: not listed. */
+export const ACK_OPTIONS = `${INFO} -i --ignore-case -S --smart-case -I --no-ignore-case -v --invert-match -w --word-regexp -Q --literal --range-start=
+  --range-end= --range-invert -l --files-with-matches -L --files-without-matches -o --passthru --match= -m: --max-count= -1 -H --with-filename
+  -h --no-filename -c --count --column --no-column -A: --after-context= -B: --before-context= -C? --context? --print0 -s --files-from= -x
+  --show-types -f -g: --sort-files --ignore-ack-rc --ignore-dir= --noignore-dir= --ignore-directory= --noignore-directory= --ignore-file=
+  -r -R --recurse -n --no-recurse --follow --nofollow -t: --type= -T: --type-add= --type-set= --type-del= --color --nocolor --colour --nocolour
+  --color-filename= --color-match= --color-colno= --color-lineno= --flush --group --nogroup --heading --noheading --break --nobreak --env --noenv
+  --help-types --help-colors --help-rgb-colors --thpppt --bar --cathy --filter --nofilter -k --known-types --nopager --dump`;
+
+export const AG_OPTIONS = `${INFO} --filename-pattern= -a -A: -B: -C: -c -f -F -g: -G: -H -i -l -L -m: -n -o -p: -Q -r -R -s -S -t -u -U -v -w -z -0 -W: --color --nocolor
   --column --heading --noheading --hidden --ignore= --ignore-dir= --literal --nogroup --group --silent --stats --vimgrep --count
   --depth= --files-with-matches --files-without-matches --follow --ignore-case --smart-case --case-sensitive --max-count=
   --print-long-lines --only-matching --search-zip --unrestricted --word-regexp --skip-vcs-ignores --all-types --one-device
@@ -235,7 +245,7 @@ export const RG_OPTIONS = `${INFO} -A: -B: -C: -a -b -c -e: -E: -f: -F -g: -H -i
   --include-zero --invert-match --json --no-json --line-buffered --line-number --no-line-number --line-regexp --max-columns=
   --max-columns-preview --max-count= --max-depth= --max-filesize= --mmap --no-mmap --multiline --multiline-dotall --no-config
   --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs
-  --no-messages --null --null-data --one-file-system --only-matching --passthru --path-separator= --pcre2 --no-pcre2 !--pre= --no-pre
+  --no-messages --null --null-data --one-file-system --only-matching --passthru --passthrough -. --path-separator= --pcre2 --no-pcre2 !--pre= --no-pre
   --pre-glob= --pretty --quiet --regex-size-limit= --regexp= --replace= --search-zip --no-search-zip --smart-case --case-sensitive
   --sort= --sortr= --stats --stop-on-nonmatch --threads= --trim --type= --type-not= --type-add= --type-clear= --type-list --unrestricted
   --vimgrep --with-filename --no-filename --word-regexp --crlf --no-crlf --auto-hybrid-regex --binary --no-binary --block-buffered

@@ -1,11 +1,21 @@
 // Programs that only read, and the flags that make some of them write or run code.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { endOfOptions, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
-import type { Analysis, Invocation } from '../types';
+import { endOfOptions, found, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
+import type { Analysis, Invocation, ProgramConventions } from '../types';
 import { mayBeOption, type Word } from '../words';
 import { broadDeleteRoot, findNarrows } from './files';
-import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
-import { AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
+import { fetchesUrls, readOperands, writeOperands, writeValue, type Rule } from './helpers';
+import { ACK_OPTIONS, AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
+
+/**
+ * What each reader learns from the files it is given (docs/policy.md, "Metadata reads are not content
+ * reads"): names, sizes, times and modes only, or a digest of the content; the others read content.
+ */
+const READ_KINDS: Readonly<Record<string, ProgramConventions>> = {
+  ...Object.fromEntries(['ls', 'dir', 'vdir', 'du', 'df', 'stat', 'lsattr', 'getfacl', 'namei', 'findmnt', 'tree', 'locate', 'mlocate', 'plocate', 'whereis', 'which', 'type', 'lsof'].map((n) => [n, { reads: 'metadata' as const }])),
+  ...Object.fromEntries(['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'xxhsum', 'wc', 'file'].map((n) => [n, { reads: 'digest' as const }])),
+  '*': {},
+};
 
 const simpleReaders: Rule = {
   names: [
@@ -25,6 +35,7 @@ const simpleReaders: Rule = {
   effects: ['file_read'],
   what: 'reads files or system state',
   options: { ...READER_OPTIONS, batcat: READER_OPTIONS.bat!, mlocate: READER_OPTIONS.locate!, plocate: READER_OPTIONS.locate!, ncal: READER_OPTIONS.cal! },
+  conventions: { byName: READ_KINDS },
   match: ['ls -la src', 'head -n 5 README.md', 'wc -l *.ts', 'jq .name package.json', 'ps aux', 'ls --sort=time --hum', 'tail -20 log'],
   notMatch: ['ls --frobnicate', 'dmesg -C', 'ss -K dst 10.0.0.1', 'file -C -m magic', 'man -P "sh -c id" ls', 'fzf --bind "enter:execute(id)"', 'hash -p /tmp/evil ls', 'less +!id notes.txt', 'bat --pager "sh -c id" x', 'file $X'],
 };
@@ -55,7 +66,7 @@ const quietBuiltins: Rule = {
     printf: '@in-order !-v:',
     basename: '--help --version -a -s: -z --multiple --suffix= --zero @all-read',
     dirname: '--help --version -z --zero @all-read',
-    pwd: '-L -P @all-read',
+    pwd: '-L -P --logical --physical @all-read',
     sleep: '--help --version @all-read',
     seq: '--help --version -f: -s: -w -NUM --format= --separator= --equal-width @all-read',
     wait: '-n -f !-p:',
@@ -65,17 +76,21 @@ const quietBuiltins: Rule = {
     ulimit: '-a -b -c -d -e -f -i -k -l -m -n -p -q -r -s -t -u -v -x -P -R -T -H -S @all-read',
     set: '@in-order @plus -a -b -e -f -h -m -n -p -t -u -v -x -B -C -E -H -P -T !-o: +a +b +e +f +h +m +n +p +t +u +v +x +B +C +E +H +P +T +o:',
     unalias: '-a @all-read',
-    history: '-NUM',
+    // -a, -w, -r and -n read or write the history file: not listed. -c and -s change only this shell's list.
+    history: '@in-order -NUM -c -d: -p -s',
     disown: '-a -h -r @all-read',
-    dirs: '-c -l -p -v @all-read',
+    dirs: '-c -l -p -v -NUM @all-read',
     realpath: `--help --version -e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet
       --relative-to= --relative-base= --strip --no-symlinks --zero @all-read`,
     readlink: `--help --version -f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet
       --silent --verbose --zero @all-read`,
     sync: '--help --version -d -f --data --file-system @all-read',
     suspend: '-f @all-read',
-    compgen: '-a -b -c -d -e -f -g -j -k -s -u -v -o: -A: -G: -P: -S:',
-    complete: '-p -r',
+    // -W's word list is expanded (a $(…) in it runs): judged below. -F and -C run a function or command: not listed.
+    compgen: '-a -b -c -d -e -f -g -j -k -s -u -v -o: -A: -G: -P: -S: -X: !-W: -V:',
+    // Builtins stop reading options at the first operand (bash's internal getopt): `type ls -l` looks up `-l` too.
+    // -C, -F and -W name code or words the shell runs or expands at completion time: not listed.
+    complete: '@in-order -p -r -a -b -c -d -e -f -g -j -k -s -u -v -D -E -I -o: -A: -G: -X: -P: -S:',
   },
   analyze(inv, a) {
     if (inv.name === 'echo' || inv.name === 'printf') {
@@ -86,6 +101,10 @@ const quietBuiltins: Rule = {
     if (inv.name === 'printf' || inv.name === 'wait') names.push(...optionValues(inv.argv, inv.name === 'printf' ? 'v' : 'p', []));
     if (inv.name === 'read') names.push(...optionValues(inv.argv, 'a', []), ...operands(inv.argv, { short: 'adinNptu' }).map((i) => inv.argv[i]!));
     if (inv.name === 'getopts' && inv.argv.length >= 2) names.push(inv.argv[1]!);
+    if (inv.name === 'compgen') {
+      names.push(...optionValues(inv.argv, 'V', []));
+      if (optionValues(inv.argv, 'W', []).some((w) => /[$`]/.test(w))) a.raise('write', 'compgen -W expands its word list, and a $(…) or `…` in it runs', SHELL_REACHABLE_EFFECTS);
+    }
     for (const n of names) a.assign(n, setByBuiltin(`(set by ${inv.name})`));
     if (names.length) a.raise('read', `${inv.name} sets a variable`);
     if (inv.name === 'set') {
@@ -192,7 +211,7 @@ const grep: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'searches files',
-  options: { '*': GREP_OPTIONS, ag: AG_OPTIONS },
+  options: { '*': GREP_OPTIONS, ag: AG_OPTIONS, ack: ACK_OPTIONS, 'ack-grep': ACK_OPTIONS },
   analyze(inv, a) {
     const recursive = hasShort(inv.argv, 'rR') || hasLong(inv.argv, ['recursive', 'dereference-recursive']) || inv.name === 'ag' || inv.name.startsWith('ack');
     const ops = operands(inv.argv, { short: 'efABCmd', long: ['regexp', 'file', 'after-context', 'before-context', 'context', 'max-count'] });
@@ -507,7 +526,8 @@ const find: Rule = {
         }
       }
     }
-    if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd);
+    // Without an action find only lists names and attributes: a metadata read (docs/policy.md).
+    if (!deletes && !execs) for (const r of rootPaths) if (r.lit && roots[0] !== -1) a.read(r.v, true, inv.cwd, false, 'metadata');
   },
   match: ['find . -name "*.ts"', 'find src -type f -newer x', 'find . -maxdepth 2 -print', 'find . -newermt 2024-01-01 -name -x'],
   notMatch: ['find * -name x', 'find . -frobnicate', 'find $DIR -print', 'find . -fprint0 out', 'find . -fls out', 'find . -fprintf out %p', 'find . -ok rm {} ;', 'find . -okdir rm {} ;', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'find . -fprint out.txt', 'find / -delete', 'find . -execdir sh -c "rm {}" \\;', 'find ~/Documents -delete', 'find .. -exec rm -rf {} +'],
@@ -624,7 +644,12 @@ const base64: Rule = {
   },
   analyze(inv, a) {
     if (hasShort(inv.argv, 'dD') || hasLong(inv.argv, ['decode']) || inv.name === 'uudecode' || inv.name === 'rot13') a.produce({ kind: 'decoded' });
-    if (inv.name === 'uudecode' && optionValues(inv.argv, 'o', ['output-file']).length) a.raise('write', 'uudecode writes a file', ['file_write']);
+    if (inv.name === 'uudecode') {
+      const outs = optionValues(inv.argv, 'o', ['output-file']);
+      // Without -o, uudecode writes the file named inside the encoded data: a path only the run knows.
+      if (outs.length === 0) a.raise('write', 'uudecode writes the file named inside the encoded data', ['file_write']);
+      else if (!outs.every((o) => o === '-' || o === '/dev/stdout')) a.raise('write', 'uudecode writes a file', ['file_write']);
+    }
   },
   match: ['base64 file', 'base64 -d payload.txt', 'base64 --decode'],
   notMatch: ['uudecode -o out.bin x.uu', 'uudecode --output-file=out.bin x.uu', 'base64 --frobnicate'],
@@ -639,7 +664,7 @@ const date: Rule = {
     --debug --resolution`,
   readsArgs: false,
   analyze(inv, a) {
-    const ops = operands(inv.argv, { short: 'dfrI', long: ['date', 'file', 'reference'] });
+    const ops = operands(inv.argv, { short: 'dfrI', long: ['date', 'file', 'reference', 'rfc-3339'] });
     const setsOperand = ops.some((i) => !inv.argv[i]!.startsWith('+'));
     if (hasShort(inv.argv, 's') || hasLong(inv.argv, ['set']) || setsOperand) a.raise('destructive', 'date --set changes the system clock', ['destructive']);
     for (const f of optionValues(inv.argv, 'f', ['file'])) a.read(f, true, inv.cwd);
@@ -744,7 +769,7 @@ const zip: Rule = {
   what: 'inspects an archive',
   options: {
     unzip: '-l -v -t -z -Z -p -c -q -C -L -M -a -b -j -n -o -d: -P: -x -T -U -V -X -K -D -f -u -1 -2 -h -s -O: -I:',
-    '*': `--help --version -c -d -f -k -l -n -N -q -r -S: -t -v -1 -2 -3 -4 -5 -6 -7 -8 -9 -T: -M: -F: -e -z -Q -h -V -L --stdout --to-stdout
+    '*': `--help --version -b: -c -d -f -k -l -n -N -q -r -S: -t -v -1 -2 -3 -4 -5 -6 -7 -8 -9 -T: -M: -F: -e -z -Q -h -V -L --stdout --to-stdout
       --decompress --uncompress --force --keep --list --no-name --name --quiet --recursive --suffix= --test --verbose --best --fast
       --threads= --memlimit= --format= --single-stream --rsyncable --license --no-sparse --ignore-check`,
   },
@@ -753,7 +778,8 @@ const zip: Rule = {
     const ops = operands(argv, { short: 'xidbTmpPO', long: ['exclude', 'include', 'password'] });
     const n = inv.name;
     if (n === 'unzip' || n === 'unrar') {
-      if (hasShort(argv, 'ltvZp') || argv[0] === 'l' || argv[0] === 'v') return;
+      // unzip -l/-t/-v/-Z/-p; unrar l, v, t (list, test) and their technical/bare forms.
+      if (hasShort(argv, 'ltvZpc') && n === 'unzip' || ['l', 'v', 't', 'lt', 'lb', 'vt', 'vb', 'lta', 'vta'].includes(argv[0] ?? '')) return;
       a.raise('write', `${n} extracts files`, ['file_write']);
       const dirs = optionValues(argv, 'd', []);
       if (dirs.length) for (const d of dirs) writeValue(inv, a, d);
@@ -769,13 +795,18 @@ const zip: Rule = {
     }
     if (n.startsWith('7z') || n === 'rar') {
       const sub = argv[0];
-      if (sub === 'l' || sub === 't' || sub === 'h' || sub === 'i') return;
+      // rar l (list), t (test) and p (print) only read, with switches that choose, filter and print
+      // (no -o output folder, -sdel, -spf, -v volumes, -w work folder).
+      const switches = argv.slice(1).filter((x) => x.startsWith('-') && x !== '--');
+      const quiet = switches.every((x) => /^-(so|slt|ba|bd|bb[0-3]?|bso[0-2]|bse[0-2]|bsp[0-2]|y|r-?|r0|p.*|t\w+|scs\w+|scc\w+|sns-?|snh|snl|sni|i[!@r].*|x[!@r].*|an|ai.*|ax.*|mmt\d*|scrc\w*|sccUTF-8)$/.test(x));
+      // 7z stays write in every form: the adversarial option corpus (issue 9) holds `7z l` at write.
+      if (n === 'rar' && quiet && (['l', 't', 'lt', 'lb', 'vt', 'vb', 'v'].includes(sub ?? '') || (sub === 'p' && switches.length === 0))) return;
       a.raise('write', `${n} ${sub ?? ''} writes files`.trim(), ['file_write']);
       if (sub === 'a' || sub === 'u') readOperands(inv, a, ops.slice(2), true);
       return;
     }
     // gzip family: replaces files unless writing to stdout or only testing/listing. Only -S, -T, -M, -F take values here.
-    const gzOps = operands(argv, { short: 'STMF', long: ['suffix', 'threads', 'memlimit', 'format'] });
+    const gzOps = operands(argv, { short: 'STMFb', long: ['suffix', 'threads', 'memlimit', 'format'] });
     const decoding = n.startsWith('un') || n === 'gunzip' || hasShort(argv, 'd') || hasLong(argv, ['decompress', 'uncompress']);
     const toStdout = hasShort(argv, 'ctl') || hasLong(argv, ['stdout', 'to-stdout', 'test', 'list']) || gzOps.length === 0;
     if (decoding) a.produce({ kind: 'decoded' });
@@ -792,17 +823,27 @@ const zip: Rule = {
 const ARCHIVERS = ['zip', '7z', '7za', '7zr', 'rar', 'unrar'];
 
 const splitters: Rule = {
-  names: ['split', 'csplit', 'shuf', 'iconv', 'mktemp', 'pdftotext', 'convert', 'ffmpeg', 'magick', 'pandoc'],
-  base: 'write',
-  effects: ['file_read', 'file_write'],
-  what: 'writes output files',
+  names: ['split', 'csplit', 'shuf', 'iconv', 'mktemp', 'convert', 'ffmpeg', 'magick', 'pandoc'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'converts or splits files',
+  // Every form but the printing ones (printsOnly) is write, whatever its options.
+  checksOwnOptions: true,
   analyze(inv, a) {
+    // ffmpeg -i URL, pandoc URL, magick URL: they fetch what they convert.
+    fetchesUrls(inv, a);
+    // ImageMagick's -display host:0 talks to the X server of another machine.
+    const display = inv.argv.findIndex((x) => x === '-display');
+    if (display !== -1 && !/^(unix)?:/.test(inv.argv[display + 1] ?? ':')) a.raise('network', `${inv.name} -display ${inv.argv[display + 1]} talks to the X server of another machine`, ['network']);
     if (inv.name === 'shuf' || inv.name === 'iconv') {
       const outs = optionValues(inv.argv, 'o', ['output']);
       if (outs.length === 0) return;
+      a.raise('write', `${inv.name} writes its output to a file`, ['file_write']);
       for (const o of outs) writeValue(inv, a, o);
       return;
     }
+    if (printsOnly(inv)) return a.raise('read', `${inv.name} ${inv.argv.join(' ')} only prints`);
+    a.raise('write', `${inv.name} writes output files`, ['file_read', 'file_write']);
     if (inv.name === 'mktemp') {
       const dirs = optionValues(inv.argv, 'p', ['tmpdir']);
       if (dirs.length === 0 && !hasShort(inv.argv, 'u')) a.write('/tmp', true, null, 'creates a file in');
@@ -812,14 +853,72 @@ const splitters: Rule = {
     for (const o of outs) writeValue(inv, a, o);
     if (outs.length === 0) a.write('.', true, inv.cwd, 'writes files in');
   },
-  match: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm'],
-  notMatch: ['pandoc -o ~/.bashrc notes.md'],
+  match: ['pandoc --list-input-formats', 'magick identify photo.jpg', 'magick mogrify -help', 'ffmpeg -hide_banner -formats'],
+  notMatch: ['split -l 100 big.txt part_', 'csplit f /x/', 'ffmpeg -i a.mp4 b.webm', 'pandoc -o ~/.bashrc notes.md', 'pandoc --list-input-formats -o x', 'magick identify -write out.png in.png', 'pandoc -t markdown https://example.com', 'magick import -display example.com:0 -window root x.png'],
+};
+
+
+/**
+ * The forms of the converters that only print: pandoc --list-input-formats (and the other --list-* and
+ * --print-default-* options), magick identify FILE (image properties), magick -help / -version, magick
+ * TOOL -help, ffmpeg -formats and the like. A converter given any of these prints and exits.
+ */
+const PANDOC_PRINTS = /^--(list-(input|output)-formats|list-extensions(=.*)?|list-highlight-languages|list-highlight-styles|print-default-template=.+|print-default-data-file=.+|print-highlight-style=.+|version|help)$/;
+const MAGICK_TOOLS = new Set(['identify', 'compare', 'composite', 'conjure', 'convert', 'display', 'import', 'mogrify', 'montage', 'stream', 'animate']);
+const FFMPEG_PRINTS = /^-(version|buildconf|formats|demuxers|muxers|devices|codecs|decoders|encoders|bsfs|protocols|filters|pix_fmts|layouts|sample_fmts|colors|hwaccels|h|help|L)$/;
+function printsOnly(inv: Invocation): boolean {
+  const argv = inv.argv;
+  if (inv.name === 'pandoc') return argv.length === 1 && PANDOC_PRINTS.test(argv[0]!);
+  // mktemp -u (--dry-run) prints a name and creates nothing.
+  if (inv.name === 'mktemp') return argv.some((x) => x === '-u' || x === '--dry-run') && argv.every((x) => ['-u', '--dry-run', '-d', '--directory', '-q', '--quiet', '-t'].includes(x) || !x.startsWith('-'));
+  if (inv.name === 'ffmpeg') return argv.every((x) => FFMPEG_PRINTS.test(x) || x === '-hide_banner') && argv.length > 0;
+  if (inv.name === 'magick' || inv.name === 'convert') {
+    const rest = inv.name === 'magick' && MAGICK_TOOLS.has(argv[0] ?? '') ? argv.slice(1) : argv;
+    if (rest.length === 1 && /^-(help|version|list)$/.test(rest[0]!)) return true;
+    if (rest.length === 2 && rest[0] === '-list') return true;
+    // magick identify [-verbose|-ping|-quiet|-format F] FILE…: prints image properties (-format %[…] can name only properties).
+    if (inv.name === 'magick' && argv[0] === 'identify') {
+      const ops = rest.filter((x, i) => !x.startsWith('-') && rest[i - 1] !== '-format' && rest[i - 1] !== '-density');
+      return ops.length > 0 && rest.every((x, i) => !x.startsWith('-') || ['-verbose', '-ping', '-quiet', '-regard-warnings', '-format', '-density', '-unique', '-features', '-moments'].includes(x) || ['-format', '-density'].includes(rest[i - 1] ?? ''));
+    }
+  }
+  return false;
+}
+
+/** pdftotext PDF [TEXT]: the text goes to TEXT, to `-` (standard output), or next to the PDF as NAME.txt. */
+const pdftotext: Rule = {
+  names: ['pdftotext'],
+  base: 'read',
+  effects: ['file_read'],
+  what: 'extracts the text of a PDF',
+  readsArgs: false,
+  options: `@single-dash -f: -l: -r: -x: -y: -W: -H: -layout -fixed: -raw -nodiag -htmlmeta -tsv -enc: -listenc -eol: -nopgbrk -bbox
+    -bbox-layout -cropbox -colspacing: -opw: -upw: -q -v -h -help --help`,
+  analyze(inv, a) {
+    const scan = a.options(inv, tableFor(pdftotext.options as string), 'pdftotext');
+    const [input, output] = scan.operands;
+    if (input === undefined) return;
+    a.read(inv.argv[input]!, inv.args[input]!.literal, inv.cwd);
+    if (output !== undefined) {
+      if (inv.argv[output] === '-') return;
+      a.raise('write', 'pdftotext writes the text to a file', ['file_write']);
+      a.write(inv.argv[output]!, inv.args[output]!.literal, inv.cwd);
+      return;
+    }
+    if (inv.argv[input] === '-') return;
+    a.raise('write', 'pdftotext writes the text next to the PDF', ['file_write']);
+    const pdf = inv.argv[input]!;
+    a.write(pdf.replace(/(\.pdf)?$/i, found(scan, '-htmlmeta', '-bbox', '-bbox-layout') ? '.html' : '.txt'), inv.args[input]!.literal, inv.cwd);
+  },
+  match: ['pdftotext -f 2 -l 2 -layout r.pdf -', 'pdftotext -layout report.pdf -'],
+  notMatch: ['pdftotext report.pdf', 'pdftotext report.pdf out.txt', 'pdftotext -htmlmeta r.pdf', 'pdftotext -x 0 r.pdf ~/.bashrc'],
 };
 
 /** shuf and iconv only write with -o: their base is read. */
 const shufRead: Rule = {
   ...splitters,
   names: ['shuf', 'iconv'],
+  checksOwnOptions: undefined,
   base: 'read',
   effects: ['file_read'],
   what: 'transforms text',
@@ -855,6 +954,7 @@ const treeOut: Rule = {
   base: 'read',
   effects: ['file_read'],
   what: 'lists a directory tree',
+  conventions: { reads: 'metadata' },
   // -R with -H writes an index file into every directory: not listed.
   options: `--help --version -a -d -l -f -x -L: -P: -I: --gitignore --ignore-case --matchdirs --metafirst --prune --info --infofile= --noreport
     --charset= --filelimit= !-o: -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst
@@ -910,9 +1010,15 @@ export const readRules: Rule[] = [
   hostname,
   tar,
   { ...zip, names: zip.names.filter((n) => !ARCHIVERS.includes(n)) },
-  { ...zip, names: ARCHIVERS, base: 'write', effects: ['file_read', 'file_write'], options: undefined, what: 'creates, changes or extracts archives', match: ['zip -r out.zip src', '7z l a.7z'], notMatch: ['zip out.zip ~/.ssh/id_rsa'] },
+  // zip, 7z, rar and unrar read their own switches (7z -p{password}, -t{type}): the rule judges them, and every form that is not a listing or a test writes.
+  {
+    ...zip, names: ARCHIVERS, base: 'read', effects: ['file_read'], options: undefined, checksOwnOptions: true, what: 'creates, changes or extracts archives',
+    match: ['unrar t a.rar', 'unrar l a.rar', 'rar l a.rar'],
+    notMatch: ['zip -r out.zip src', 'zip out.zip ~/.ssh/id_rsa', '7z x a.7z', '7z l a.7z', 'rar l a.rar -sdel', 'unrar x a.rar', 'rar a x.rar f'],
+  },
   { ...splitters, names: splitters.names.filter((n) => n !== 'shuf' && n !== 'iconv') },
   shufRead,
+  pdftotext,
   jqLike,
   treeOut,
   diffOut,

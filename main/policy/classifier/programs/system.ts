@@ -1,16 +1,81 @@
 // Programs that change the machine itself: disks, users, services, power, the kernel, privileges.
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
-import { hasLong, hasShort, operands } from '../args';
+import { hasLong, hasShort, operands, scanOptions, tableFor } from '../args';
 import { isHarmlessDevice, resolvePath } from '../../paths';
+import type { Analysis, Invocation, ProgramConventions } from '../types';
 import type { Rule } from './helpers';
 
+/**
+ * The forms of the system-changing programs below that only report, from their manuals: each names the
+ * options that make it report (`need`, one of them present) and the options allowed beside them
+ * (`table`, args.ts format); operands are devices, users or names it reports on (`operands`: how many).
+ * Any other form keeps the program's class (destructive).
+ */
+interface ReportForm {
+  need: readonly string[];
+  table: string;
+  operands?: number | 'any';
+  what: string;
+}
+const UTIL_LINUX_INFO = ['-h', '-V'];
+const SYSTEM_CONVENTIONS: Readonly<Record<string, ProgramConventions>> = {
+  // util-linux, lvm2, grub, sudo and shadow tools document -h as help and -V as version. (shutdown -h halts;
+  // mkfs -V is verbose: not here.)
+  ...Object.fromEntries(['fdisk', 'sfdisk', 'cfdisk', 'wipefs', 'blkdiscard', 'losetup', 'swapon', 'swapoff', 'mount', 'umount', 'switch_root', 'pivot_root', 'chsh', 'chfn',
+    'nsenter', 'grub-mkconfig', 'grub-install', 'update-grub', 'visudo', 'vipw', 'vigr', 'lvremove', 'vgremove', 'pvremove', 'lvcreate', 'vgcreate', 'pvcreate', 'lvextend',
+    'lvreduce', 'kexec', 'ldconfig'].map((n) => [n, { info: UTIL_LINUX_INFO }])),
+  parted: { info: ['-h', '-v'] },
+  auditctl: { info: ['-h', '-v'] },
+  dracut: { info: ['-h'] },
+  modprobe: { info: ['-h', '-V'] },
+  depmod: { info: ['-h', '-V'] },
+  sgdisk: { info: ['-h', '-V'] },
+  chage: { info: ['-h'] },
+  passwd: { info: ['-h'] },
+  cryptsetup: { info: ['-h', '-V'] },
+  efibootmgr: { info: ['-V'] },
+  '*': {},
+};
+const REPORT_FORMS: Readonly<Record<string, ReportForm>> = {
+  fdisk: { need: ['-l', '--list', '-x', '--list-details'], table: '-l --list -x --list-details -o: --output= -b: --sector-size= -u? --units? -L? --color? -t: --type=', operands: 'any', what: 'lists partition tables' },
+  sfdisk: { need: ['-l', '--list', '-s', '--show-size', '-d', '--dump', '-J', '--json', '-F', '--list-free', '-V', '--verify', '-T', '--list-types', '-g', '--show-geometry'],
+    table: '-l --list -s --show-size -d --dump -J --json -F --list-free -V --verify -T --list-types -g --show-geometry -o: --output= -b --bytes -q --quiet -X: --label= --sector-size= --color?', operands: 'any', what: 'prints partition tables' },
+  sgdisk: { need: ['-p', '--print', '-L', '--list-types', '-i', '--info', '-v', '--verify', '-O', '--print-mbr'], table: '-p --print -L --list-types -i: --info= -v --verify -O --print-mbr', operands: 1, what: 'prints partition tables' },
+  parted: { need: ['-l', '--list'], table: '-l --list -m --machine -s --script -j --json', operands: 0, what: 'lists partition tables' },
+  losetup: { need: ['-a', '--all', '-l', '--list', '-j', '--associated'], table: '-a --all -l --list -j: --associated= -J --json -n --noheadings -O: --output= --output-all --raw -o: --offset=', operands: 1, what: 'lists loop devices' },
+  kpartx: { need: ['-l'], table: '-l -v -g -p: -s', operands: 1, what: 'lists the partitions of an image' },
+  cryptsetup: { need: ['status', 'luksDump', 'isLuks', 'tcryptDump', 'bitlkDump', 'fvault2Dump', 'benchmark'], table: '-v --verbose --debug --debug-json --header= --key-slot= -S: --dump-json-metadata --disable-locks --disable-external-tokens', operands: 'any', what: 'prints encrypted device headers' },
+  zfs: { need: ['list', 'get', 'holds', 'diff', 'userspace', 'groupspace', 'projectspace', 'version'], table: '-H -p -r -d: -o: -s: -S: -t: -h -c -a -F -n -i? -l? -v', operands: 'any', what: 'lists datasets and properties' },
+  mount: { need: [], table: '-l --show-labels -t: --types=', operands: 0, what: 'lists the mounted filesystems' },
+  swapon: { need: [], table: '-s --summary --show? --noheadings --raw --bytes', operands: 0, what: 'lists the swap areas' },
+  ldconfig: { need: ['-p', '--print-cache'], table: '-p --print-cache -v --verbose -C: -X -N', operands: 0, what: 'prints the library cache' },
+  depmod: { need: ['-n', '--show', '--dry-run'], table: '-n --show --dry-run -a --all -A --quick -b: --basedir= -e --errsyms -F: --filesyms= -E: --symvers= -v --verbose -w -m: --moduledir=', operands: 'any', what: 'prints the module dependencies it would write' },
+  modprobe: { need: ['-n', '--dry-run', '--show', '-c', '--showconfig', '--show-config', '--show-depends', '-D', '--show-modversions', '--dump-modversions'], table: '-n --dry-run --show -c --showconfig --show-config --show-depends -D --show-modversions --dump-modversions -v --verbose -q --quiet -a --all -r --remove -S: --set-version= -b --use-blacklist -d: --dirname=', operands: 'any', what: 'only shows what it would load or remove' },
+  setcap: { need: ['-v'], table: '-v -q -n:', operands: 'any', what: 'checks file capabilities' },
+  chage: { need: ['-l', '--list'], table: '-l --list -i --iso8601 -R: --root= -P: --prefix=', operands: 1, what: "prints a user's password ageing" },
+  chsh: { need: ['-l', '--list-shells'], table: '-l --list-shells', operands: 0, what: 'lists the login shells' },
+  passwd: { need: ['-S', '--status'], table: '-S --status -a --all', operands: 1, what: 'prints password status' },
+  'firewall-cmd': { need: ['--state', '--list-all', '--list-all-zones', '--list-services', '--list-ports', '--list-protocols', '--list-interfaces', '--list-sources', '--list-rich-rules', '--list-forward-ports', '--get-zones', '--get-services', '--get-active-zones', '--get-default-zone', '--get-zone-of-interface=', '--get-icmptypes', '--query-service=', '--query-port=', '--info-zone=', '--info-service='],
+    table: `--state --list-all --list-all-zones --list-services --list-ports --list-protocols --list-interfaces --list-sources --list-rich-rules --list-forward-ports --get-zones
+      --get-services --get-active-zones --get-default-zone --get-zone-of-interface= --get-icmptypes --query-service= --query-port= --info-zone= --info-service= --zone= --permanent -q --quiet`, operands: 0, what: 'prints the firewall configuration' },
+  dracut: { need: ['--list-modules'], table: '--list-modules -v --verbose -q --quiet', operands: 0, what: 'lists its modules' },
+  chkconfig: { need: ['--list'], table: '--list --type=', operands: 1, what: 'lists services by runlevel' },
+  apparmor_parser: { need: ['-p', '--preprocess', '-S', '--stdout'], table: '-p --preprocess -S --stdout -K --skip-kernel-load -T --skip-read-cache -Q --skip-kernel-load -q --quiet -v --verbose -I: --Include= -b: --base=', operands: 'any', what: 'prints a preprocessed or compiled profile' },
+  at: { need: ['-l', '-c'], table: '-l -c -q: -V', operands: 'any', what: 'lists or prints queued jobs' },
+  efibootmgr: { need: [], table: '-v --verbose -u --unicode -q --quiet', operands: 0, what: 'lists boot entries' },
+};
+
 const disks: Rule = {
-  names: ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'newfs', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'cgdisk', 'blkdiscard', 'hdparm', 'sdparm', 'nvme', 'badblocks', 'e2fsck', 'fsck', 'tune2fs', 'resize2fs', 'xfs_repair', 'btrfs', 'zpool', 'zfs', 'lvremove', 'vgremove', 'pvremove', 'lvcreate', 'vgcreate', 'pvcreate', 'lvextend', 'lvreduce', 'mdadm', 'cryptsetup', 'losetup', 'kpartx', 'diskutil', 'gpart', 'flashrom', 'dmsetup'],
-  base: 'destructive',
-  effects: ['destructive', 'file_write'],
-  what: 'changes disks, partitions or filesystems',
+  names: ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'newfs', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'cgdisk', 'blkdiscard', 'hdparm', 'sdparm', 'nvme', 'badblocks', 'e2fsck', 'fsck', 'tune2fs', 'resize2fs', 'xfs_repair', 'btrfs', 'zfs', 'lvremove', 'vgremove', 'pvremove', 'lvcreate', 'vgcreate', 'pvcreate', 'lvextend', 'lvreduce', 'mdadm', 'cryptsetup', 'losetup', 'kpartx', 'diskutil', 'gpart', 'flashrom', 'dmsetup'],
+  base: 'read',
+  effects: [],
+  what: 'works with disks, partitions or filesystems',
   readsArgs: false,
+  checksOwnOptions: true,
+  conventions: { byName: SYSTEM_CONVENTIONS },
   analyze(inv, a) {
+    if (reportsOnly(inv, a)) return;
+    a.raise('destructive', `${inv.name} changes disks, partitions or filesystems`, ['destructive', 'file_write']);
     const mkfs = /^(mkfs|mke2fs|mkdosfs|mkntfs|newfs|mkswap)$/.test(inv.name);
     const wipes = mkfs || inv.name === 'wipefs' || inv.name === 'blkdiscard';
     if (!wipes) return;
@@ -20,20 +85,24 @@ const disks: Rule = {
       if (abs !== null && abs.startsWith('/dev/') && !isHarmlessDevice(abs)) a.markHardline(`${inv.name} ${arg} erases the disk or partition`);
     }
   },
-  match: ['mkfs.ext4 disk.img', 'fdisk -l'],
-  notMatch: ['mkfs.ext4 /dev/sda1', 'wipefs -a /dev/nvme0n1'],
+  match: ['fdisk -l', 'sfdisk -l /dev/sda', 'losetup -a', 'zfs list', 'cryptsetup luksDump /dev/sdb', 'kpartx -l disk.img'],
+  notMatch: ['mkfs.ext4 disk.img', 'mkfs.ext4 /dev/sda1', 'wipefs -a /dev/nvme0n1', 'fdisk /dev/sda', 'zfs destroy tank/x', 'cryptsetup luksDump --dump-master-key /dev/sdb', 'losetup -f disk.img'],
 };
 
 const power: Rule = {
-  names: ['shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'kexec', 'pm-suspend', 'pm-hibernate', 'systemd-run', 'chroot', 'nsenter', 'pivot_root', 'switch_root', 'modprobe', 'insmod', 'rmmod', 'depmod', 'setcap', 'capsh', 'mount', 'umount', 'swapon', 'swapoff', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'passwd', 'chpasswd', 'chsh', 'chfn', 'chage', 'visudo', 'vipw', 'vigr', 'newgrp', 'pwck', 'grpck', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'ipfw', 'update-grub', 'grub-install', 'grub-mkconfig', 'efibootmgr', 'update-initramfs', 'dracut', 'mkinitcpio', 'ldconfig', 'update-alternatives', 'update-rc.d', 'chkconfig', 'rc-update', 'service', 'launchctl', 'csrutil', 'spctl', 'nvram', 'pmset', 'bless', 'kextload', 'kextunload', 'tccutil', 'dscl', 'sysadminctl', 'fdesetup', 'killall5', 'auditctl', 'setenforce', 'aa-disable', 'apparmor_parser', 'at', 'batch', 'atrm', 'anacron', 'wall', 'write'],
-  base: 'destructive',
-  effects: ['destructive'],
-  what: 'changes the system itself (power, users, services, kernel, firewall or scheduled jobs)',
+  names: ['shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'kexec', 'pm-suspend', 'pm-hibernate', 'systemd-run', 'chroot', 'nsenter', 'pivot_root', 'switch_root', 'modprobe', 'insmod', 'rmmod', 'depmod', 'setcap', 'capsh', 'mount', 'umount', 'swapon', 'swapoff', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'passwd', 'chpasswd', 'chsh', 'chfn', 'chage', 'visudo', 'vipw', 'vigr', 'newgrp', 'pwck', 'grpck', 'iptables', 'ip6tables', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'ipfw', 'update-grub', 'grub-install', 'grub-mkconfig', 'efibootmgr', 'update-initramfs', 'dracut', 'ldconfig', 'update-rc.d', 'chkconfig', 'launchctl', 'csrutil', 'spctl', 'nvram', 'pmset', 'bless', 'kextload', 'kextunload', 'tccutil', 'dscl', 'sysadminctl', 'fdesetup', 'killall5', 'auditctl', 'setenforce', 'aa-disable', 'apparmor_parser', 'at', 'batch', 'atrm', 'anacron', 'wall', 'write'],
+  base: 'read',
+  effects: [],
+  what: 'manages the system (power, users, services, kernel, firewall or scheduled jobs)',
   readsArgs: false,
+  checksOwnOptions: true,
+  conventions: { byName: SYSTEM_CONVENTIONS },
   analyze(inv, a) {
-    // A few of these only report unless given an action.
-    if (['mount', 'swapon', 'iptables', 'ip6tables', 'nft', 'ufw', 'service', 'launchctl'].includes(inv.name)) {
-      const listing = inv.argv.length === 0 || hasShort(inv.argv, 'lLSs') && ['iptables', 'ip6tables', 'swapon'].includes(inv.name) || ['status', 'list', 'show', 'print'].includes(inv.argv[0] ?? '') || (inv.name === 'nft' && inv.argv[0] === 'list');
+    if (reportsOnly(inv, a)) return;
+    a.raise('destructive', `${inv.name} changes the system itself (power, users, services, kernel, firewall or scheduled jobs)`, ['destructive']);
+    // iptables -L, nft list, ufw status, launchctl list read the configuration but need privileges: kept at destructive.
+    if (['iptables', 'ip6tables', 'nft', 'ufw', 'launchctl'].includes(inv.name)) {
+      const listing = inv.argv.length === 0 || hasShort(inv.argv, 'lLSs') && ['iptables', 'ip6tables'].includes(inv.name) || ['status', 'list', 'show', 'print'].includes(inv.argv[0] ?? '') || (inv.name === 'nft' && inv.argv[0] === 'list');
       if (listing) a.raise('destructive', `${inv.name} needs privileges even to read; the classifier keeps it at destructive`);
     }
     if (inv.name === 'chroot' || inv.name === 'nsenter' || inv.name === 'systemd-run') {
@@ -42,15 +111,30 @@ const power: Rule = {
       if (ops.length > start) a.runArgv(inv.args.slice(ops[start]!), inv.name);
     }
   },
-  match: ['reboot', 'useradd bob'],
-  notMatch: [],
+  match: ['mount', 'swapon --show', 'ldconfig -p', 'modprobe -n json', 'chage -l alice', 'passwd --status', 'firewall-cmd --list-all-zones', 'at -l', 'vipw -V', 'switch_root -h'],
+  notMatch: ['reboot', 'useradd bob', 'mount /dev/sdb1 /mnt', 'shutdown -h now', 'modprobe json', 'setcap cap_net_raw+ep x', 'passwd', 'at now', 'chsh -s /bin/zsh', 'firewall-cmd --add-port=80/tcp'],
 };
+
+/** True (after saying so) when the invocation is one of the program's report forms (REPORT_FORMS). */
+function reportsOnly(inv: Invocation, a: Analysis): boolean {
+  const form = Object.hasOwn(REPORT_FORMS, inv.name) ? REPORT_FORMS[inv.name]! : null;
+  if (!form || inv.args.some((w) => !w.literal)) return false;
+  const scan = scanOptions(inv.argv, tableFor(form.table));
+  if (scan.unknown.length) return false;
+  // cryptsetup and zfs take their action as the first operand; the others as an option.
+  const verbFirst = inv.name === 'cryptsetup' || inv.name === 'zfs';
+  const ops = scan.operands.map((i) => inv.argv[i]!);
+  if (verbFirst ? !form.need.includes(ops.shift() ?? '') : form.need.length > 0 && !scan.found.some((f) => form.need.includes(f.name) || form.need.includes(`${f.name}=`))) return false;
+  if (form.operands !== 'any' && ops.length > (form.operands ?? 0)) return false;
+  a.raise('read', `${inv.name} ${form.what}`);
+  return true;
+}
 
 /** Options of the read paths; -H/--host and -M/--machine reach another machine or container and are not listed. */
 const SYSTEM_READ_OPTIONS: Readonly<Record<string, string>> = {
-  systemctl: `--help --version -a -l -q -t: -p: -P: -r -n: -o: --all --full --quiet --type= --state= --property= --value --recursive --reverse --after
+  systemctl: `--help --version -a -l -q -t: -p: -P: -r -n: -o: --all --full --quiet --type= --state= --property= --value --recursive --reverse --after --wait
     --before --lines= --output= --no-pager --no-legend --plain --user --system --failed --show-types --legend= --with-dependencies --no-ask-password`,
-  journalctl: `--help --version -a -b? -D: -e -f -F: -g: -i: -k -l -m -n: -N -o: -p: -q -r -S: -t: -T: -u: -U: -x -c: --all --boot? --directory= --pager-end
+  journalctl: `--help --version -NUM -a -b? -D: -e -f -F: -g: -i: -k -l -m -n: -N -o: -p: -q -r -S: -t: -T: -u: -U: -x -c: --all --boot? --directory= --pager-end
     --follow --field= --grep= --file= --kernel --full --merge --lines= --fields --output= --priority= --quiet --reverse --since= --until=
     --identifier= --unit= --user-unit= --catalog --case-sensitive? --cursor= --after-cursor= --show-cursor --list-boots --dmesg --system
     --user --no-pager --no-full --no-hostname --no-tail --utc --output-fields= --facility= --header --disk-usage --verify
@@ -66,6 +150,7 @@ const SYSTEM_READ_OPTIONS: Readonly<Record<string, string>> = {
 };
 
 const systemctl: Rule = {
+  conventions: { byName: { systemctl: { info: ['-h'] }, journalctl: { info: ['-h'] }, loginctl: { info: ['-h'] }, killall: { info: ['-l', '--list', '-V'] }, pkill: { info: ['-V'] }, '*': {} } },
   names: ['systemctl', 'journalctl', 'loginctl', 'sysctl', 'ip', 'ifconfig', 'route', 'arp', 'crontab', 'kill', 'pkill', 'killall', 'renice'],
   base: 'read',
   effects: [],
@@ -74,11 +159,23 @@ const systemctl: Rule = {
   options: SYSTEM_READ_OPTIONS,
   analyze(inv, a) {
     const argv = inv.argv;
-    const first = argv.find((x) => !x.startsWith('-')) ?? '';
+    // The verb: the first operand after the options that take a value (a flag listed here would hide the verb).
+    const firstOp = inv.name === 'systemctl' || inv.name === 'loginctl'
+      ? operands(argv, { short: 'tpPHMnos', long: ['host', 'machine', 'type', 'property', 'lines', 'output', 'state', 'signal', 'kill-whom', 'kill-value', 'root', 'image', 'job-mode', 'when', 'message', 'timestamp', 'legend', 'what', 'preset-mode', 'reboot-argument', 'check-inhibitors', 'drop-in', 'boot-loader-menu', 'boot-loader-entry'] })[0]
+      : argv.findIndex((x) => !x.startsWith('-'));
+    const first = firstOp === undefined || firstOp === -1 ? '' : argv[firstOp]!;
+    // -H user@host runs the same command on another machine, over ssh.
+    if (['systemctl', 'loginctl'].includes(inv.name) && (hasShort(argv, 'H') || hasLong(argv, ['host']))) {
+      a.raise('network', `${inv.name} -H runs on another machine over ssh`, ['network']);
+    }
     switch (inv.name) {
       case 'systemctl': {
-        const reading = ['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help', 'show-environment'];
-        if (!reading.includes(first)) a.raise('destructive', `systemctl ${first} changes services or the system state`, ['destructive']);
+        const reading = ['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help', 'show-environment',
+          'list-automounts', 'list-machines', 'list-paths', 'whoami'];
+        // These print the setting alone, and change it with an argument (service-log-level NAME LEVEL).
+        const printsAlone = ['log-level', 'log-target', 'service-watchdogs'].includes(first) && firstOp !== undefined && firstOp !== -1 && operands(argv.slice(firstOp + 1)).length === 0;
+        const printsFor = ['service-log-level', 'service-log-target'].includes(first) && firstOp !== undefined && firstOp !== -1 && operands(argv.slice(firstOp + 1)).length === 1;
+        if (!reading.includes(first) && !printsAlone && !printsFor) a.raise('destructive', `systemctl ${first} changes services or the system state`, ['destructive']);
         if (hasLong(argv, ['user']) && ['enable', 'link', 'edit', 'set-environment', 'import-environment'].includes(first)) a.addEffects(['capability_change']);
         return;
       }
@@ -127,6 +224,14 @@ const systemctl: Rule = {
 
 /** Privilege escalation: destructive whatever it runs, and what it runs is judged too. */
 const privileged: Rule = {
+  conventions: {
+    byName: {
+      su: { info: ['-h', '-V'] }, runuser: { info: ['-h', '-V'] }, sudo: { info: ['-h', '-V'] }, setpriv: { info: ['-h', '-V'] },
+      // doas -C FILE [COMMAND]: parses the configuration and says whether COMMAND would be allowed; nothing runs.
+      doas: { checks: [{ when: ['-C'], table: '-C: -u: -n -s', what: 'only checks a configuration file (-C)', operands: 'any' }] },
+      '*': {},
+    },
+  },
   names: ['sudo', 'doas', 'su', 'pkexec', 'runuser', 'run0', 'sudoedit', 'gosu', 'su-exec', 'setpriv', 'sg', 'calife', 'ksu'],
   base: 'destructive',
   effects: ['destructive'],

@@ -5,7 +5,7 @@
 // stopped, and a classifier change that let one through would show as a refused grant, not a silent hole.
 // Names: collector.example is the attacker's host, notes.txt a workspace file, payload.sh a script.
 import { INTERPRETER_NAMES } from './classifier';
-import { SHELLS } from './classifier/programs/interpreters';
+import { SHELLS, inlineCodeOptions } from './classifier/programs/interpreters';
 
 export interface CommandProbe {
   command: string;
@@ -103,7 +103,8 @@ function interpreterProbes(): CommandProbe[] {
   const out: CommandProbe[] = [];
   for (const name of INTERPRETER_NAMES) {
     if ((SHELLS as readonly string[]).includes(name)) out.push({ command: `${name} ./payload.sh`, why: 'runs any script' }, { command: `${name} -s`, why: 'runs whatever code it is given on its input' });
-    else if (name !== 'awk' && name !== 'gawk' && name !== 'busybox') out.push({ command: `${name} -c '${CODE}'`, why: 'runs code given on its command line' }, { command: `${name} -e 'system("id")'`, why: 'runs code given on its command line' });
+    // Each with the options its own table says run inline code (ruby's and node's -c only check the syntax).
+    else for (const option of inlineCodeOptions(name)) out.push({ command: `${name} ${option} '${CODE}'`, why: 'runs code given on its command line' });
   }
   return out;
 }

@@ -371,4 +371,10 @@ const alias: Rule = {
   notMatch: ['alias ls="rm -rf ~"', "alias g='git'"],
 };
 
+/** The short options with which an interpreter runs code given on its command line (python3 → ['-c']; ruby → ['-e']: its -c only checks). */
+export function inlineCodeOptions(name: string): string[] {
+  const spec = INTERPRETERS.find((i) => i.names.includes(name));
+  return spec ? [...spec.code].map((letter) => `-${letter}`) : [];
+}
+
 export const interpreterRules: Rule[] = [shells, evalRule, source, alias, ...INTERPRETERS.map(interpreterRule), editors, openers];

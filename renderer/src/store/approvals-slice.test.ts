@@ -61,6 +61,8 @@ function rig(answer: (id: string) => DecisionRecord | { code: string; message: s
     getTranscript: async () => ({ ok: true, value: [] }),
   } as unknown as AppApi;
   const store = createAppStore(api);
+  // A page that is connected (model/connection.ts: nothing is decided while it is not).
+  store.setState({ connection: 'open' });
   return { store, release };
 }
 

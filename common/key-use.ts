@@ -23,14 +23,15 @@ export type KeyUseRequest = z.output<typeof keyUseRequestSchema>;
 
 /**
  * An address as it is dialled: the URL parser's form. Controls, spaces and direction-changing characters
- * in a path become %-escapes and a look-alike host name its xn-- form, so a page cannot make the dialog
- * read as another address. Not a URL: shown escaped whole.
+ * in a path become %-escapes, line breaks are dropped (as the parser drops them) and a look-alike host
+ * name takes its xn-- form, so a page cannot make the dialog read as another address or add a line to
+ * it. Not a URL: shown quoted, everything outside printable ASCII as \u escapes.
  */
 export function shownAddress(baseUrl: string): string {
   try {
     return new URL(baseUrl).href;
   } catch {
-    return JSON.stringify(baseUrl);
+    return JSON.stringify(baseUrl).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
 }
 

@@ -5,8 +5,9 @@
 //   existed: to the config file's provider);
 // - the config file's `api_key_env` to the file's provider; a kind's conventional variable
 //   (ANTHROPIC_API_KEY, OPENAI_API_KEY) that the file does not name, to that kind's official endpoint;
-// - or to where a person moved it in the desktop window (a confirmation the shell shows: injected as
-//   `KeyConfirmation`, absent for every other surface, so a page alone can never move a key).
+// - or to where a person moved it in the desktop window: a `KeyConfirmation` given to the desktop
+//   surface's handlers only, which asks the shell over its own connection (main/control/key-use-questions.ts)
+//   and the shell a native dialog; absent for every other surface, so a page alone can never move a key.
 // Whatever the binding, a key never goes over plain http:// to a host other than this machine, nor to a
 // URL that carries a user name or password.
 import type { KeyUseRequest } from '../../common/key-use';

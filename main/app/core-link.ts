@@ -1,9 +1,11 @@
 // The desktop shell's connection to its core (common/desktop-channel.ts): the control socket of the data
 // directory, turned into the desktop window's with the UI token, subscribed to every core event. Replies
 // and events are checked against the operations table before anything reaches a window, as the web
-// page checks them. Errors are values: a call on a lost connection answers `disconnected`.
+// page checks them. Errors are values: a call on a lost connection answers `disconnected`. The core's
+// questions before a provider key goes elsewhere arrive here too, and are answered on this connection.
 import { readFileSync } from 'node:fs';
-import { ATTACH_METHOD, attachResultSchema, type AttachResult } from '../../common/desktop-channel';
+import { ATTACH_METHOD, attachResultSchema, CONFIRM_KEY_USE_NOTIFICATION, confirmKeyUseParamsSchema, KEY_USE_ANSWER_METHOD, keyUseAnswerResultSchema, type AttachResult } from '../../common/desktop-channel';
+import type { KeyUseRequest } from '../../common/key-use';
 import type { CoreEvent, OperationName, Result } from '../../common/operations';
 import { resultSchema } from '../../common/operations';
 import { checkReply, parseEvent } from '../../common/web-protocol';
@@ -17,9 +19,23 @@ export interface CoreLink {
   /** Runs one UI operation on the core as the desktop surface; never throws. */
   invoke(operation: OperationName, params?: unknown): Promise<Result<unknown>>;
   onEvent(listener: (event: CoreEvent) => void): () => void;
+  /**
+   * The core asks before a provider key goes to another endpoint (common/desktop-channel.ts). One
+   * listener answers each question; with none, or a question that does not parse, the answer is "no".
+   */
+  onKeyUseQuestion(listener: (question: KeyUseQuestion) => void): () => void;
   /** Runs once the connection is gone (the core stopped, crashed, or close() was called). */
   onClose(listener: () => void): () => void;
   close(): void;
+}
+
+/** One question of the core, as the shell answers it. */
+export interface KeyUseQuestion {
+  request: KeyUseRequest;
+  /** Aborted once the core no longer waits: its time ran out, or the connection is gone. */
+  signal: AbortSignal;
+  /** Sends the person's answer (once); false when the core no longer took it. Never throws. */
+  answer(send: boolean): Promise<boolean>;
 }
 
 const anyResult = resultSchema(z.unknown());
@@ -60,7 +76,30 @@ export async function attachToCore(dataDir: string): Promise<CoreLink> {
 
 function linkOver(client: ControlClient, info: AttachResult): CoreLink {
   const listeners = new Set<(event: CoreEvent) => void>();
+  let askPerson: ((question: KeyUseQuestion) => void) | null = null;
+  const gone = new AbortController();
+  client.onClose(() => gone.abort());
+  const keyUseQuestion = (params: unknown) => {
+    const parsed = confirmKeyUseParamsSchema.safeParse(params);
+    // A question that does not parse cannot be shown; its id may be unreadable, so the core's time runs out (no key).
+    if (!parsed.success) return;
+    const { id, request, timeout_ms } = parsed.data;
+    let answered = false;
+    const answer = async (send: boolean): Promise<boolean> => {
+      if (answered) return false;
+      answered = true;
+      try {
+        keyUseAnswerResultSchema.parse(await client.call(KEY_USE_ANSWER_METHOD, { id, send }));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!askPerson) return void answer(false);
+    askPerson({ request, signal: AbortSignal.any([gone.signal, AbortSignal.timeout(timeout_ms)]), answer });
+  };
   client.onNotification((method, params) => {
+    if (method === CONFIRM_KEY_USE_NOTIFICATION) return keyUseQuestion(params);
     if (method !== 'event') return;
     const event = parseEvent({ event: params });
     if (event) for (const listener of [...listeners]) listener(event);
@@ -82,6 +121,10 @@ function linkOver(client: ControlClient, info: AttachResult): CoreLink {
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
+    },
+    onKeyUseQuestion(listener) {
+      askPerson = listener;
+      return () => void (askPerson === listener && (askPerson = null));
     },
     onClose: (listener) => client.onClose(listener),
     close: () => client.destroy(),

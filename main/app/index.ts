@@ -1,10 +1,12 @@
 // The Electron main process: a thin shell (docs/desktop.md). It loads no native module and none of the
 // core: shell.ts starts (or attaches to) the core process for the data directory, supervises it, relays
-// the preload's IPC to it, and adds the window, the tray, the badge, notifications and the keychain.
+// the preload's IPC to it, and adds the window, the tray, the badge, notifications, the keychain and the
+// native dialog that asks before an API key goes to another address.
 // This file only hands Electron's real objects to shell.ts; it is the only code that imports 'electron'.
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, protocol, safeStorage, session, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, safeStorage, session, Tray } from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { keyUseQuestion } from '../../common/key-use';
 import { resolveDataDir } from '../config/dirs';
 import { coreLaunch, shellArgs } from './core-launch';
 import { CoreSupervisor } from './core-supervisor';
@@ -81,6 +83,12 @@ if (!app.requestSingleInstanceLock()) {
         createNotification: (n) => (Notification.isSupported() ? new Notification(n) : null),
         safeStorage,
         ipc: ipcMain,
+        confirmKeyUse: async (request, parent, signal) => {
+          const q = keyUseQuestion(request);
+          // "Do not send it" is the default and what Escape, closing the dialog or its time running out choose.
+          const { response } = await dialog.showMessageBox(parent as BrowserWindow, { type: 'warning', title: q.title, message: q.message, detail: q.detail, buttons: q.buttons, defaultId: 1, cancelId: 1, noLink: true, signal });
+          return response === 0 && !signal.aborted;
+        },
       },
       supervisor,
       dataDir,

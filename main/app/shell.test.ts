@@ -6,9 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ensureCliBundle } from '../../bin/cli-bundle.js';
 import { CORE_STATUS_SIGNAL, EVENT_CHANNEL, isCoreStatusSignal } from '../../common/contract';
-import { ATTACH_METHOD } from '../../common/desktop-channel';
+import { ATTACH_METHOD, CONFIRM_KEY_USE_NOTIFICATION, KEY_USE_ANSWER_METHOD, KEY_USE_TIMEOUT_ENV, type ConfirmKeyUseParams } from '../../common/desktop-channel';
 import type { Result } from '../../common/operations';
 import { isAlive } from '../config/data-dir-lock';
 import { ControlClient } from '../control/client';
@@ -697,3 +698,238 @@ describe('start-up that never dead-ends', () => {
 it('the status signal is the one the page understands', () => {
   expect(isCoreStatusSignal({ name: CORE_STATUS_SIGNAL, payload: { state: 'stopped', message: 'x' } })).toBe(true);
 });
+
+describe('moving the API key to another address: the core asks the window, the person answers', () => {
+  // One core with the agent. The key is entered in the window (so it is kept for provider A, the one the
+  // window shows); provider B is another address. Both are fake providers that record every header.
+  const KEY = 'sk-desktop-0123456789abcdefXYZ';
+  const QUESTION_MS = 3_000;
+  let a: FakeProvider;
+  let b: FakeProvider;
+  let r: Rig;
+  let web: { call(op: string, params?: unknown): Promise<Result<Record<string, unknown>>>; close(): void };
+  const at = (p: FakeProvider) => ({ kind: 'openai-compatible' as const, base_url: `${p.url}/v1`, model: 'fake-model' });
+  /** What a provider received: one entry per request, whether it carried the key. */
+  const keysAt = (p: FakeProvider) => p.requests.map((q) => JSON.stringify(q.headers).includes(KEY));
+  const token = () => readFileSync(webTokenPath(r.f.dataDir), 'utf8').trim();
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([FakeProvider.start(), FakeProvider.start()]);
+    const f = fixture(`[provider]\nkind = "openai-compatible"\nbase_url = "${a.url}/v1"\nmodel = "fake-model"\napi_key_env = "THRESHOLD_TEST_UNSET_KEY"\n`);
+    r = startRig(f, { serveArgs: ['--config', f.config], env: { [KEY_USE_TIMEOUT_ENV]: String(QUESTION_MS) } });
+    rigs.splice(rigs.indexOf(r), 1);
+    await r.ready();
+    expect(await ipc(r, 'settings.set_api_key', { key: KEY })).toEqual({ ok: true, value: { stored: true } });
+    web = await webPage(r);
+  }, 120_000);
+  afterAll(async () => {
+    web?.close();
+    await r?.quit();
+    await Promise.all([a?.close(), b?.close()]);
+  });
+  const clients: ControlClient[] = [];
+  const connect = async () => {
+    const c = await control(r.f);
+    clients.push(c);
+    return c;
+  };
+  afterEach(() => {
+    r.electron.keyAnswer = null;
+    a.requests.length = 0;
+    b.requests.length = 0;
+    for (const c of clients.splice(0)) c.destroy();
+  });
+
+  it('the control case: a test of the provider the key is kept for sends it without asking', async () => {
+    const tested = await ipc(r, 'model.test', at(a));
+    expect({ sent: tested.ok && (tested.value as { key_sent: boolean }).key_sent, a: keysAt(a), dialogs: r.electron.keyDialogs.length }).toEqual({ sent: true, a: [true], dialogs: 0 });
+  });
+
+  it.each([
+    { name: 'the person confirms: the other address receives the key, once', answer: true, sent: true, outcome: 'send' },
+    { name: 'the person refuses: the other address gets the test without the key', answer: false, sent: false, outcome: 'refuse' },
+    { name: 'nobody answers in time: the dialog closes and no key is sent', answer: null, sent: false, outcome: 'closed' },
+  ])('testing another address, $name', async ({ answer, sent, outcome }) => {
+    r.electron.keyAnswer = answer;
+    const before = r.electron.keyDialogs.length;
+    const tested = await ipc(r, 'model.test', at(b));
+    const dialogs = r.electron.keyDialogs.slice(before);
+    expect({
+      sent: tested.ok && (tested.value as { key_sent: boolean }).key_sent,
+      b: keysAt(b),
+      a: keysAt(a),
+      dialogs: dialogs.map((d) => ({ request: d.request, onTheWindow: d.parent === r.electron.window(), outcome: d.outcome })),
+    }).toEqual({
+      sent,
+      b: [sent],
+      a: [],
+      dialogs: [{ request: { purpose: 'test', source: 'the OS keychain', from: { kind: 'openai-compatible', base_url: `${a.url}/v1` }, to: { kind: 'openai-compatible', base_url: `${b.url}/v1` } }, onTheWindow: true, outcome }],
+    });
+    // A test moves nothing: the key is still kept for A, and the next test of B asks again.
+    const model = await ipc(r, 'model.get');
+    expect(model.ok && (model.value as { base_url: string; key_applies: boolean })).toEqual(expect.objectContaining({ base_url: `${a.url}/v1`, key_applies: true }));
+  });
+
+  it('while the question is open, the window’s other calls are still answered', async () => {
+    const testing = ipc(r, 'model.test', at(b));
+    const dialog = await until('the dialog', () => r.electron.keyDialogs.find((d) => d.outcome === null));
+    const meanwhile = await ipc(r, 'approval.list_pending');
+    const stillAsking = dialog.outcome === null;
+    dialog.click(false);
+    const tested = await testing;
+    expect({ meanwhile, stillAsking, sent: tested.ok && (tested.value as { key_sent: boolean }).key_sent, b: keysAt(b) }).toEqual({ meanwhile: { ok: true, value: [] }, stillAsking: true, sent: false, b: [false] });
+  });
+
+  it('saving another address, the person refuses: it is saved, and neither the save nor the tests after it send the key there', async () => {
+    r.electron.keyAnswer = false;
+    const saved = await ipc(r, 'model.set', at(b));
+    const tested = await ipc(r, 'model.test');
+    const back = await ipc(r, 'model.set', at(a));
+    expect({
+      applies: saved.ok && (saved.value as { key_applies: boolean }).key_applies,
+      sent: tested.ok && (tested.value as { key_sent: boolean }).key_sent,
+      b: keysAt(b),
+      asked: r.electron.keyDialogs.slice(-2).map((d) => [d.request.purpose, d.outcome]),
+      backApplies: back.ok && (back.value as { key_applies: boolean }).key_applies,
+    }).toEqual({ applies: false, sent: false, b: [false], asked: [['save', 'refuse'], ['test', 'refuse']], backApplies: true });
+  });
+
+  it('saving another address, the person confirms: the binding moves there (no more questions), and the first address no longer gets the key', async () => {
+    r.electron.keyAnswer = true;
+    const saved = await ipc(r, 'model.set', at(b));
+    const before = r.electron.keyDialogs.length;
+    r.electron.keyAnswer = false;
+    const inForce = await ipc(r, 'model.test');
+    const first = await ipc(r, 'model.test', at(a));
+    const asked = r.electron.keyDialogs.slice(before).map((d) => [d.request.purpose, d.request.from.base_url, d.request.to.base_url, d.outcome]);
+    // Back to A, moved by the person again.
+    r.electron.keyAnswer = true;
+    const back = await ipc(r, 'model.set', at(a));
+    expect({
+      applies: saved.ok && (saved.value as { key_applies: boolean }).key_applies,
+      inForce: inForce.ok && (inForce.value as { key_sent: boolean }).key_sent,
+      first: first.ok && (first.value as { key_sent: boolean }).key_sent,
+      b: keysAt(b),
+      a: keysAt(a),
+      asked,
+      backApplies: back.ok && (back.value as { key_applies: boolean }).key_applies,
+    }).toEqual({
+      applies: true,
+      inForce: true,
+      first: false,
+      b: [true],
+      a: [false],
+      asked: [['test', `${b.url}/v1`, `${a.url}/v1`, 'refuse']],
+      backApplies: true,
+    });
+  });
+
+  /** A connection of a script that read the UI token: attached as the desktop, collecting the questions it is asked. */
+  async function attachedScript(): Promise<{ c: ControlClient; question(): Promise<ConfirmKeyUseParams> }> {
+    const c = await connect();
+    const asked: ConfirmKeyUseParams[] = [];
+    c.onNotification((method, params) => void (method === CONFIRM_KEY_USE_NOTIFICATION && asked.push(params as ConfirmKeyUseParams)));
+    await c.call(ATTACH_METHOD, { token: token() });
+    return { c, question: () => until('a question on the script’s connection', () => asked.shift()) };
+  }
+  const code = (p: Promise<unknown>) => p.then(() => 'answered', (err: { code?: string }) => err.code ?? String(err));
+
+  it.each([
+    { name: 'another attached connection, with the id', forge: async (id: string) => (await attachedScript()).c.call(KEY_USE_ANSWER_METHOD, { id, send: true }), refused: 'not_found' },
+    { name: 'a control connection that did not attach, with the id', forge: async (id: string) => (await connect()).call(KEY_USE_ANSWER_METHOD, { id, send: true }), refused: 'method_not_found' },
+    { name: 'a control connection that tried a wrong token first', forge: async (id: string) => { const c = await connect(); await c.call(ATTACH_METHOD, { token: 'x'.repeat(43) }).catch(() => undefined); return c.call(KEY_USE_ANSWER_METHOD, { id, send: true }); }, refused: 'method_not_found' },
+    { name: 'the asked connection, for an id never asked', forge: async (_id: string, asked: ControlClient) => asked.call(KEY_USE_ANSWER_METHOD, { id: 'kq_00000000-0000-4000-8000-000000000000', send: true }), refused: 'not_found' },
+    { name: 'the asked connection, with "yes" for send', forge: async (id: string, asked: ControlClient) => asked.call(KEY_USE_ANSWER_METHOD, { id, send: 'yes' }), refused: 'invalid_params' },
+    { name: 'the asked connection, with an extra field', forge: async (id: string, asked: ControlClient) => asked.call(KEY_USE_ANSWER_METHOD, { id, send: true, surface: 'desktop' }), refused: 'invalid_params' },
+    { name: 'the web page, with the id', forge: async (id: string) => web.call(KEY_USE_ANSWER_METHOD, { id, send: true }).then((res) => { if (!res.ok) throw res.error; }), refused: 'unknown_operation' },
+  ])('an answer from $name is refused and moves nothing: the question still waits, and no key is sent', async ({ forge, refused }) => {
+    const script = await attachedScript();
+    const testing = script.c.call<Result<{ key_sent: boolean }>>('model.test', at(b));
+    const { id } = await script.question();
+    const forged = await code(forge(id, script.c));
+    // The question still waits for its own connection: its "no" is taken.
+    const own = await script.c.call(KEY_USE_ANSWER_METHOD, { id, send: false });
+    const tested = await testing;
+    expect({ forged, own, sent: tested.ok && tested.value.key_sent, b: keysAt(b), windowAsked: r.electron.keyDialogs.filter((d) => d.outcome === null).length }).toEqual({ forged: refused, own: { id, send: false }, sent: false, b: [false], windowAsked: 0 });
+  });
+
+  it('a second answer for the same id is refused: the key went once', async () => {
+    const script = await attachedScript();
+    const testing = script.c.call<Result<{ key_sent: boolean }>>('model.test', at(b));
+    const { id } = await script.question();
+    const first = await script.c.call(KEY_USE_ANSWER_METHOD, { id, send: true });
+    const again = await code(script.c.call(KEY_USE_ANSWER_METHOD, { id, send: true }));
+    const tested = await testing;
+    const later = await code(script.c.call(KEY_USE_ANSWER_METHOD, { id, send: true }));
+    expect({ first, again, later, sent: tested.ok && tested.value.key_sent, b: keysAt(b) }).toEqual({ first: { id, send: true }, again: 'not_found', later: 'not_found', sent: true, b: [true] });
+  });
+
+  it('an answer after the time ran out is refused, and the test went without the key', async () => {
+    const script = await attachedScript();
+    const testing = script.c.call<Result<{ key_sent: boolean }>>('model.test', at(b));
+    const { id, timeout_ms } = await script.question();
+    const tested = await testing;
+    const late = await code(script.c.call(KEY_USE_ANSWER_METHOD, { id, send: true }));
+    expect({ timeout_ms, late, sent: tested.ok && tested.value.key_sent, b: keysAt(b) }).toEqual({ timeout_ms: QUESTION_MS, late: 'not_found', sent: false, b: [false] });
+  });
+
+  it('a connection that closes mid-question sends no key', async () => {
+    const script = await attachedScript();
+    void script.c.call('model.test', at(b)).catch(() => undefined);
+    await script.question();
+    script.c.destroy();
+    await until('the test to reach B', () => b.requests.length > 0, 10_000);
+    expect(keysAt(b)).toEqual([false]);
+  });
+
+  it('the web page’s own test of another address asks nobody and sends no key', async () => {
+    const before = r.electron.keyDialogs.length;
+    const tested = await web.call('model.test', at(b));
+    expect({ sent: tested.ok && tested.value['key_sent'], b: keysAt(b), dialogs: r.electron.keyDialogs.length - before }).toEqual({ sent: false, b: [false], dialogs: 0 });
+  });
+
+  it('the window’s page has no channel to answer or to be asked on', () => {
+    expect([KEY_USE_ANSWER_METHOD, CONFIRM_KEY_USE_NOTIFICATION].filter((c) => r.electron.ipc.handlers.has(c))).toEqual([]);
+  });
+
+  // Last: it takes the shell's connection away (the shell attaches again).
+  it('the shell’s connection drops mid-question: the dialog closes and no key is sent', async () => {
+    const testing = ipc(r, 'model.test', at(b));
+    const dialog = await until('the dialog', () => r.electron.keyDialogs.find((d) => d.outcome === null));
+    r.supervisor.link!.close();
+    const tested = await testing;
+    await until('the test to reach B', () => b.requests.length > 0, 10_000);
+    expect({ outcome: dialog.outcome, tested: tested.ok ? tested.value : tested.error.code, b: keysAt(b) }).toEqual({ outcome: 'closed', tested: 'disconnected', b: [false] });
+    await until('the shell attached again', () => r.supervisor.status.state === 'open');
+  });
+});
+
+/** A browser page's socket to the core's web server (signed in with the UI token, as the page is). */
+async function webPage(r: Rig): Promise<{ call(op: string, params?: unknown): Promise<Result<Record<string, unknown>>>; close(): void }> {
+  const url = await until('the web UI line', () => /web UI: (http:\/\/127\.0\.0\.1:\d+)\//.exec(r.output())?.[1]);
+  const token = readFileSync(webTokenPath(r.f.dataDir), 'utf8').trim();
+  const auth = await fetch(`${url}/auth`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  const cookie = auth.headers.get('set-cookie')!.split(';')[0]!;
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers: { Cookie: cookie }, origin: url });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  let next = 0;
+  return {
+    call: (op, params) => {
+      const id = ++next;
+      return new Promise((resolve) => {
+        const onMessage = (data: WebSocket.RawData) => {
+          const m = JSON.parse(String(data)) as { id?: number; result?: Result<Record<string, unknown>> };
+          if (m.id !== id) return;
+          ws.off('message', onMessage);
+          resolve(m.result!);
+        };
+        ws.on('message', onMessage);
+        ws.send(JSON.stringify({ id, op, ...(params === undefined ? {} : { params }) }));
+      });
+    },
+    close: () => ws.close(),
+  };
+}

@@ -10,7 +10,8 @@ import { CORE_STATUS_SIGNAL, EVENT_CHANNEL, SHOW_APPROVAL_SIGNAL, type CoreStatu
 import { OPERATION_NAMES, type CoreEvent, type OperationName, type ParamsOf, type Result } from '../../common/operations';
 import type { OperationHandlers } from '../runtime/invoke';
 import { watchAttention, type AttentionShell } from './attention';
-import type { CoreLink } from './core-link';
+import type { KeyUseRequest } from '../../common/key-use';
+import type { CoreLink, KeyUseQuestion } from './core-link';
 import type { CoreStatus, CoreSupervisor } from './core-supervisor';
 import { registerHandlers, type IpcLike } from './ipc';
 import { ProviderKeychain, type SafeStorageLike } from './keychain';
@@ -72,6 +73,12 @@ export interface ShellElectron {
   createNotification(o: { title: string; body: string }): ShellNotification | null;
   safeStorage: SafeStorageLike;
   ipc: IpcLike;
+  /**
+   * Asks the person, in a native dialog on `parent` (the words: keyUseQuestion), whether the API key may
+   * go to another address; true only for "Send the key", the dialog's non-default button. The dialog
+   * closes, answering no, when `signal` aborts (the core stopped waiting).
+   */
+  confirmKeyUse(request: KeyUseRequest, parent: ShellWindow, signal: AbortSignal): Promise<boolean>;
 }
 
 export interface ShellOptions {
@@ -172,6 +179,7 @@ export function startShell(o: ShellOptions): Shell {
     renderTray();
   });
   supervisor.onLink(async (link: CoreLink) => {
+    link.onKeyUseQuestion((question) => void askAboutKey(question));
     link.onEvent((e) => {
       mirror.apply(e);
       for (const listener of [...eventListeners]) listener(e);
@@ -223,6 +231,17 @@ export function startShell(o: ShellOptions): Shell {
       return () => void eventListeners.delete(listener);
     },
   });
+
+  // ── the API key question: the core asks, the person answers in a native dialog ───────────────────
+  // One dialog at a time, on the window (brought forward), in the order asked. A question the core no
+  // longer waits for is not shown; while quitting, or if the dialog fails, the answer is no.
+  let keyQuestions = Promise.resolve();
+  const askAboutKey = (question: KeyUseQuestion): Promise<void> =>
+    (keyQuestions = keyQuestions.then(async () => {
+      if (question.signal.aborted || phase !== 'running') return void (await question.answer(false));
+      const send = await electron.confirmKeyUse(question.request, showWindow(), question.signal).catch(() => false);
+      await question.answer(send === true && !question.signal.aborted);
+    }));
 
   // ── IPC: the window's operations, relayed through the operations table ─────────────────────────
   registerHandlers(electron.ipc, { handlers: relayHandlers(supervisor, keychain), trustedFrame: o.trustedFrame });

@@ -8,7 +8,7 @@ import type { ThresholdCore } from '../gate/core';
 import type { CallState } from '../gate/events';
 import { startRuntime } from '../runtime/runtime';
 import { VERSION } from '../runtime/version';
-import { LAUNCHED_BY_ENV } from '../../common/desktop-channel';
+import { KEY_USE_TIMEOUT_ENV, KEY_USE_TIMEOUT_MS, LAUNCHED_BY_ENV } from '../../common/desktop-channel';
 import { openWebUi } from './open-browser';
 import { loadCliConfig, pathContextFor, realDir, resolveDataDir, UsageError, type CliIo } from './context';
 
@@ -65,6 +65,16 @@ function logEvents(core: ThresholdCore, log: (line: string) => void): () => void
   });
 }
 
+/**
+ * TEST HOOK: THRESHOLD_KEY_USE_TIMEOUT_MS shortens how long the core waits for the desktop window's answer
+ * to an API key question (tests of "no answer in time"). It can only shorten it: the wait stays bounded by
+ * KEY_USE_TIMEOUT_MS, and an unanswered question never sends the key.
+ */
+export function keyUseTimeoutFrom(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env[KEY_USE_TIMEOUT_ENV]);
+  return Number.isInteger(ms) && ms >= 100 && ms < KEY_USE_TIMEOUT_MS ? ms : KEY_USE_TIMEOUT_MS;
+}
+
 export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -111,6 +121,7 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
     controlApprover: !values.unattended,
     web: values['no-web'] ? null : { port: webPort, stablePort: values['web-port'] === undefined, approvers: !values.unattended },
     launchedBy: io.env[LAUNCHED_BY_ENV] === 'desktop' ? 'desktop' : 'other',
+    keyUseTimeoutMs: keyUseTimeoutFrom(io.env),
     log,
   });
   // The last line of defence: no single request ends the daemon. Causes are fixed where they arise;

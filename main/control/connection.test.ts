@@ -218,3 +218,68 @@ describe('places on the control socket: opening, waiting and quick connections a
     expect(await idle[0]!.next()).toMatchObject({ id: null, error: { data: { code: 'too_many_connections' } } });
   });
 });
+
+describe('order: a control connection answers in order; the desktop window’s answers each request when it is done', () => {
+  /** A server whose "slow" requests wait until released; `inOrder` as the connection would have it. */
+  async function gatedServer(inOrder: boolean, limits: Partial<ControlLimits> = {}) {
+    const stats = { running: 0, most: 0 };
+    const waiting: (() => void)[] = [];
+    const server: Server = createServer((socket) =>
+      serveConnection(
+        socket,
+        {
+          handle: async (text) => {
+            const { id, method } = JSON.parse(text) as { id: number; method: string };
+            stats.running++;
+            stats.most = Math.max(stats.most, stats.running);
+            if (method === 'slow') await new Promise<void>((r) => waiting.push(r));
+            stats.running--;
+            return JSON.stringify({ jsonrpc: '2.0', id, result: method });
+          },
+          subscribe: () => () => undefined,
+          inOrder: () => inOrder,
+        },
+        { ...DEFAULT_CONTROL_LIMITS, ...limits },
+      ),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), 'threshold-order-')), 's.sock');
+    await new Promise<void>((r) => server.listen(path, r));
+    open.push({ close: () => server.close() });
+    return { path, stats, release: () => waiting.splice(0).forEach((r) => r()), waiting };
+  }
+  const request = (id: number, method: string) => `{"jsonrpc":"2.0","id":${id},"method":"${method}"}\n`;
+
+  it.each([
+    { name: 'a control connection: the quick request waits behind the slow one', inOrder: true, first: 1 },
+    { name: 'the desktop window’s connection: the quick request is answered while the slow one waits', inOrder: false, first: 2 },
+  ])('$name', async ({ inOrder, first }) => {
+    const s = await gatedServer(inOrder);
+    const c = await connect(s.path);
+    c.write(request(1, 'slow') + request(2, 'quick'));
+    await settle(150);
+    s.release();
+    const ids = [(await c.next())['id'], (await c.next())['id']];
+    expect(ids[0]).toBe(first);
+  });
+
+  it('the desktop window’s connection runs at most maxQueued requests at once; the rest wait unread, then run', async () => {
+    const s = await gatedServer(false, { maxQueued: 4 });
+    const c = await connect(s.path);
+    for (let i = 1; i <= 10; i++) c.write(request(i, 'slow'));
+    await settle(200);
+    const atOnce = s.stats.most;
+    let done = false;
+    const replies = (async () => {
+      const ids: unknown[] = [];
+      for (let i = 0; i < 10; i++) ids.push((await c.next())['id']);
+      done = true;
+      return ids;
+    })();
+    while (!done) {
+      s.release();
+      await settle(20);
+    }
+    const answered = await replies;
+    expect({ atOnce, answered: [...answered].sort((x, y) => Number(x) - Number(y)) }).toEqual({ atOnce: 4, answered: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] });
+  });
+});

@@ -37,11 +37,19 @@ export interface ConnectionHandlers {
   subscribe(push: (text: string) => void): () => void;
   /** The first complete message arrived; false refuses the connection (`too_many_connections`). */
   identify?(): boolean;
+  /**
+   * Whether the next message waits for the ones before it (the default). The desktop window's connection
+   * answers each as soon as it is done, as Electron's IPC and the page's socket do: a call that waits for
+   * the person (the API key question) must not hold up the answer to it, or the window's other calls.
+   */
+  inOrder?(): boolean;
 }
 
 export interface ConnectionControl {
   /** Answers what was taken, then this refusal, then closes. */
   refuse(code: string, message: string): void;
+  /** Writes one line that is not a reply (a notification), with the same limit as events. */
+  notify(text: string): void;
 }
 
 /** One JSON-RPC error line for the framing's own refusals (id null: no request was read). */
@@ -63,6 +71,8 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   let partialTimer: NodeJS.Timeout | null = null;
   let identified = false;
   let chain = Promise.resolve();
+  /** Messages taken out of order (h.inOrder), not finished yet. */
+  const unordered = new Set<Promise<void>>();
   let closing = false;
 
   // Requests already taken are answered first, then the refusal, then the connection ends.
@@ -73,7 +83,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     lines.length = 0;
     clearTimers();
     socket.pause();
-    void chain.then(() => {
+    void Promise.allSettled([chain, ...unordered]).then(() => {
       socket.end(framingError(code, message));
       // A client that does not read the refusal does not keep the connection either.
       setTimeout(() => socket.destroy(), 1000).unref();
@@ -117,17 +127,27 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
         }
       }
       queued++;
-      // Requests on one connection are answered in order.
-      chain = chain
-        .then(async () => {
-          const out = await h.handle(line, subscribe);
-          if (out !== null) reply(out);
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          queued--;
-          pump();
-        });
+      const run = async () => {
+        const out = await h.handle(line, subscribe);
+        if (out !== null) reply(out);
+      };
+      const done = () => {
+        queued--;
+        pump();
+      };
+      if (h.inOrder?.() === false) {
+        // Still counted in `queued`: at most maxQueued run at once, and the rest wait unread.
+        const work: Promise<void> = run()
+          .catch(() => undefined)
+          .finally(() => {
+            unordered.delete(work);
+            done();
+          });
+        unordered.add(work);
+      } else {
+        // Requests on one connection are answered in order.
+        chain = chain.then(run).catch(() => undefined).finally(done);
+      }
     }
     if (closing) return;
     if (writeBlocked || queued >= limits.maxQueued || lines.length > 0) socket.pause();
@@ -186,5 +206,5 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     lines.length = 0;
   });
   socket.on('error', () => socket.destroy());
-  return { refuse };
+  return { refuse, notify: pushEvent };
 }

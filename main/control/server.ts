@@ -151,9 +151,10 @@ export async function startControlServer(
   const admission = new ControlAdmission(limits);
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    // Each connection may become the desktop window's (desktop.attach); its approver ends with it.
-    const desktopAware = connectionMethods(methods, desktop);
     let connection: ConnectionControl | null = null;
+    // Each connection may become the desktop window's (desktop.attach); its approver and its open key
+    // questions end with it.
+    const desktopAware = connectionMethods(methods, desktop, (text) => connection?.notify(text));
     const lease = admission.open((code, message) => connection?.refuse(code, message));
     socket.on('close', () => {
       sockets.delete(socket);
@@ -166,6 +167,7 @@ export async function startControlServer(
         handle: (text, subscribe) => handleMessage(text, desktopAware.methods, subscribe, lease, limits.maxWaiting),
         subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
         identify: () => lease.identify(),
+        inOrder: () => !desktopAware.attached(),
       },
       limits,
     );

@@ -5,10 +5,12 @@
 //   existed: to the config file's provider);
 // - the config file's `api_key_env` to the file's provider; a kind's conventional variable
 //   (ANTHROPIC_API_KEY, OPENAI_API_KEY) that the file does not name, to that kind's official endpoint;
-// - or to where a person moved it in the desktop window (a confirmation the shell shows: injected as
-//   `KeyConfirmation`, absent for every other surface, so a page alone can never move a key).
+// - or to where a person moved it in the desktop window: a `KeyConfirmation` given to the desktop
+//   surface's handlers only, which asks the shell over its own connection (main/control/key-use-questions.ts)
+//   and the shell a native dialog; absent for every other surface, so a page alone can never move a key.
 // Whatever the binding, a key never goes over plain http:// to a host other than this machine, nor to a
 // URL that carries a user name or password.
+import type { KeyUseRequest } from '../../common/key-use';
 import type { ProviderConfig } from '../config/load';
 import { PROVIDER_DEFAULTS } from '../config/load';
 
@@ -22,14 +24,10 @@ export interface Endpoint {
 /** Where a key comes from: the keychain, or an environment variable by name. */
 export type KeySourceId = 'keychain' | `env:${string}`;
 
-/** What the shell asks the person before a key goes somewhere new; resolves true for "send it". */
-export interface KeyUseRequest {
-  purpose: 'test' | 'save';
-  /** "the OS keychain" or "the environment variable ANTHROPIC_API_KEY". */
-  source: string;
-  from: Endpoint;
-  to: Endpoint;
-}
+/** What the person at the desktop window is asked before a key goes somewhere new (common/key-use.ts). */
+export type { KeyUseRequest } from '../../common/key-use';
+export { keyUseQuestion } from '../../common/key-use';
+/** Resolves true only for "send it"; the desktop surface's (main/control/key-use-questions.ts asks the shell). */
 export type KeyConfirmation = (request: KeyUseRequest) => Promise<boolean>;
 
 /** The settings key the moved bindings are kept under (the defaults are derived, never stored). */
@@ -112,20 +110,4 @@ export class KeyBindings {
 function isEndpoint(v: unknown): v is Endpoint {
   const o = v as Record<string, unknown> | null;
   return !!o && typeof o === 'object' && typeof o['kind'] === 'string' && o['kind'] in PROVIDER_DEFAULTS && typeof o['base_url'] === 'string';
-}
-
-/** What a shell shows to ask (a native dialog in the desktop app): the first button sends the key. */
-export function keyUseQuestion(r: KeyUseRequest): { title: string; message: string; detail: string; buttons: [string, string] } {
-  const doing = r.purpose === 'test' ? 'Test the connection' : 'Save this provider';
-  return {
-    title: 'Send the API key to another address?',
-    message: `${doing} with the API key from ${r.source}?`,
-    detail: [
-      `The key is kept for ${r.from.kind} at ${r.from.base_url}.`,
-      `It would be sent to ${r.to.kind} at ${r.to.base_url}.`,
-      r.purpose === 'save' ? 'From now on the key would go there instead.' : 'Only for this one test.',
-      'Send it only if you set this address yourself: a page or a prompt can ask for it too.',
-    ].join('\n'),
-    buttons: ['Send the key', 'Do not send it'],
-  };
 }

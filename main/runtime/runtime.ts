@@ -8,6 +8,7 @@ import { createAgent, type AgentSetup } from '../agent';
 import type { Agent } from '../agent/agent';
 import { DEMO_PROMPT } from '../agent/demo-model';
 import type { ThresholdConfig } from '../config/load';
+import { KEY_USE_TIMEOUT_MS } from '../../common/desktop-channel';
 import type { DesktopChannel } from '../control/desktop-channel';
 import { startControlServer, type ControlServer } from '../control/server';
 import type { SurfaceKind } from '../gate/approvers';
@@ -56,10 +57,14 @@ export interface RuntimeOptions {
   /** Default: heldKeychain(), filled by a desktop shell when one attaches. */
   keychain?: Keychain;
   /**
-   * The desktop shell's confirmation before a provider key goes to an endpoint it is not bound to
-   * (key-binding.ts): given to the desktop surface's handlers only. Absent (serve): no surface can move a key.
+   * A confirmation before a provider key goes to an endpoint it is not bound to (key-binding.ts), for the
+   * desktop surface's handlers of an in-process host (`handlers('desktop')`). The desktop shell's own
+   * connection needs none: the core asks the shell over it (main/control/key-use-questions.ts). Absent:
+   * `handlers('desktop')` cannot move a key; no other surface ever can.
    */
   confirmKeyUse?: KeyConfirmation;
+  /** How long the core waits for the desktop shell's answer to a key question (at most, and by default, 2 min). */
+  keyUseTimeoutMs?: number;
   /** Who started this core: a desktop shell (its Quit stops the core) or someone else. */
   launchedBy?: 'desktop' | 'other';
   /** The JSON-RPC control socket (default: as configured). */
@@ -129,8 +134,10 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
     let web: WebServer | null = null;
-    const handlers = (surface: SurfaceKind) =>
-      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? o.confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null });
+    // Only the desktop surface stores a key or may ask a person to move one.
+    const handlersWith = (surface: SurfaceKind, confirmKeyUse: KeyConfirmation | undefined) =>
+      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null });
+    const handlers = (surface: SurfaceKind) => handlersWith(surface, o.confirmKeyUse);
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     // The UI token: what the browser page signs in with and the desktop shell attaches with.
@@ -148,8 +155,10 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     if (o.control ?? o.config.controlEnabled) {
       const desktop: DesktopChannel = {
         token: token(),
-        handlers: handlers('desktop'),
+        // Each attached connection gets its own: its key questions go to that connection alone.
+        handlers: (confirmKeyUse) => handlersWith('desktop', confirmKeyUse),
         addApprover: () => core.approvers.add('desktop'),
+        keyUseTimeoutMs: Math.min(o.keyUseTimeoutMs ?? KEY_USE_TIMEOUT_MS, KEY_USE_TIMEOUT_MS),
         info: () => ({ pid: process.pid, version: o.version, data_dir: o.dataDir, launched_by: o.launchedBy ?? 'other' }),
       };
       const server = await startControlServer(core, o.dataDir, agent, handlers('control'), {}, desktop);

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyUseQuestion } from '../../common/key-use';
 import { VERBS } from '../../common/operations';
 import { coreLaunch } from '../../main/app/core-launch';
 import { CoreSupervisor } from '../../main/app/core-supervisor';
@@ -16,6 +17,7 @@ import { ControlClient } from '../../main/control/client';
 import { socketPath } from '../../main/control/socket-path';
 import { resolveStatic } from '../../main/web/static';
 import { ensureRendererBundle, rendererOutDir } from '../../main/web/bundle';
+import { FakeProvider } from '../fake-provider/server';
 import { ROOT } from '../support/cli';
 import { fakeElectron, type FakeElectron } from '../support/fake-electron';
 import { fixture, launch, shot, type Fixture } from './support';
@@ -44,14 +46,14 @@ function preloadStandIn(verbs: Record<string, string>): void {
   };
 }
 
-async function openDesktop(browser: Browser, f: Fixture, o: { env?: NodeJS.ProcessEnv; width?: number } = {}): Promise<DesktopRig> {
+async function openDesktop(browser: Browser, f: Fixture, o: { env?: NodeJS.ProcessEnv; width?: number; serveArgs?: string[] } = {}): Promise<DesktopRig> {
   const electron = fakeElectron();
   const said: string[] = [];
   const env = { ...process.env, HOME: f.home, THRESHOLD_CONFIG_DIR: join(f.home, '.config', 'threshold'), THRESHOLD_WORKSPACE: f.workspace, THRESHOLD_NODE: process.execPath, ...o.env };
   delete env['THRESHOLD_HOME'];
   const supervisor = new CoreSupervisor({
     dataDir: f.dataDir,
-    launch: () => coreLaunch({ packaged: false, execPath: '/none', appPath: ROOT, home: f.home, dataDir: f.dataDir, serveArgs: ['--no-agent', '--config', f.config], env, defaultWorkspace: f.workspace, readFile: (p) => readFileSync(p, 'utf8') }),
+    launch: () => coreLaunch({ packaged: false, execPath: '/none', appPath: ROOT, home: f.home, dataDir: f.dataDir, serveArgs: o.serveArgs ?? ['--no-agent', '--config', f.config], env, defaultWorkspace: f.workspace, readFile: (p) => readFileSync(p, 'utf8') }),
     say: (l) => void said.push(l),
     // Long enough between a crash and the restart to look at what the window says meanwhile.
     restart: { max: 3, windowMs: 60_000, delayMs: 2_000 },
@@ -74,6 +76,16 @@ async function openDesktop(browser: Browser, f: Fixture, o: { env?: NodeJS.Proce
   await page.goto(`${PAGE}/index.html`);
   electron.window().loaded();
   return { f, electron, supervisor, shell, page, said };
+}
+
+async function until<T>(probe: () => T | undefined, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function closeDesktop(r: DesktopRig | undefined): Promise<void> {
@@ -117,6 +129,69 @@ describe('the desktop window and its core', () => {
       });
     } finally {
       await closeDesktop(r);
+    }
+  });
+
+  it('the Model page tests another address: the window’s own dialog asks, and the page says what was sent', async () => {
+    const [a, b] = await Promise.all([FakeProvider.start(), FakeProvider.start()]);
+    const f = fixture(a);
+    const r = await openDesktop(browser, f, { serveArgs: ['--config', f.config] });
+    const key = 'sk-window-e2e-0123456789abcdef';
+    const keyAt = (p: FakeProvider) => p.requests.map((q) => JSON.stringify(q.headers).includes(key));
+    try {
+      const page = r.page;
+      await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await page.getByRole('tab', { name: 'Model' }).click();
+      const main = page.getByRole('region', { name: 'Model', exact: true });
+      await main.getByLabel('API key (stored in the OS keychain, never shown again)').fill(key);
+      await main.getByRole('button', { name: 'Store the key' }).click();
+      await main.getByTestId('key-source').filter({ hasText: 'The key comes from the OS keychain.' }).waitFor();
+      await main.getByLabel('Base URL').fill(`${b.url}/v1`);
+
+      // The person sends it: one test, with the key.
+      await main.getByRole('button', { name: 'Test connection' }).click();
+      const first = await until(() => r.electron.keyDialogs[0]);
+      const whileAsking = { button: await main.getByRole('button', { name: 'Testing…' }).count(), b: keyAt(b) };
+      await shot(page, 'desktop-key-question-pending-1280');
+      first.click(true);
+      await main.getByTestId('model-test-result').filter({ hasText: 'Connected' }).waitFor();
+      const sent = { b: keyAt(b), note: await main.getByTestId('model-test-key').count() };
+
+      // The person refuses: the test goes without it, and the page says where the key is kept.
+      b.requests.length = 0;
+      await main.getByRole('button', { name: 'Test connection' }).click();
+      const second = await until(() => r.electron.keyDialogs[1]);
+      second.click(false);
+      const note = main.getByTestId('model-test-key');
+      await note.waitFor();
+      await shot(page, 'desktop-key-refused-1280');
+      await page.setViewportSize({ width: 400, height: 900 });
+      await shot(page, 'desktop-key-refused-400');
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect({
+        question: keyUseQuestion(first.request),
+        onTheWindow: first.parent === r.electron.window(),
+        whileAsking,
+        sent,
+        refused: { b: keyAt(b), note: await note.textContent() },
+        a: keyAt(a),
+      }).toEqual({
+        question: {
+          title: 'Send the API key to another address?',
+          message: 'Test the connection with the API key from the OS keychain?',
+          detail: `The key is kept for openai-compatible at ${a.url}/v1.\nIt would be sent to openai-compatible at ${b.url}/v1.\nOnly for this one test.\nSend it only if you set this address yourself: a page or a prompt can ask for it too.`,
+          buttons: ['Send the key', 'Do not send it'],
+        },
+        onTheWindow: true,
+        whileAsking: { button: 1, b: [] },
+        sent: { b: [true], note: 0 },
+        refused: { b: [false], note: `Sent without the API key. The API key from the OS keychain is kept for openai-compatible at ${a.url}/v1, so it was not sent to openai-compatible at ${b.url}/v1. To use it there, confirm in the desktop window, enter the key again there, or set [provider] in the config file.` },
+        a: [],
+      });
+    } finally {
+      await closeDesktop(r);
+      await Promise.all([a.close(), b.close()]);
     }
   });
 

@@ -1,8 +1,10 @@
 // A stand-in for the slices of Electron the desktop shell uses (main/app/shell.ts ShellElectron): an app
 // that emits its lifecycle events, windows that record what is sent to them, a tray that records its
 // tooltip and menu, notifications that record what they showed, a safeStorage that "encrypts" by
-// reversing and prefixing, and an ipcMain whose handlers a test invokes as a frame would. Electron itself
-// cannot run on this machine; everything the shell decides is checked against these.
+// reversing and prefixing, an ipcMain whose handlers a test invokes as a frame would, and the API key
+// dialog, answered by a stand-in person. Electron itself cannot run on this machine; everything the
+// shell decides is checked against these.
+import type { KeyUseRequest } from '../../common/key-use';
 import type { IpcEventLike } from '../../main/app/ipc';
 import type { ShellElectron, ShellMenuItem, ShellNotification, ShellTray, ShellWindow } from '../../main/app/shell';
 
@@ -118,6 +120,33 @@ class FakeNotification extends Emitter implements ShellNotification {
   }
 }
 
+/** The native dialog that asks before an API key goes to another address, as the stand-in person sees it. */
+export class FakeKeyDialog {
+  /** How it ended: the person's button, or closed because the core stopped waiting (Electron's `signal`). */
+  outcome: 'send' | 'refuse' | 'closed' | null = null;
+  private resolve!: (send: boolean) => void;
+  readonly answered: Promise<boolean>;
+  constructor(
+    readonly request: KeyUseRequest,
+    readonly parent: ShellWindow,
+    signal: AbortSignal,
+  ) {
+    this.answered = new Promise((r) => (this.resolve = r));
+    const close = () => this.end('closed', false);
+    if (signal.aborted) close();
+    else signal.addEventListener('abort', close, { once: true });
+  }
+  /** The person clicks "Send the key" (true) or "Do not send it" (false). */
+  click(send: boolean): void {
+    this.end(send ? 'send' : 'refuse', send);
+  }
+  private end(outcome: 'send' | 'refuse' | 'closed', send: boolean): void {
+    if (this.outcome) return;
+    this.outcome = outcome;
+    this.resolve(send);
+  }
+}
+
 export class FakeIpc {
   readonly handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
   handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void {
@@ -137,6 +166,10 @@ export interface FakeElectron extends ShellElectron {
   all: FakeWindow[];
   trays: FakeTray[];
   notifications: FakeNotification[];
+  /** Every API key dialog shown, in order. */
+  keyDialogs: FakeKeyDialog[];
+  /** What the stand-in person does when a key dialog opens: click one button at once, or wait (`null`). */
+  keyAnswer: boolean | null;
   tray(): FakeTray;
   /** The window opened last. */
   window(): FakeWindow;
@@ -178,6 +211,14 @@ export function fakeElectron(opts: { tray?: boolean; encryption?: boolean } = {}
         if (!text.startsWith('enc:')) throw new Error('not ours');
         return [...text.slice(4)].reverse().join('');
       },
+    },
+    keyDialogs: [],
+    keyAnswer: null,
+    confirmKeyUse: (request, parent, signal) => {
+      const dialog = new FakeKeyDialog(request, parent, signal);
+      electron.keyDialogs.push(dialog);
+      if (electron.keyAnswer !== null) dialog.click(electron.keyAnswer);
+      return dialog.answered;
     },
     tray: () => trays[trays.length - 1]!,
     window: () => all[all.length - 1]!,

@@ -1,6 +1,7 @@
 // The approval lifecycle's vocabulary, shared by the gate, the store, the control API, the CLI and the UI.
 // JSON shapes use snake_case: they cross process boundaries and scripts read them.
 import type { Class, Effect, GrantPattern, GrantScope } from './domain';
+import type { CallOrigin } from './origin';
 import type { ReviewReport } from './review';
 
 /** Every way an approval ends. The same identifiers are used everywhere: RPC, CLI, database. */
@@ -35,6 +36,19 @@ export interface ProposedGrant {
 export const GRANT_DURATIONS = ['15m', '1h', 'session', 'always'] as const;
 export type GrantDuration = (typeof GRANT_DURATIONS)[number];
 
+/**
+ * One part of a command as the gate's classifier judged it (redacted for display): what a card shows in
+ * its first screen for every part above `read`, and for the part that decided.
+ */
+export interface CallPart {
+  text: string;
+  class: Class;
+  /** The classifier's main reason for this part. */
+  reason: string | null;
+  /** The carriers it runs under, outermost first ("bash -c", "$(...)"); empty at the top level. */
+  via: string[];
+}
+
 export interface PendingApproval {
   id: string;
   session_id: string;
@@ -64,6 +78,10 @@ export interface PendingApproval {
   preview: string | null;
   /** Present only when a reviewer was asked and escalated: its reason (or failure) shown on the card. */
   review?: ReviewReport;
+  /** Who asked (the agent, ctl, another tool); null on rows from before it was recorded. */
+  origin?: CallOrigin | null;
+  /** A command's parts as the gate judged them (redacted), in order; null for other tools and older rows. */
+  parts?: CallPart[] | null;
 }
 
 /** `interrupted` also covers a call Threshold stopped while it ran; `not_run`: Threshold stopped before it ran. */

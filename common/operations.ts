@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
 import { CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
+import { callOriginSchema } from './origin';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
 import { CURSOR_PATTERN, DECIDER_GROUP_KEYS, type CallPage, type CallRecord } from './history';
 
@@ -81,6 +82,10 @@ export const pendingApprovalSchema = z.object({
   preview: z.string().nullable(),
   /** Present only when a reviewer escalated the call (its reason or failure). */
   review: reviewReportSchema.optional(),
+  /** Who asked: the agent, ctl, another tool (common/origin.ts); null on older rows. */
+  origin: callOriginSchema.nullable().optional(),
+  /** A command's parts as the gate judged them, in order (the card shows those above read first). */
+  parts: z.array(z.object({ text: z.string(), class: classSchema, reason: z.string().nullable(), via: z.array(z.string()) })).nullable().optional(),
 });
 
 export const executionOutcomeSchema = z.object({

@@ -356,7 +356,7 @@ export class Agent {
 
     emit('classifying');
     const preview = typeof args === 'object' && args ? previewEdit(tool, args as Record<string, unknown>, core.paths.workspace, core) : null;
-    const verdict = await core.gate.review({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: cwdOf(tool, args, core.paths.workspace), preview, modelCallId: call.toolCallId }, signal);
+    const verdict = await core.gate.review({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: cwdOf(tool, args, core.paths.workspace), preview, modelCallId: call.toolCallId, origin: { kind: 'agent' } }, signal);
     const callId = verdict.callId;
     if (!verdict.run) {
       emit(verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);

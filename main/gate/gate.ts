@@ -4,9 +4,10 @@
 // the content hash it was shown; the first one wins. TTL expiry re-reads the stored decision first.
 // Every move of a call goes through `commit` (the call lifecycle in main/store/call-lifecycle.ts): one
 // transaction that checks the move, writes and audits it, then the events.
-import type { DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
+import type { CallPart, DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import { HUMAN_OUTCOMES, isApproval } from '../../common/approvals';
 import type { DecidedBy } from '../../common/decided-by';
+import type { CallOrigin } from '../../common/origin';
 import type { Grant, GrantPattern, Level } from '../../common/domain';
 import type { ReviewerView, ReviewReport, ReviewUsage } from '../../common/review';
 import { approves } from '../reviewer/decision';
@@ -48,6 +49,11 @@ export interface GateCall {
   envKeys?: readonly string[];
   /** What the call would change, shown on the card (a diff for file edits). */
   preview?: string | null;
+  /**
+   * Who asked (common/origin.ts): the agent, the control API, another tool. Every production caller
+   * names it; when absent the call is the agent's (most tests play the agent).
+   */
+  origin?: CallOrigin;
 }
 
 export interface GateVerdict {
@@ -208,6 +214,7 @@ export class ApprovalGate {
           explanation,
           created_at: at,
           model_call_id: call.modelCallId ?? null,
+          origin: JSON.stringify(originOf(call)),
         });
       });
     } catch (err) {
@@ -272,6 +279,8 @@ export class ApprovalGate {
       expires_at: ttl > 0 ? created + ttl : null,
       owner: this.o.runtimeId,
       preview: call.preview ? clip(this.o.redactor.redactTextSync(call.preview), 64 * 1024) : null,
+      origin: originOf(call),
+      parts: facts && call.tool === 'run_command' ? this.o.redactor.redactValueSync(partsOf(facts)) : null,
     };
 
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such.
@@ -357,7 +366,7 @@ export class ApprovalGate {
     const r = this.commit({
       kind: 'never_reviewed',
       by: { kind: 'turn_stopped' },
-      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: null, effects: null, decision: null, decided_by: null, explanation: this.o.redactor.redactTextSync('The turn stopped before this call was judged; it did not run.'), created_at: at, model_call_id: call.modelCallId ?? null },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: null, effects: null, decision: null, decided_by: null, explanation: this.o.redactor.redactTextSync('The turn stopped before this call was judged; it did not run.'), created_at: at, model_call_id: call.modelCallId ?? null, origin: JSON.stringify(originOf(call)) },
     });
     return r.ok ? callId : null;
   }
@@ -378,7 +387,7 @@ export class ApprovalGate {
       kind: 'handled_by_agent',
       by: e.decider,
       outcome: { status: end.status, exit_code: null, signal: null, duration_ms: end.durationMs, error: end.error ? sanitiseErrorText(this.o.redactor, end.error) : null, recorded_at: at },
-      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null },
+      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null, origin: JSON.stringify(originOf(call)) },
     });
     return r.ok ? callId : null;
   }
@@ -720,4 +729,13 @@ function reportOf(j: Judged, row: NewApproval, o: Exclude<ReviewOutcome, { kind:
     usage: usages.length ? { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') } : null,
     at,
   };
+}
+
+function originOf(call: GateCall): CallOrigin {
+  return call.origin ?? { kind: 'agent' };
+}
+
+/** A command's parts for its card: each with its class and main reason (the card shows those above read first). */
+function partsOf(facts: CallFacts): CallPart[] {
+  return facts.segments.map((s) => ({ text: s.text, class: s.class, reason: s.reasons[s.reasons.length - 1] ?? null, via: [...s.via] }));
 }

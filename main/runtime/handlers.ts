@@ -89,7 +89,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const sessionId = p.session_id ?? 'control';
         const turnId = p.turn_id ?? `${sessionId}-turn-${Date.now()}-${++requestCounter}`;
         const cwd = p.cwd ? realDir(p.cwd) : core.paths.workspace;
-        const review = core.gate.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: p.tool, args: p.args, cwd });
+        const review = core.gate.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: p.tool, args: p.args, cwd, origin: { kind: 'control' } });
         const summarise = (v: Awaited<typeof review>) => ({
           call_id: v.callId,
           hash: v.hash,

@@ -1,6 +1,7 @@
 // Approvals: pending rows that survive restarts, and their decisions. A decision is a compare-and-set
 // on status = 'pending', so the first decision wins and every later one sees it was already decided.
-import type { DecisionRecord, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
+import type { CallPart, DecisionRecord, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
+import { parseOrigin } from '../../common/origin';
 import type { Class, Effect } from '../../common/domain';
 import type { ReviewReport } from '../../common/review';
 import type { Redacted } from '../redact/redactor';
@@ -37,10 +38,14 @@ interface ApprovalRow {
   preview: string | null;
   /** The review that escalated this call (JSON, redacted), or approved it. */
   review: string | null;
+  /** Where the call came from (common/origin.ts, JSON); null on rows from before it was recorded. */
+  origin: string | null;
+  /** A command's parts as the gate judged them (JSON, redacted). */
+  parts: string | null;
 }
 
 /** What parking a call stores: the pending approval as shown, under the store's own column names. */
-export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview' | 'reason' | 'segment' | 'proposed_grant' | 'review'> & {
+export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'preview' | 'reason' | 'segment' | 'proposed_grant' | 'review' | 'parts'> & {
   args_redacted: Redacted<unknown>;
   reason: Redacted<string>;
   segment: { index: number; text: Redacted<string> } | null;
@@ -52,6 +57,8 @@ export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'pr
   preview?: Redacted<string> | null;
   /** The review that escalated it or approved it (main/reviewer), redacted. */
   review?: Redacted<ReviewReport> | null;
+  /** A command's parts, their text redacted. */
+  parts?: Redacted<CallPart[]> | null;
 };
 
 export interface DecisionFields {
@@ -77,10 +84,10 @@ export class ApprovalsRepo {
   insertPending(a: NewApproval): void {
     this.db
       .prepare(
-        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status, preview, review)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+        `INSERT INTO approvals (id, call_id, session_id, turn_id, tool, args_redacted, content_hash, class, effects, reason, segment, floor, outcomes, proposed_grant, created_at, expires_at, owner, status, preview, review, origin, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
       )
-      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner, a.preview ?? null, a.review ? JSON.stringify(a.review) : null);
+      .run(a.id, a.call_id, a.session_id, a.turn_id, a.tool, JSON.stringify(a.args_redacted), a.content_hash, a.class, JSON.stringify(a.effects), a.reason, a.segment ? JSON.stringify(a.segment) : null, a.floor, JSON.stringify(a.outcomes), a.proposed_grant ? JSON.stringify(a.proposed_grant) : null, a.created_at, a.expires_at, a.owner, a.preview ?? null, a.review ? JSON.stringify(a.review) : null, a.origin ? JSON.stringify(a.origin) : null, a.parts ? JSON.stringify(a.parts) : null);
   }
 
   /** Records an approval that was decided the moment it was asked (no_approver, session approve-all). */
@@ -207,6 +214,8 @@ function toPending(r: ApprovalRow, currentOwner: string): PendingApproval {
     preview: r.preview,
     // Only a reviewed call carries the key, so an unreviewed card's shape is unchanged.
     ...(r.review ? { review: JSON.parse(r.review) as ReviewReport } : {}),
+    origin: parseOrigin(r.origin),
+    parts: r.parts ? (JSON.parse(r.parts) as CallPart[]) : null,
   };
 }
 

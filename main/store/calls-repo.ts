@@ -24,14 +24,17 @@ export interface CallRow {
   updated_at: number;
   /** The model's id for the call (its tool-call id), when a model made it. */
   model_call_id: string | null;
+  /** Where the call came from (common/origin.ts, as JSON); null on rows from before it was recorded. */
+  origin: string | null;
 }
 
-export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id' | 'args_redacted' | 'cwd' | 'explanation'> & {
+export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id' | 'args_redacted' | 'cwd' | 'explanation' | 'origin'> & {
   args_redacted: Redacted<string>;
   cwd: Redacted<string> | null;
   explanation: Redacted<string> | null;
   state?: CallState;
   model_call_id?: string | null;
+  origin?: string | null;
 };
 
 export class IllegalTransition extends Error {
@@ -52,10 +55,10 @@ export class CallsRepo {
   insert(row: NewCall): void {
     this.db
       .prepare(
-        `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, explanation, state, created_at, updated_at, model_call_id)
-         VALUES (@id, @session_id, @turn_id, @tool, @args_redacted, @content_hash, @cwd, @class, @effects, @decision, @decided_by, @explanation, @state, @created_at, @created_at, @model_call_id)`,
+        `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, explanation, state, created_at, updated_at, model_call_id, origin)
+         VALUES (@id, @session_id, @turn_id, @tool, @args_redacted, @content_hash, @cwd, @class, @effects, @decision, @decided_by, @explanation, @state, @created_at, @created_at, @model_call_id, @origin)`,
       )
-      .run({ ...row, state: row.state ?? 'classifying', model_call_id: row.model_call_id ?? null });
+      .run({ ...row, state: row.state ?? 'classifying', model_call_id: row.model_call_id ?? null, origin: row.origin ?? null });
   }
 
   /**

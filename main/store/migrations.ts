@@ -251,6 +251,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX host_grants_live ON host_grants(revoked_at, scope);
     `,
   },
+  {
+    version: 11,
+    name: 'where a call came from (the agent, ctl, another tool), and the parts of a command its card shows first',
+    sql: `
+      ALTER TABLE tool_calls ADD COLUMN origin TEXT;
+      ALTER TABLE approvals ADD COLUMN origin TEXT;
+      ALTER TABLE approvals ADD COLUMN parts TEXT;
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

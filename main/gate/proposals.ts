@@ -3,6 +3,7 @@
 import { GRANT_DURATIONS, type GrantDuration, type HumanOutcome, type ProposedGrant } from '../../common/approvals';
 import type { Grant, GrantPattern } from '../../common/domain';
 import type { Evaluation } from '../policy/evaluate';
+import { parseExternalTool } from '../policy/external-tools';
 import { segmentUncoverable } from '../policy/grants';
 import { isInside, type PathContext } from '../policy/paths';
 import { BUILTIN_TOOL_NAMES, type CallFacts } from '../policy/tools';
@@ -28,7 +29,7 @@ export function proposeGrant(f: CallFacts, e: Evaluation, ctx: PathContext): Pro
       if (!patterns.some((q) => JSON.stringify(q) === JSON.stringify(p))) patterns.push(p);
     }
   } else if (f.url !== undefined) patterns.push({ kind: 'url', prefix: f.url });
-  else if (f.tool.startsWith('mcp.')) patterns.push({ kind: 'tool' });
+  else if (f.tool.startsWith('mcp.') || f.tool.startsWith('external.')) patterns.push({ kind: 'tool' });
   else if (f.paths.length) {
     for (const p of f.paths) patterns.push({ kind: 'path', glob: isInside(p.path, ctx.workspace) && p.path !== ctx.workspace ? p.path.slice(ctx.workspace.length + 1) : p.path });
   }
@@ -50,7 +51,7 @@ export function grantScope(duration: GrantDuration, now: number, sessionId: stri
 
 /** Why a grant pattern (for a tool, with a duration) cannot be used, or null when it can. */
 export function grantPatternProblem(tool: string, pattern: GrantPattern | undefined, duration: string | undefined): string | null {
-  if (!tool.startsWith('mcp.') && !(BUILTIN_TOOL_NAMES as string[]).includes(tool)) return `There is no tool named "${tool}".`;
+  if (!tool.startsWith('mcp.') && !parseExternalTool(tool) && !(BUILTIN_TOOL_NAMES as string[]).includes(tool)) return `There is no tool named "${tool}".`;
   if (tool === 'ask_user' || tool === 'notify_user') return `A grant would do nothing for ${tool}.`;
   if (duration !== undefined && !(GRANT_DURATIONS as readonly string[]).includes(duration)) return `"${duration}" is not a grant duration (${GRANT_DURATIONS.join(', ')}).`;
   if (!pattern || typeof pattern !== 'object') return 'A grant needs a pattern.';

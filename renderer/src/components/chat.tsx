@@ -26,6 +26,7 @@ const STATE_WORDS: Record<CallState, string> = {
   cancelled: 'cancelled',
   refused: 'refused',
   not_run: 'not run',
+  handed_off: 'run by the agent that asked',
 };
 
 function Sessions() {

@@ -61,6 +61,7 @@ const STATE_WORDS: Record<CallState, string> = {
   refused: 'Refused',
   cancelled: 'Stopped',
   not_run: 'Not run',
+  handed_off: 'Run by the agent that asked',
   succeeded: 'Succeeded',
   failed: 'Failed',
   timed_out: 'Timed out',

@@ -7,6 +7,7 @@ import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type Dec
 import { CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
 import { callOriginSchema } from './origin';
+import { EXTERNAL_AGENTS } from './external-agents';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
 import { CURSOR_PATTERN, DECIDER_GROUP_KEYS, type CallPage, type CallRecord } from './history';
 
@@ -515,6 +516,42 @@ export const OPERATIONS = {
       execute: z.boolean().optional(),
     }),
     result: z.looseObject({}),
+    transports: ['control'],
+  }),
+  'external.review': op({
+    summary:
+      "Judges a call another agent is about to make (its hook asks, the call mapped onto Threshold's tools): allowed, denied, or parked as a card until a person decides; the answer carries the card's or the policy's reason. An allowed command may go to Threshold's jail (jail: true) as a one-time ticket.",
+    params: z.strictObject({
+      agent: z.enum(EXTERNAL_AGENTS),
+      /** The agent's own session id (Threshold's session is derived from it). */
+      session_id: z.string().min(1).max(200),
+      turn_id: z.string().min(1).max(200).optional(),
+      agent_call_id: z.string().min(1).max(200).optional(),
+      tool: z.string().min(1).max(200),
+      args: z.record(z.string(), z.unknown()),
+      /** Where the call runs and the agent's project, absolute. */
+      cwd: z.string().min(1).max(4096),
+      workspace: z.string().min(1).max(4096),
+      jail: z.boolean().optional(),
+    }),
+    result: z.object({
+      decision: z.enum(['allow', 'deny']),
+      outcome: outcomeSchema.nullable(),
+      reason: z.string(),
+      call_id: z.string(),
+      approval_id: z.string().nullable(),
+      decided_by: z.string(),
+      class: classSchema,
+      run: z.object({ token: z.string(), expires_at: z.number() }).nullable(),
+      checkpoint_id: z.string().nullable(),
+      workspace: z.string(),
+    }),
+    transports: ['control'],
+  }),
+  'external.run': op({
+    summary: "Runs a command Threshold allowed into its jail for another agent, once per ticket, after a checkpoint; returns its output (redacted), exit code and Threshold's notes.",
+    params: z.strictObject({ token: z.string().min(16).max(128) }),
+    result: z.object({ status: z.string(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string(), notes: z.array(z.string()), checkpoint_id: z.string().nullable() }),
     transports: ['control'],
   }),
   'approval.record_outcome': op({

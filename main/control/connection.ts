@@ -27,8 +27,11 @@ export const DEFAULT_CONTROL_LIMITS: ControlLimits = {
 };
 
 export interface ConnectionHandlers {
-  /** Answers one message; null for notifications. Never rejects. */
-  handle(text: string, subscribe: () => void): Promise<string | null>;
+  /**
+   * Answers one message; null for notifications. Never rejects. `signal` aborts when the connection
+   * closes: work done for this client alone (a hook waiting on a card, a command it runs) stops with it.
+   */
+  handle(text: string, subscribe: () => void, signal: AbortSignal): Promise<string | null>;
   /** Starts sending events to `push`; returns the unsubscribe. */
   subscribe(push: (text: string) => void): () => void;
 }
@@ -49,6 +52,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   let partialTimer: NodeJS.Timeout | null = null;
   let chain = Promise.resolve();
   let closing = false;
+  const gone = new AbortController();
 
   // Requests already taken are answered first, then the refusal, then the connection ends.
   const refuse = (code: string, message: string) => {
@@ -93,7 +97,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
       // Requests on one connection are answered in order.
       chain = chain
         .then(async () => {
-          const out = await h.handle(line, subscribe);
+          const out = await h.handle(line, subscribe, gone.signal);
           if (out !== null) reply(out);
         })
         .catch(() => undefined)
@@ -146,6 +150,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     pump();
   });
   socket.on('close', () => {
+    gone.abort();
     if (partialTimer) clearTimeout(partialTimer);
     unsubscribe?.();
     buffer = '';

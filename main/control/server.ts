@@ -33,15 +33,15 @@ export interface ControlServer {
  * Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. Never
  * rejects: whatever a message holds, the answer is a JSON-RPC reply.
  */
-export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
+export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void, signal?: AbortSignal): Promise<string | null> {
   try {
-    return await handleText(text, methods, onSubscribe);
+    return await handleText(text, methods, onSubscribe, signal);
   } catch (err) {
     return JSON.stringify(errorResponse(null, new RpcError('internal_error', `Internal error: ${(err as Error).message}`)));
   }
 }
 
-async function handleText(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
+async function handleText(text: string, methods: ControlMethods, onSubscribe?: () => void, signal?: AbortSignal): Promise<string | null> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -51,10 +51,10 @@ async function handleText(text: string, methods: ControlMethods, onSubscribe?: (
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return JSON.stringify(errorResponse(null, new RpcError('invalid_request', 'An empty batch is not a request.')));
     if (parsed.length > MAX_BATCH) return JSON.stringify(errorResponse(null, new RpcError('invalid_request', `A batch may hold at most ${MAX_BATCH} requests.`)));
-    const responses = (await Promise.all(parsed.map((m) => handleOne(m, methods, onSubscribe)))).filter((r): r is RpcResponse => r !== null);
+    const responses = (await Promise.all(parsed.map((m) => handleOne(m, methods, onSubscribe, signal)))).filter((r): r is RpcResponse => r !== null);
     return responses.length ? JSON.stringify(responses) : null;
   }
-  const r = await handleOne(parsed, methods, onSubscribe);
+  const r = await handleOne(parsed, methods, onSubscribe, signal);
   return r ? JSON.stringify(r) : null;
 }
 
@@ -62,7 +62,7 @@ function isRpcId(v: unknown): v is RpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || v === null;
 }
 
-async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: () => void): Promise<RpcResponse | null> {
+async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: () => void, signal?: AbortSignal): Promise<RpcResponse | null> {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse(null, new RpcError('invalid_request', 'A request must be a JSON object.'));
   const m = msg as Record<string, unknown>;
   const hasId = Object.hasOwn(m, 'id');
@@ -81,7 +81,7 @@ async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: ()
       if (nestingDepth(m['params'], MAX_PARAMS_NESTING) > MAX_PARAMS_NESTING) throw new RpcError('invalid_params', `Invalid params for ${method}: ${tooDeepMessage('they', MAX_PARAMS_NESTING)}.`);
       // Names (own keys only: "constructor" is not a method), aliases and params schemas come from the
       // operations table (common/operations.ts).
-      result = await methods.call(method, m['params'] ?? undefined);
+      result = await methods.call(method, m['params'] ?? undefined, signal);
     }
   } catch (err) {
     if (isNotification) return null;
@@ -123,7 +123,7 @@ export async function startControlServer(
     serveConnection(
       socket,
       {
-        handle: (text, subscribe) => handleMessage(text, methods, subscribe),
+        handle: (text, subscribe, signal) => handleMessage(text, methods, subscribe, signal),
         subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
       },
       limits,

@@ -8,9 +8,7 @@
 import type { Effect } from '../../common/domain';
 import type { CallFacts } from './tools';
 
-/** The agents whose hooks Threshold answers; their ids are the middle part of `external.<agent>.<tool>`. */
-export const EXTERNAL_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
-export type ExternalAgent = (typeof EXTERNAL_AGENTS)[number];
+import { EXTERNAL_AGENT_NAMES, isExternalAgent, type ExternalAgent } from '../../common/external-agents';
 
 /**
  * Tools that change nothing outside the agent's own conversation: a to-do list, a plan, a question to
@@ -41,14 +39,8 @@ export const BOOKKEEPING_TOOLS: Readonly<Record<string, string>> = {
 /** `external.<agent>.<tool>`, when the name has that shape. */
 export function parseExternalTool(tool: string): { agent: ExternalAgent; name: string } | null {
   const m = /^external\.([a-z-]+)\.([A-Za-z0-9_-]{1,64})$/.exec(tool);
-  if (!m || !(EXTERNAL_AGENTS as readonly string[]).includes(m[1]!)) return null;
-  return { agent: m[1] as ExternalAgent, name: m[2]! };
-}
-
-const AGENT_NAMES: Record<ExternalAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
-
-export function externalAgentName(agent: ExternalAgent): string {
-  return AGENT_NAMES[agent];
+  if (!m || !isExternalAgent(m[1]!)) return null;
+  return { agent: m[1], name: m[2]! };
 }
 
 /**
@@ -58,7 +50,7 @@ export function externalAgentName(agent: ExternalAgent): string {
 export function externalToolFacts(tool: string, base: (tool: string, tier: 'read' | 'write', cls: 'read' | 'write', effects: Effect[], reasons: string[]) => CallFacts): CallFacts | null {
   const parsed = parseExternalTool(tool);
   if (!parsed) return null;
-  const agent = AGENT_NAMES[parsed.agent];
+  const agent = EXTERNAL_AGENT_NAMES[parsed.agent];
   const bookkeeping = Object.hasOwn(BOOKKEEPING_TOOLS, tool) ? BOOKKEEPING_TOOLS[tool] : undefined;
   if (bookkeeping !== undefined) return base(tool, 'read', 'read', [], [`${parsed.name} ${bookkeeping}`]);
   const f = base(tool, 'write', 'write', ['command_exec'], [`${parsed.name} is a tool of ${agent} that Threshold does not know, so what it does is only known when it runs`]);

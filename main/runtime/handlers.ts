@@ -8,6 +8,7 @@ import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
+import { ExternalCalls } from '../hooks/external-calls';
 import { CursorError } from '../store/call-history-repo';
 import { previewGrant } from './grant-preview';
 import { grantSuggestions } from './grant-suggestions';
@@ -30,6 +31,16 @@ export interface HandlerDeps {
   surface: SurfaceKind;
   /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
   lifetime?: Lifetime;
+  /** Other agents' calls (their hooks): the runtime's, else one per core made on first use. */
+  external?: ExternalCalls;
+}
+
+const externalByCore = new WeakMap<ThresholdCore, ExternalCalls>();
+function externalCallsOf(core: ThresholdCore, given: ExternalCalls | undefined): ExternalCalls {
+  if (given) return given;
+  let e = externalByCore.get(core);
+  if (!e) externalByCore.set(core, (e = new ExternalCalls(core)));
+  return e;
 }
 
 /** Work that must end before its owner is disposed. */
@@ -39,7 +50,11 @@ export interface Lifetime {
 }
 
 type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
-export type Handlers = { [K in OperationName]: (params: ParamsOf<K>) => Answer<K> };
+/** What a transport knows of the request: `signal` aborts when its client goes away (the control socket closes). */
+export interface RequestContext {
+  signal?: AbortSignal;
+}
+export type Handlers = { [K in OperationName]: (params: ParamsOf<K>, request?: RequestContext) => Answer<K> };
 
 function fail(code: string, message: string): { ok: false; error: ErrorValue } {
   return { ok: false, error: { code, message } };
@@ -125,6 +140,22 @@ export function createHandlers(deps: HandlerDeps): Handlers {
             });
           }),
         );
+      }),
+    'external.review': (p, request) =>
+      withCore(async (c) => {
+        const v = await externalCallsOf(c, deps.external).review(
+          { agent: p.agent, sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: p.tool, args: p.args, cwd: p.cwd, workspace: p.workspace, jail: p.jail ?? false },
+          request?.signal,
+        );
+        return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
+      }),
+    'external.run': (p, request) =>
+      withCore(async (c) => {
+        const signals = [request?.signal, deps.lifetime?.signal].filter((s): s is AbortSignal => !!s);
+        const work = externalCallsOf(c, deps.external).run(p.token, signals.length ? AbortSignal.any(signals) : undefined);
+        const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
+        if (!r) return fail('not_found', 'There is no such run ticket: it was spent, it lapsed, or Threshold restarted since the call was allowed. Nothing ran.');
+        return ok({ status: r.status, exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, notes: r.notes, checkpoint_id: r.checkpointId });
       }),
     'approval.record_outcome': (p) => withCore((c) => c.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
     'approval.list_follow_ups': (p) => withCore((c) => ok(c.gate.awaitingFollowUps(p?.session_id))),
@@ -247,13 +278,13 @@ function exampleText(tool: string, args: unknown): string | null {
  * table's schema, calls the handler. Never throws; an operation the transport does not offer is
  * `unknown_operation`.
  */
-export async function invokeOperation(handlers: Handlers, transport: Transport, name: string, params: unknown): Promise<Result<unknown>> {
+export async function invokeOperation(handlers: Handlers, transport: Transport, name: string, params: unknown, request?: RequestContext): Promise<Result<unknown>> {
   const canonical = typeof name === 'string' ? resolveOperation(name, transport) : null;
   if (!canonical) return fail('unknown_operation', `There is no operation "${String(name)}"${transport === 'ui' ? ' for the window' : ''}.`);
   const parsed = parseParams(canonical, params);
   if (!parsed.ok) return parsed;
   try {
-    return await (handlers[canonical] as (p: unknown) => Result<unknown> | Promise<Result<unknown>>)(parsed.value);
+    return await (handlers[canonical] as (p: unknown, r?: RequestContext) => Result<unknown> | Promise<Result<unknown>>)(parsed.value, request);
   } catch (err) {
     return fail('internal_error', `${canonical} failed: ${(err as Error).message}`);
   }

@@ -17,6 +17,7 @@ import type { Executor } from '../../executor/run';
 import { ensureRendererBundle } from '../web/bundle';
 import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
+import { ExternalCalls } from '../hooks/external-calls';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import { ModelSettings } from './model-settings';
@@ -91,7 +92,9 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     // Commands the handlers start themselves (approval.request with execute) are killed and awaited
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
+    // Other agents' calls (their hooks): one set of run tickets for every surface.
+    const external = owned.add(new ExternalCalls(core));
+    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, external });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;

@@ -523,6 +523,8 @@ export const OPERATIONS = {
       "Judges a call another agent is about to make (its hook asks, the call mapped onto Threshold's tools): allowed, denied, or parked as a card until a person decides; the answer carries the card's or the policy's reason. An allowed command may go to Threshold's jail (jail: true) as a one-time ticket.",
     params: z.strictObject({
       agent: z.enum(EXTERNAL_AGENTS),
+      /** pre_tool_use: before the agent runs a call; permission_request: the agent is about to ask its own user (Codex). */
+      event: z.enum(['pre_tool_use', 'permission_request']).optional(),
       /** The agent's own session id (Threshold's session is derived from it). */
       session_id: z.string().min(1).max(200),
       turn_id: z.string().min(1).max(200).optional(),
@@ -532,7 +534,8 @@ export const OPERATIONS = {
       /** Where the call runs and the agent's project, absolute. */
       cwd: z.string().min(1).max(4096),
       workspace: z.string().min(1).max(4096),
-      jail: z.boolean().optional(),
+      /** The hook can rewrite the call: with `[hooks] jail = true` an allowed command goes to Threshold's jail. */
+      can_rewrite: z.boolean().optional(),
     }),
     result: z.object({
       decision: z.enum(['allow', 'deny']),

@@ -22,6 +22,10 @@ commands:
                              run argv in the jail as the executor would (no gate); --print shows the jail's command line (bwrap; sandbox-exec on macOS)
   checkpoints [--data-dir DIR] <list | diff ID | restore ID>
                              workspace checkpoints: list, what a call changed, restore
+  hook <claude-code | codex | gemini> [--data-dir DIR] [--timeout SECONDS]
+                             another agent's hook: judges its tool call on stdin, answers in its format
+  hook install|uninstall <agent> [--project DIR | --user] [--print] [--data-dir DIR]
+                             add or remove Threshold's hook in that agent's settings (never clobbers)
   help                       this text
 `;
 
@@ -34,6 +38,7 @@ const COMMANDS: Record<string, Command> = {
   ctl: async (argv, io) => (await import('./ctl')).ctlCli(argv, io),
   jail: async (argv, io) => (await import('./jail')).jailCli(argv, io),
   checkpoints: async (argv, io) => (await import('./checkpoints')).checkpointsCli(argv, io),
+  hook: async (argv, io) => (await import('./hook')).hookCli(argv, io),
 };
 
 /** Errors that carry a sentence for the user; their modules are loaded only once something failed. */

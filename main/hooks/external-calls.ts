@@ -19,6 +19,11 @@ import { isCredentialPath, isInside, type PathContext } from '../policy/paths';
 
 export interface ExternalCallRequest {
   agent: ExternalAgent;
+  /**
+   * pre_tool_use: the agent is about to run the call. permission_request: the agent is about to ask its
+   * own user for it (Codex); the same call allowed moments ago is not asked twice.
+   */
+  event?: 'pre_tool_use' | 'permission_request';
   /** The agent's own session id. */
   sessionId: string;
   /** The agent's turn (prompt) id, when it has one. */
@@ -76,10 +81,13 @@ interface Ticket {
 
 /** How long the agent has to run a command Threshold allowed into its jail before the ticket lapses. */
 export const RUN_TICKET_TTL_MS = 10 * 60_000;
+/** How long an allow answers the agent's own permission prompt for the same call (Codex asks after its hook). */
+const RECENT_ALLOW_MS = 2 * 60_000;
 
 /** The external calls of one core: their verdicts and the tickets of commands that run in the jail. */
 export class ExternalCalls implements Disposable {
   private readonly tickets = new Map<string, Ticket>();
+  private readonly recentAllows = new Map<string, { verdict: ExternalVerdict; until: number }>();
 
   private readonly ticketTtlMs: number;
   private readonly now: () => number;
@@ -101,6 +109,22 @@ export class ExternalCalls implements Disposable {
     const sessionId = `${req.agent}-${idPart(req.sessionId)}`;
     const shownWorkspace = core.redactor.redactTextSync(workspace);
     const jailed = req.jail && req.tool === 'run_command';
+    const key = [sessionId, req.tool, JSON.stringify(req.args), cwd].join('\0');
+    if (req.event === 'permission_request') {
+      const recent = this.recentAllows.get(key);
+      if (recent && recent.until > this.now()) return { ...recent.verdict, run: null, reason: `Threshold allowed this call moments ago (call ${recent.verdict.callId}): ${recent.verdict.reason}` };
+    }
+    const answer = await this.judge(req, { name, workspace, cwd, sessionId, shownWorkspace, jailed }, signal);
+    if (answer.decision === 'allow') {
+      for (const [k, v] of this.recentAllows) if (v.until <= this.now()) this.recentAllows.delete(k);
+      this.recentAllows.set(key, { verdict: answer, until: this.now() + RECENT_ALLOW_MS });
+    }
+    return answer;
+  }
+
+  private async judge(req: ExternalCallRequest, c: { name: string; workspace: string; cwd: string; sessionId: string; shownWorkspace: string; jailed: boolean }, signal?: AbortSignal): Promise<ExternalVerdict> {
+    const { core } = this;
+    const { name, workspace, cwd, sessionId, shownWorkspace, jailed } = c;
     const verdict = await core.gate.review(
       {
         sessionId,
@@ -192,6 +216,7 @@ export class ExternalCalls implements Disposable {
   dispose(): void {
     for (const t of this.tickets.values()) clearTimeout(t.timer);
     this.tickets.clear();
+    this.recentAllows.clear();
   }
 }
 

@@ -34,6 +34,9 @@ export const BOOKKEEPING_TOOLS: Readonly<Record<string, string>> = {
   'external.gemini.enter_plan_mode': 'switches Gemini CLI to planning',
   'external.gemini.exit_plan_mode': 'shows the plan to the person at Gemini CLI',
   'external.gemini.activate_skill': 'loads instructions for a skill into the conversation',
+  'external.gemini.update_topic': "sets the title of Gemini CLI's own conversation",
+  'external.gemini.list_background_processes': 'lists commands that already ran through this gate',
+  'external.gemini.read_background_output': 'reads the output of a command that already ran through this gate',
 };
 
 /** `external.<agent>.<tool>`, when the name has that shape. */

@@ -144,7 +144,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'external.review': (p, request) =>
       withCore(async (c) => {
         const v = await externalCallsOf(c, deps.external).review(
-          { agent: p.agent, sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: p.tool, args: p.args, cwd: p.cwd, workspace: p.workspace, jail: p.jail ?? false },
+          { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: p.tool, args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
           request?.signal,
         );
         return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });

@@ -9,6 +9,8 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface ScriptedCall {
   id?: string;
   name: string;
+  /** Responses API: the namespace of a namespaced tool (Codex's MCP servers are `mcp__<server>`). */
+  namespace?: string;
   /** An object (serialised) or a raw string (sent as is, for malformed arguments). */
   args: unknown;
 }
@@ -148,7 +150,7 @@ export class FakeProvider {
       const jsonTool = protocol === 'anthropic' && Array.isArray(body['tools']) && (body['tools'] as { name?: string }[]).some((t) => t.name === 'json');
       step = jsonTool && typeof step.object !== 'string' ? { ...step, toolCalls: [{ name: 'json', args: step.object }] } : { ...step, text: raw };
     }
-    const calls = (step.toolCalls ?? []).map((c) => ({ id: c.id ?? `${protocol === 'anthropic' ? 'toolu' : 'call'}_${++this.counter}`, name: c.name, raw: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) }));
+    const calls = (step.toolCalls ?? []).map((c) => ({ id: c.id ?? `${protocol === 'anthropic' ? 'toolu' : 'call'}_${++this.counter}`, name: c.name, raw: typeof c.args === 'string' ? c.args : JSON.stringify(c.args), ...(c.namespace ? { namespace: c.namespace } : {}) }));
     const stream = body['stream'] === true;
     if (protocol === 'anthropic') return stream ? this.anthropicStream(res, step, calls) : json(res, 200, anthropicMessage(step, calls));
     if (protocol === 'responses') return stream ? this.responsesStream(res, step, calls) : json(res, 200, responsesObject(`resp_${++this.counter}`, step, calls));
@@ -302,10 +304,10 @@ function parseArgs(raw: string): unknown {
 }
 
 /** A Responses API output: a message item for the text, a function_call item for each call. */
-function responsesItems(step: Step, calls: { id: string; name: string; raw: string }[]): Record<string, unknown>[] {
+function responsesItems(step: Step, calls: { id: string; name: string; raw: string; namespace?: string }[]): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   if (step.text !== undefined || !calls.length) items.push({ type: 'message', id: `msg_${calls.length}_${(step.text ?? '').length}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: step.text ?? '', annotations: [] }] });
-  for (const c of calls) items.push({ type: 'function_call', id: `fc_${c.id}`, call_id: c.id, name: c.name, arguments: c.raw, status: 'completed' });
+  for (const c of calls) items.push({ type: 'function_call', id: `fc_${c.id}`, call_id: c.id, name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}), arguments: c.raw, status: 'completed' });
   return items;
 }
 

@@ -39,7 +39,8 @@ const AFTER: Record<ExternalAgent, string> = {
   gemini: 'Gemini CLI still shows its own prompts after Threshold allows a call unless its approval mode lets the call run (docs/agents.md).',
 };
 
-export async function installCli(argv: string[], io: CliIo): Promise<number> {
+/** `self`: how this program is started (node and bin/threshold.js); the written command starts it the same way. */
+export async function installCli(argv: string[], io: CliIo, self: readonly string[] = [process.execPath, realOr(process.argv[1] ?? 'threshold')]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: { project: { type: 'boolean' }, user: { type: 'boolean' }, print: { type: 'boolean' }, 'data-dir': { type: 'string' } }, allowPositionals: true });
   const [verb, agent, ...extra] = positionals;
   if ((verb !== 'install' && verb !== 'uninstall') || !agent || extra.length) throw new UsageError(USAGE);
@@ -48,7 +49,6 @@ export async function installCli(argv: string[], io: CliIo): Promise<number> {
   const scope = values.project ? 'project' : 'user';
   const file = settingsFile(agent, scope, io.cwd, io.env);
   const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
-  const self = [process.execPath, realOr(process.argv[1] ?? 'threshold')];
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : null;
   const plan = verb === 'install' ? planInstall(agent, before, file, hookCommand(agent, dataDir, self)) : planUninstall(agent, before, file);
   if (!plan.ok) {

@@ -139,6 +139,26 @@ describe('a call another agent makes, judged by the one gate', () => {
     expect({ workspace: v.workspace, decision: v.decision }).toEqual({ workspace: ownWorkspace, decision: 'deny' });
   });
 
+  it("Codex's own prompt for a call Threshold just allowed is answered from that decision: no second card", async () => {
+    const { core, external } = await coreAt('supervised');
+    const asked = external.review(request({ agent: 'codex', args: { command: 'touch twice.txt' } }));
+    const card = await nextPending(core);
+    await core.gate.decideApproval({ approvalId: card.id, hash: card.hash, outcome: 'approve_once', surface: 'control' });
+    const first = await asked;
+    const again = await external.review(request({ agent: 'codex', event: 'permission_request', args: { command: 'touch twice.txt' } }), AbortSignal.timeout(2000));
+    expect({ first: first.decision, again: again.decision, sameCall: again.callId === first.callId, pending: core.gate.listPending().length, reason: again.reason }).toEqual({ first: 'allow', again: 'allow', sameCall: true, pending: 0, reason: expect.stringMatching(/^Threshold allowed this call moments ago/) });
+  });
+
+  it("Codex's own prompt for another call (or the same command elsewhere) is judged afresh", async () => {
+    const { core, external } = await coreAt('supervised');
+    const gone = new AbortController();
+    const answer = external.review(request({ agent: 'codex', event: 'permission_request', args: { command: 'touch other.txt' } }), gone.signal);
+    const card = await nextPending(core);
+    expect(card.args).toEqual({ command: 'touch other.txt' });
+    gone.abort();
+    expect((await answer).decision).toBe('deny');
+  });
+
   it('an id the agent chose cannot break out of its session name', async () => {
     const { core, external } = await coreAt('supervised');
     const v = await external.review(request({ sessionId: '../../x;rm -rf /\n' + 'a'.repeat(100) }));

@@ -95,6 +95,14 @@ describe('Claude Code with Threshold as its gate', () => {
     expect({ code: r.code, ran: existsSync(join(t.project, 'refused.txt')), told: /Their note: not today/.test(toolResults(t.fake)) }).toEqual({ code: 0, ran: false, told: true });
   });
 
+  it('with Threshold stopped, the hook defers to Claude Code\'s own prompt: never an allow, even with Bash(*) allowed', async () => {
+    const t = await setUp('[autonomy]\nlevel = "full"\n');
+    await t.daemon.kill('SIGTERM');
+    const r = await claude(t, 'touch unjudged.txt', { permissions: { allow: ['Bash(*)'] } });
+    expect({ code: r.code, ran: existsSync(join(t.project, 'unjudged.txt')) }).toEqual({ code: 0, ran: false });
+    expect(toolResults(t.fake)).toMatch(/Threshold is not running for/);
+  });
+
   it('with [hooks] jail = true the command runs in Threshold\'s jail after a checkpoint, and restoring the checkpoint undoes it', async () => {
     const t = await setUp('[autonomy]\nlevel = "auto-edit"\n[hooks]\njail = true\n');
     writeFileSync(join(t.project, 'notes.md'), 'before\n');

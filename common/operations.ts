@@ -557,6 +557,28 @@ export const OPERATIONS = {
     result: z.object({ status: z.string(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string(), notes: z.array(z.string()), checkpoint_id: z.string().nullable() }),
     transports: ['control'],
   }),
+  'mcp.list_tools': op({
+    summary: "The tools of the MCP servers in threshold.toml, for `threshold mcp-gateway` (a stopped server's as it last listed them), and each server's state and last problem.",
+    params: none,
+    result: z.object({
+      tools: z.array(z.object({ server: z.string(), tool: z.string(), description: z.string().nullable(), input_schema: z.unknown(), annotations: z.object({ readOnlyHint: z.boolean(), destructiveHint: z.boolean(), openWorldHint: z.boolean() }) })),
+      servers: z.array(z.object({ name: z.string(), state: z.enum(['running', 'stopped', 'failed']), problem: z.string().nullable(), restarts: z.number().int() })),
+    }),
+    transports: ['control'],
+  }),
+  'mcp.call_tool': op({
+    summary: 'One tools/call from an MCP client of the gateway: judged by the gate (a card when it asks), then run on its server; the answer is the server\'s result, or why it did not run.',
+    params: z.strictObject({
+      server: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'an MCP server name from threshold.toml'),
+      tool: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name'),
+      arguments: z.record(z.string(), z.unknown()),
+      /** The MCP client's name, as it introduced itself. */
+      client: z.string().min(1).max(200),
+      session_id: z.string().min(1).max(200),
+    }),
+    result: z.object({ decision: z.enum(['allow', 'deny']), reason: z.string(), call_id: z.string(), content: z.array(z.unknown()), is_error: z.boolean(), structured_content: z.unknown().optional() }),
+    transports: ['control'],
+  }),
   'approval.record_outcome': op({
     summary: 'Records the write-once execution outcome of an approved call run elsewhere.',
     params: z.strictObject({

@@ -24,8 +24,10 @@ commands:
                              workspace checkpoints: list, what a call changed, restore
   hook <claude-code | codex | gemini> [--data-dir DIR] [--timeout SECONDS]
                              another agent's hook: judges its tool call on stdin, answers in its format
-  hook install|uninstall <agent> [--project DIR | --user] [--print] [--data-dir DIR]
+  hook install|uninstall <agent> [--project | --user] [--print] [--data-dir DIR]
                              add or remove Threshold's hook in that agent's settings (never clobbers)
+  mcp-gateway [--data-dir DIR] [--http PORT]
+                             an MCP server fronting threshold.toml's MCP servers: every call crosses the gate
   help                       this text
 `;
 
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   jail: async (argv, io) => (await import('./jail')).jailCli(argv, io),
   checkpoints: async (argv, io) => (await import('./checkpoints')).checkpointsCli(argv, io),
   hook: async (argv, io) => (await import('./hook')).hookCli(argv, io),
+  'mcp-gateway': async (argv, io) => (await import('./mcp-gateway')).mcpGatewayCli(argv, io),
 };
 
 /** Errors that carry a sentence for the user; their modules are loaded only once something failed. */

@@ -9,6 +9,7 @@ import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
 import { ExternalCalls } from '../hooks/external-calls';
+import type { McpGatewayService } from '../mcp-gateway/service';
 import { CursorError } from '../store/call-history-repo';
 import { previewGrant } from './grant-preview';
 import { grantSuggestions } from './grant-suggestions';
@@ -33,6 +34,8 @@ export interface HandlerDeps {
   lifetime?: Lifetime;
   /** Other agents' calls (their hooks): the runtime's, else one per core made on first use. */
   external?: ExternalCalls;
+  /** The MCP servers `threshold mcp-gateway` fronts (absent: none are run for it). */
+  mcpGateway?: McpGatewayService;
 }
 
 const externalByCore = new WeakMap<ThresholdCore, ExternalCalls>();
@@ -156,6 +159,20 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
         if (!r) return fail('not_found', 'There is no such run ticket: it was spent, it lapsed, or Threshold restarted since the call was allowed. Nothing ran.');
         return ok({ status: r.status, exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, notes: r.notes, checkpoint_id: r.checkpointId });
+      }),
+    'mcp.list_tools': () =>
+      withCore(async () => {
+        if (!deps.mcpGateway) return fail('mcp_unavailable', 'This Threshold runs no MCP servers for the gateway.');
+        const r = await deps.mcpGateway.listTools();
+        return ok({ tools: r.tools.map((t) => ({ server: t.server, tool: t.tool, description: t.description, input_schema: t.inputSchema, annotations: t.annotations })), servers: r.servers });
+      }),
+    'mcp.call_tool': (p, request) =>
+      withCore(async () => {
+        if (!deps.mcpGateway) return fail('mcp_unavailable', 'This Threshold runs no MCP servers for the gateway.');
+        const signals = [request?.signal, deps.lifetime?.signal].filter((s): s is AbortSignal => !!s);
+        const work = deps.mcpGateway.callTool({ server: p.server, tool: p.tool, args: p.arguments, client: p.client, sessionId: p.session_id }, signals.length ? AbortSignal.any(signals) : undefined);
+        const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
+        return ok({ decision: r.decision, reason: r.reason, call_id: r.callId, content: r.content, is_error: r.isError, ...(r.structuredContent !== undefined ? { structured_content: r.structuredContent } : {}) });
       }),
     'approval.record_outcome': (p) => withCore((c) => c.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
     'approval.list_follow_ups': (p) => withCore((c) => ok(c.gate.awaitingFollowUps(p?.session_id))),

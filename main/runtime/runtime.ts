@@ -18,6 +18,8 @@ import { ensureRendererBundle } from '../web/bundle';
 import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
 import { ExternalCalls } from '../hooks/external-calls';
+import { McpManager } from '../agent/mcp';
+import { McpGatewayService } from '../mcp-gateway/service';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import { ModelSettings } from './model-settings';
@@ -94,7 +96,20 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     const lifetime = owned.add(new WorkLifetime());
     // Other agents' calls (their hooks): one set of run tickets for every surface.
     const external = owned.add(new ExternalCalls(core));
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, external });
+    // The MCP servers in threshold.toml, for `threshold mcp-gateway`: the agent's own when it runs (one
+    // process per server), supervised here.
+    let mcpGateway: McpGatewayService | undefined;
+    if (Object.keys(o.config.mcpServers).length) {
+      let mcp = agent?.mcp;
+      if (!mcp) {
+        const own = new McpManager(o.config.mcpServers, o.agent?.env ?? process.env);
+        core.setMcpTools(() => own.declarations());
+        owned.defer(() => own.close());
+        mcp = own;
+      }
+      mcpGateway = owned.add(new McpGatewayService(core, mcp, o.log));
+    }
+    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, external, mcpGateway });
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;

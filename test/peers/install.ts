@@ -1,5 +1,6 @@
-// The real peer agents for the end-to-end hook tests: Claude Code, Codex and Gemini CLI from npm, pinned by
-// test/peers/package-lock.json, installed once (npm ci --ignore-scripts: their install scripts only copy
+// The real programs Threshold stands in front of, for the end-to-end tests: the peer agents (Claude Code,
+// Codex, Gemini CLI) and the MCP servers the gateway fronts (server-filesystem, server-everything), from
+// npm, pinned by test/peers/package-lock.json, installed once (npm ci --ignore-scripts: their install scripts only copy
 // the native binary we call directly) into a cache folder outside the repository and outside
 // node_modules: $THRESHOLD_PEERS_CACHE, else $XDG_CACHE_HOME/threshold-peers, else ~/.cache/threshold-peers,
 // in a folder named after the lock file's hash. Parallel test files wait for one install (a lock folder).
@@ -20,6 +21,9 @@ export interface Peers {
   codex: string;
   /** Gemini CLI's entry script (run with this Node). */
   gemini: string;
+  /** The MCP servers' entry scripts (run with this Node). */
+  mcpFilesystem: string;
+  mcpEverything: string;
 }
 
 export function peersCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -38,8 +42,10 @@ function locate(dir: string): Peers | null {
   const triple = existsSync(vendor) ? readdirSync(vendor).find((d) => existsSync(join(vendor, d, 'bin', 'codex'))) : undefined;
   const codex = triple ? join(vendor, triple, 'bin', 'codex') : '';
   const gemini = join(nm, '@google', 'gemini-cli', 'bundle', 'gemini.js');
-  if (![claude, codex, gemini, join(dir, '.complete')].every((p) => p && existsSync(p))) return null;
-  return { dir, claude, codex, gemini };
+  const mcpFilesystem = join(nm, '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+  const mcpEverything = join(nm, '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  if (![claude, codex, gemini, mcpFilesystem, mcpEverything, join(dir, '.complete')].every((p) => p && existsSync(p))) return null;
+  return { dir, claude, codex, gemini, mcpFilesystem, mcpEverything };
 }
 
 /** Installs the pinned peers into the cache once; every later call returns at once. */
@@ -70,7 +76,7 @@ export async function ensurePeers(log: (line: string) => void = () => {}): Promi
     mkdirSync(dir, { recursive: true });
     copyFileSync(join(HERE, 'package.json'), join(dir, 'package.json'));
     copyFileSync(join(HERE, 'package-lock.json'), join(dir, 'package-lock.json'));
-    log(`installing Claude Code, Codex and Gemini CLI into ${dir} (npm ci, about 900 MB, once)…`);
+    log(`installing Claude Code, Codex, Gemini CLI and two MCP servers into ${dir} (npm ci, about 900 MB, once)…`);
     const r = spawnSync('npm', ['ci', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel', 'error'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60_000 });
     if (r.status !== 0) return { ok: false, why: `npm ci failed: ${(r.stderr || r.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };
     spawnSync('touch', [join(dir, '.complete')]);

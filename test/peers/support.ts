@@ -30,7 +30,8 @@ function testRoot(prefix: string): string {
   return mkdtempSync(join(base, `${prefix}-`));
 }
 
-export async function world(prefix: string, toml: string): Promise<World> {
+/** `toml`: the config file, or a function of the folders (a config that names the project). */
+export async function world(prefix: string, toml: string | ((at: { home: string; project: string }) => string)): Promise<World> {
   const root = testRoot(prefix);
   const home = join(root, 'home');
   const project = join(home, 'project');
@@ -40,7 +41,7 @@ export async function world(prefix: string, toml: string): Promise<World> {
   writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PEER-TEST-SECRET\n');
   writeFileSync(join(project, 'README.md'), '# project\n');
   const config = join(home, '.config', 'threshold', 'threshold.toml');
-  writeFileSync(config, toml);
+  writeFileSync(config, typeof toml === 'function' ? toml({ home, project }) : toml);
   // The daemon's home is the test's: its jail hides this home's dot-folders, its checkpoints live in its data dir.
   const env = { HOME: home, THRESHOLD_CONFIG_DIR: join(home, '.config', 'threshold') };
   const daemon = await startDaemon(dataDir, ['--config', config, '--workspace', join(home, 'threshold-workspace'), '--no-agent', '--no-web'], env);

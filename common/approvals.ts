@@ -128,7 +128,8 @@ export interface GrantRecord {
   scope: GrantScope;
   session_id: string | null;
   expires_at: number | null;
-  source: 'config' | 'approval' | 'user';
+  /** import: made by `threshold import` from another agent's rules (its note says from which file and rule). */
+  source: 'config' | 'approval' | 'user' | 'import';
   source_session_id: string | null;
   source_call_id: string | null;
   created_at: number;
@@ -136,4 +137,9 @@ export interface GrantRecord {
   use_count: number;
   revoked_at: number | null;
   note: string | null;
+  /**
+   * Who it came from, in a few words, for filtering (Settings → Grants, `ctl grants`): the agent whose
+   * card made it ("Claude Code", "the agent"), "Imported", "Config file", "By hand". Listings carry it.
+   */
+  origin_label?: string;
 }

@@ -77,8 +77,16 @@ export const FLAGS = [
 export type Flag = (typeof FLAGS)[number];
 
 /** What a grant covers: an argv prefix (run_command), a path glob (file tools), a URL prefix (web_fetch), or any call of one tool. */
+/**
+ * How an argv grant's words meet a command's: these words then any further arguments (prefix: the
+ * meaning of a grant without `match`), or exactly these words (exact). The same names as branch grants'
+ * pattern language (common/grant-pattern.ts there), which makes exact the default when it lands.
+ */
+export const ARGV_MATCHES = ['exact', 'prefix'] as const;
+export type ArgvMatch = (typeof ARGV_MATCHES)[number];
+
 export type GrantPattern =
-  | { kind: 'argv'; argv: string[]; redirects?: string[] }
+  | { kind: 'argv'; argv: string[]; redirects?: string[]; match?: ArgvMatch }
   | { kind: 'path'; glob: string }
   | { kind: 'url'; prefix: string }
   | { kind: 'tool' };
@@ -97,7 +105,7 @@ export interface Grant {
   /** Epoch ms after which an `until` grant no longer applies. */
   expiresAt?: number | null;
   /** Where it came from: the config file, or the session and call whose approval created it. */
-  provenance: { source: 'config' | 'approval' | 'user'; sessionId?: string | null; callId?: string | null };
+  provenance: { source: 'config' | 'approval' | 'user' | 'import'; sessionId?: string | null; callId?: string | null };
   createdAt: number;
   lastUsedAt?: number | null;
   useCount?: number;

@@ -3,6 +3,7 @@
 import type { Outcome, ExecutionOutcome } from './approvals';
 import type { CallState } from './call-state';
 import type { Class } from './domain';
+import type { CallOrigin } from './origin';
 
 /**
  * Who or what decided, in the groups a person filters by. Each group names the stored forms of
@@ -86,6 +87,8 @@ export interface CallRecord {
   execution: ExecutionOutcome | null;
   /** The checkpoint taken before it ran, when it could change the workspace. */
   checkpoint_id: string | null;
+  /** Who asked: Threshold's agent, ctl, another agent through its hook or the MCP gateway; null on older rows. */
+  origin?: CallOrigin | null;
 }
 
 export interface CallPage {

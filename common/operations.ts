@@ -4,7 +4,7 @@
 // bridge and AppApi are all derived from here; nothing restates a schema.
 import { z } from 'zod';
 import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
-import { CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
+import { ARGV_MATCHES, CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
 import { callOriginSchema } from './origin';
 import { EXTERNAL_AGENTS } from './external-agents';
@@ -27,7 +27,7 @@ export const humanOutcomeSchema = z.enum(HUMAN_OUTCOMES);
 export const grantDurationSchema = z.enum(GRANT_DURATIONS);
 
 export const grantPatternSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('argv'), argv: z.array(z.string().min(1)).min(1), redirects: z.array(z.string().min(1)).optional() }),
+  z.strictObject({ kind: z.literal('argv'), argv: z.array(z.string().min(1)).min(1), redirects: z.array(z.string().min(1)).optional(), match: z.enum(ARGV_MATCHES).optional() }),
   z.strictObject({ kind: z.literal('path'), glob: z.string().min(1) }),
   z.strictObject({ kind: z.literal('url'), prefix: z.string().min(1) }),
   z.strictObject({ kind: z.literal('tool') }),
@@ -125,7 +125,7 @@ export const grantRecordSchema = z.object({
   scope: z.enum(GRANT_SCOPES),
   session_id: z.string().nullable(),
   expires_at: z.number().nullable(),
-  source: z.enum(['config', 'approval', 'user']),
+  source: z.enum(['config', 'approval', 'user', 'import']),
   source_session_id: z.string().nullable(),
   source_call_id: z.string().nullable(),
   created_at: z.number(),
@@ -133,6 +133,7 @@ export const grantRecordSchema = z.object({
   use_count: z.number().int(),
   revoked_at: z.number().nullable(),
   note: z.string().nullable(),
+  origin_label: z.string().optional(),
 });
 
 export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon']) });
@@ -392,6 +393,7 @@ export const callRecordSchema = z.object({
   approval: z.object({ id: z.string(), outcome: outcomeSchema.nullable(), decided_at: z.number().nullable() }).nullable(),
   execution: executionOutcomeSchema.nullable(),
   checkpoint_id: z.string().nullable(),
+  origin: callOriginSchema.nullable().optional(),
 });
 
 export const callPageSchema = z.object({ calls: z.array(callRecordSchema), next_cursor: z.string().nullable(), upto: z.string().nullable(), total: z.number().int().nullable() });
@@ -603,7 +605,15 @@ export const OPERATIONS = {
   'grant.list': op({ summary: 'Grants in force (include_inactive: revoked and expired too), with those from the config file.', params: z.strictObject({ include_inactive: z.boolean().optional() }).optional(), result: z.array(grantRecordSchema), transports: both, verb: 'listGrants', aliases: ['grants.list'] }),
   'grant.create': op({
     summary: 'Creates a grant by hand.',
-    params: z.strictObject({ tool: z.string().min(1), pattern: grantPatternSchema, duration: grantDurationSchema.optional(), session_id: z.string().min(1).optional(), note: z.string().max(500).optional() }),
+    params: z.strictObject({
+      tool: z.string().min(1),
+      pattern: grantPatternSchema,
+      duration: grantDurationSchema.optional(),
+      session_id: z.string().min(1).optional(),
+      note: z.string().max(500).optional(),
+      /** `threshold import`: the file and rule it came from; the grant's source is then "import". */
+      imported_from: z.string().min(1).max(500).optional(),
+    }),
     result: grantRecordSchema,
     transports: both,
     verb: 'createGrant',

@@ -28,6 +28,8 @@ commands:
                              add or remove Threshold's hook in that agent's settings (never clobbers)
   mcp-gateway [--data-dir DIR] [--http PORT]
                              an MCP server fronting threshold.toml's MCP servers: every call crosses the gate
+  import <claude-code | codex | gemini> FILE [--print] [--json] [--project DIR] [--data-dir DIR]
+                             another agent's permission rules as grants and rules (--print: show, change nothing)
   help                       this text
 `;
 
@@ -42,6 +44,7 @@ const COMMANDS: Record<string, Command> = {
   checkpoints: async (argv, io) => (await import('./checkpoints')).checkpointsCli(argv, io),
   hook: async (argv, io) => (await import('./hook')).hookCli(argv, io),
   'mcp-gateway': async (argv, io) => (await import('./mcp-gateway')).mcpGatewayCli(argv, io),
+  import: async (argv, io) => (await import('./import')).importCli(argv, io),
 };
 
 /** Errors that carry a sentence for the user; their modules are loaded only once something failed. */

@@ -5,6 +5,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from
 import { join } from 'node:path';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
+import { parseOrigin } from '../../common/origin';
 import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
 import { accessView, validUiRow } from '../config/access-view';
@@ -264,7 +265,7 @@ export class ThresholdCore {
   // ── grants ──────────────────────────────────────────────────────────────────────────────────
 
   listGrants(opts: { include_inactive?: boolean } = {}): GrantRecord[] {
-    const stored = this.store.grants.list(opts.include_inactive ? {} : { active: true, now: this.now() });
+    const stored = this.store.grants.list(opts.include_inactive ? {} : { active: true, now: this.now() }).map((g) => ({ ...g, origin_label: this.grantOrigin(g) }));
     const fromConfig: GrantRecord[] = this.o.config.grants.map((g) => ({
       id: g.id,
       tool: g.tool,
@@ -280,11 +281,22 @@ export class ThresholdCore {
       use_count: 0,
       revoked_at: null,
       note: g.note ?? null,
+      origin_label: 'Config file',
     }));
     return [...stored, ...fromConfig];
   }
 
-  createGrant(input: { tool: string; pattern: GrantPattern; duration?: string; session_id?: string | null; note?: string | null }, by: string): CoreResult<GrantRecord> {
+  /** Who a grant came from, in a few words: the origin of the call whose approval made it, an import, a person by hand. */
+  private grantOrigin(g: GrantRecord): string {
+    if (g.source === 'import') return 'Imported';
+    if (g.source === 'user') return 'By hand';
+    if (g.source === 'config') return 'Config file';
+    const origin = parseOrigin(g.source_call_id ? this.store.calls.get(g.source_call_id)?.origin : null);
+    if (origin?.kind === 'external') return origin.name;
+    return origin?.kind === 'control' ? 'threshold ctl' : 'The agent';
+  }
+
+  createGrant(input: { tool: string; pattern: GrantPattern; duration?: string; session_id?: string | null; note?: string | null; imported_from?: string }, by: string): CoreResult<GrantRecord> {
     const problem = grantPatternProblem(input.tool, input.pattern, input.duration);
     if (problem) return { ok: false, error: { code: 'invalid_grant', message: problem } };
     const duration = (input.duration ?? 'always') as GrantDuration;
@@ -293,11 +305,13 @@ export class ThresholdCore {
     const scope = grantScope(duration, at, input.session_id ?? '');
     const stored = this.redactor.redactGrantPattern(input.pattern);
     if (!stored.ok) return { ok: false, error: { code: 'invalid_grant', message: stored.message } };
-    const note = input.note ? this.redactor.redactTextSync(input.note) : null;
+    const written = input.imported_from ? `imported from ${input.imported_from}${input.note ? `; ${input.note}` : ''}` : input.note;
+    const note = written ? this.redactor.redactTextSync(written) : null;
     const id = newId('gr');
+    const source = input.imported_from ? ('import' as const) : ('user' as const);
     this.store.transaction(() => {
-      this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note });
-      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by }) });
+      this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source, source_session_id: null, source_call_id: null, created_at: at, note });
+      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by, source }) });
     });
     const g = this.store.grants.get(id)!;
     this.events.emit('grant.created', g);

@@ -72,6 +72,7 @@ export function segmentMatchesGrant(s: Segment, g: Grant, ctx: PathContext): boo
   if (segmentUncoverable(s) !== null) return false;
   const argv = g.pattern.argv;
   if (argv.length === 0 || argv.length > s.argv.length) return false;
+  if (g.pattern.match === 'exact' && argv.length !== s.argv.length) return false;
   for (let i = 0; i < argv.length; i++) if (!tokenMatches(argv[i]!, s.argv[i]!)) return false;
   // Every file redirection must be one the grant names.
   for (const r of s.redirects) {

@@ -40,7 +40,10 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
         </td>
         <td>{grantScopeText(g)}</td>
         <td>{grantExpiryText(g, now)}</td>
-        <td>{grantProvenanceText(g, now)}</td>
+        <td>
+          {grantProvenanceText(g, now)}
+          {g.origin_label && g.source === 'approval' && <div className="grant-origin">{`asked by ${g.origin_label}`}</div>}
+        </td>
         <td>{g.last_used_at ? formatTime(g.last_used_at, now) : 'Never'}</td>
         <td className="num">{g.use_count}</td>
         <td className="num">{promptsSaved(g)}</td>
@@ -98,12 +101,15 @@ export function GrantsScreen() {
   const load = useApp((s) => s.loadGrants);
   const error = useApp((s) => s.grantsError);
   const [now, setNow] = useState(Date.now());
+  // Who a grant came from: the agent whose card made it (Threshold's, Claude Code, Codex…), an import, by hand.
+  const [origin, setOrigin] = useState('');
+  const origins = [...new Set(grants.map((g) => g.origin_label).filter((o): o is string => !!o))].sort();
   useEffect(() => {
     void load();
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
   }, [load]);
-  const shown = grants.filter((g) => grantState(g, now) === filter);
+  const shown = grants.filter((g) => grantState(g, now) === filter && (!origin || g.origin_label === origin));
   return (
     <section className="grants-screen" aria-labelledby="grants-title">
       <h2 id="grants-title">Grants</h2>
@@ -114,6 +120,17 @@ export function GrantsScreen() {
             {`${FILTER_WORDS[f]} (${grants.filter((g) => grantState(g, now) === f).length})`}
           </button>
         ))}
+        <label className="grant-origin-filter">
+          Made by{' '}
+          <select value={origin} onChange={(e) => setOrigin(e.target.value)}>
+            <option value="">anyone</option>
+            {origins.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {error && (
         <p className="error" role="alert">
@@ -121,7 +138,7 @@ export function GrantsScreen() {
         </p>
       )}
       {shown.length === 0 ? (
-        <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants.`}</p>
+        <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants${origin ? ` made by ${origin}` : ''}.`}</p>
       ) : (
         <table className="grants">
           <caption className="sr-only">{`${FILTER_WORDS[filter]} grants`}</caption>

@@ -2,6 +2,7 @@
 // (only the rows in view are in the DOM; pages load as they scroll into view), filtered in the store's
 // query, and a row opens the call in full with its checkpoint (diff, Restore). The audit chain's
 // verification and the JSONL export sit above the list.
+import { visibleText } from '../model/visible-text';
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CLASSES, type Class } from '../../../common/domain';
 import { DECIDER_GROUPS, OUTCOME_GROUPS, outcomeGroupOf, type CallRecord, type DeciderGroup } from '../../../common/history';
@@ -39,7 +40,10 @@ const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { 
       <button type="button" aria-pressed={open} onClick={() => onOpen(r.id)}>
         <span className="c-when">{rowTime(r.created_at, now)}</span>
         <span className="c-tool">{r.tool}</span>
-        <span className="c-what">{r.summary}</span>
+        <span className="c-what">
+          {r.origin?.kind === 'external' && <span className="c-origin">{`${visibleText(r.origin.name)}: `}</span>}
+          {r.summary}
+        </span>
         <span className="c-class">
           <ClassBadge c={r.class} />
         </span>

@@ -43,7 +43,7 @@ export const OUTCOME_GROUPS = [
   { key: 'failed', label: 'Ran and failed', states: ['failed', 'timed_out', 'interrupted'] },
   { key: 'refused', label: 'Refused', states: ['denied', 'refused'] },
   { key: 'not_run', label: 'Did not run (stopped)', states: ['cancelled', 'not_run'] },
-  { key: 'handed_off', label: 'Run by the agent that asked', states: ['handed_off'] },
+  { key: 'handed_off', label: 'Handed off (the agent that asked ran it)', states: ['handed_off'] },
   { key: 'in_progress', label: 'Waiting or running', states: ['received', 'validating', 'classifying', 'reviewing', 'awaiting_approval', 'scheduled', 'executing'] },
 ] as const satisfies readonly { key: string; label: string; states: readonly CallState[] }[];
 

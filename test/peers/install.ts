@@ -80,6 +80,8 @@ export async function ensurePeers(log: (line: string) => void = () => {}): Promi
     const r = spawnSync('npm', ['ci', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel', 'error'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60_000 });
     if (r.status !== 0) return { ok: false, why: `npm ci failed: ${(r.stderr || r.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };
     spawnSync('touch', [join(dir, '.complete')]);
+    // An install from an older lock file is 900 MB nobody will use again.
+    for (const old of readdirSync(join(dir, '..'))) if (/^peers-[0-9a-f]{12}$/.test(old) && join(dir, '..', old) !== dir) rmSync(join(dir, '..', old), { recursive: true, force: true });
     const peers = locate(dir);
     return peers ? { ok: true, peers } : { ok: false, why: `npm ci finished but the binaries for ${PLATFORM} are not in ${dir}` };
   } finally {

@@ -80,6 +80,8 @@ export interface PendingApproval {
   review?: ReviewReport;
   /** Who asked (the agent, ctl, another tool); null on rows from before it was recorded. */
   origin?: CallOrigin | null;
+  /** Where the call runs (redacted): for another agent's call, the folder its hook reported. */
+  cwd?: string | null;
   /** A command's parts as the gate judged them (redacted), in order; null for other tools and older rows. */
   parts?: CallPart[] | null;
 }

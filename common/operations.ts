@@ -85,6 +85,8 @@ export const pendingApprovalSchema = z.object({
   review: reviewReportSchema.optional(),
   /** Who asked: the agent, ctl, another tool (common/origin.ts); null on older rows. */
   origin: callOriginSchema.nullable().optional(),
+  /** Where the call runs (redacted). */
+  cwd: z.string().nullable().optional(),
   /** A command's parts as the gate judged them, in order (the card shows those above read first). */
   parts: z.array(z.object({ text: z.string(), class: classSchema, reason: z.string().nullable(), via: z.array(z.string()) })).nullable().optional(),
 });

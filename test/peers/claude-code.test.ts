@@ -73,13 +73,16 @@ describe('Claude Code with Threshold as its gate', () => {
     const t = await setUp('[autonomy]\nlevel = "supervised"\n');
     const run = claude(t, 'touch asked.txt');
     const card = await nextCard(t);
-    expect({ tool: card.tool, args: card.args, origin: card.origin, session: card.session_id.startsWith('claude-code-'), ranBeforeApproval: existsSync(join(t.project, 'asked.txt')) }).toEqual({
+    expect({ tool: card.tool, args: card.args, origin: card.origin, cwd: card.cwd, session: card.session_id.startsWith('claude-code-'), ranBeforeApproval: existsSync(join(t.project, 'asked.txt')) }).toEqual({
       tool: 'run_command',
+      cwd: '~/project',
       args: { command: 'touch asked.txt' },
       origin: { kind: 'external', name: 'Claude Code', workspace: '~/project' },
       session: true,
       ranBeforeApproval: false,
     });
+    const table = await t.threshold(['ctl', '--data-dir', t.dataDir, 'pending']);
+    expect(table.stdout).toMatch(/Claude Code \(session claude-code-.*\) in ~\/project/);
     const decided = await t.threshold(['ctl', '--data-dir', t.dataDir, 'decide', card.id, 'approve_once']);
     expect(decided.code, decided.stderr).toBe(0);
     const r = await run;

@@ -42,7 +42,9 @@ const BUILD_FILES = [
 ];
 
 /**
- * @typedef {{ id: string, entry: string, startedAt: number, inputs: string[] }} CliManifest
+ * `hook`: the hook command's own bundle and the sources it was built from (bin/hook-entry.js checks only
+ * those before starting it).
+ * @typedef {{ id: string, entry: string, startedAt: number, inputs: string[], hook?: { entry: string, inputs: string[] } }} CliManifest
  * @typedef {{ root?: string, log?: (line: string) => void, timeoutMs?: number, force?: boolean }} EnsureOptions
  */
 
@@ -165,15 +167,37 @@ export async function buildCli(root = REPO_ROOT) {
     const detail = errors?.length ? errors.map((e) => `  ${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`).join('\n') : String(err);
     throw new Error(`Building the command line failed:\n${detail}`, { cause: err });
   });
+  // The hook command runs before every tool call of another agent: one small file of its own, no shared
+  // chunks, so starting it reads nothing the command line's bundle holds.
+  const hook = await esbuild
+    .build({
+      absWorkingDir: root,
+      entryPoints: { hook: 'main/hooks/hook-entry.ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outdir: outDir,
+      outExtension: { '.js': '.mjs' },
+      external: EXTERNAL,
+      sourcemap: 'linked',
+      metafile: true,
+      logLevel: 'silent',
+    })
+    .catch((/** @type {unknown} */ err) => {
+      rmSync(outDir, { recursive: true, force: true });
+      throw new Error(`Building the hook command failed: ${String(err)}`, { cause: err });
+    });
   try {
     await verifyRules(join(outDir, 'verify-rules.mjs'));
   } catch (err) {
     rmSync(outDir, { recursive: true, force: true });
     throw err;
   }
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/')).sort();
+  const ours = (/** @type {{ inputs: Record<string, unknown> }} */ meta) => Object.keys(meta.inputs).filter((f) => !f.includes('node_modules/')).sort();
+  const inputs = [...new Set([...ours(result.metafile), ...ours(hook.metafile)])].sort();
   /** @type {CliManifest} */
-  const manifest = { id, entry: relative(root, join(outDir, 'threshold.mjs')), startedAt, inputs };
+  const manifest = { id, entry: relative(root, join(outDir, 'threshold.mjs')), startedAt, inputs, hook: { entry: relative(root, join(outDir, 'hook.mjs')), inputs: ours(hook.metafile) } };
   const previous = readManifest(root);
   const staging = `${manifestPath(root)}.${process.pid}`;
   writeFileSync(staging, JSON.stringify(manifest, null, 2) + '\n');

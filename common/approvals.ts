@@ -92,6 +92,8 @@ export interface PendingApproval {
   review?: ReviewReport;
   /** Who asked (the agent, ctl, another tool); null on rows from before it was recorded. */
   origin?: CallOrigin | null;
+  /** Where the call runs (redacted): for another agent's call, the folder its hook reported. */
+  cwd?: string | null;
   /** A command's parts as the gate judged them (redacted), in order; null for other tools and older rows. */
   parts?: CallPart[] | null;
 }
@@ -140,7 +142,8 @@ export interface GrantRecord {
   scope: GrantScope;
   session_id: string | null;
   expires_at: number | null;
-  source: 'config' | 'approval' | 'user';
+  /** import: made by `threshold import` from another agent's rules (its note says from which file and rule). */
+  source: 'config' | 'approval' | 'user' | 'import';
   source_session_id: string | null;
   source_call_id: string | null;
   created_at: number;
@@ -150,4 +153,9 @@ export interface GrantRecord {
   note: string | null;
   /** Set when the grant is stored but not in force: the width judge refuses it (it was made before that check). */
   not_in_force?: string;
+  /**
+   * Who it came from, in a few words, for filtering (Settings → Grants, `ctl grants`): the agent whose
+   * card made it ("Claude Code", "the agent"), "Imported", "Config file", "By hand". Listings carry it.
+   */
+  origin_label?: string;
 }

@@ -10,12 +10,13 @@ const LEGAL: Record<CallState, CallState[]> = {
   classifying: ['reviewing', 'awaiting_approval', 'scheduled', 'denied', 'not_run'],
   reviewing: ['awaiting_approval', 'scheduled', 'denied', 'cancelled', 'not_run'],
   awaiting_approval: ['scheduled', 'refused', 'cancelled', 'not_run'],
-  scheduled: ['executing', 'cancelled', 'not_run', 'succeeded', 'failed', 'timed_out', 'interrupted'],
+  scheduled: ['executing', 'handed_off', 'cancelled', 'not_run', 'succeeded', 'failed', 'timed_out', 'interrupted'],
   executing: ['cancelled', 'succeeded', 'failed', 'timed_out', 'interrupted'],
   denied: [],
   refused: [],
   cancelled: [],
   not_run: [],
+  handed_off: [],
   succeeded: [],
   failed: [],
   timed_out: [],
@@ -34,7 +35,7 @@ describe('the call state machine', () => {
   });
 
   it('has exactly the terminal states a call can end in, and every state can reach one', () => {
-    expect(CALL_STATES.filter(isTerminal)).toEqual(['denied', 'refused', 'cancelled', 'not_run', 'succeeded', 'failed', 'timed_out', 'interrupted']);
+    expect(CALL_STATES.filter(isTerminal)).toEqual(['denied', 'refused', 'cancelled', 'not_run', 'handed_off', 'succeeded', 'failed', 'timed_out', 'interrupted']);
     const reachesEnd = (s: CallState, seen = new Set<CallState>()): boolean => isTerminal(s) || (!seen.has(s) && CALL_TRANSITIONS[s].some((n) => reachesEnd(n, new Set([...seen, s]))));
     expect(CALL_STATES.filter((s) => !reachesEnd(s))).toEqual([]);
   });

@@ -16,6 +16,8 @@ export const CALL_STATES = [
   'refused',
   'cancelled',
   'not_run',
+  // terminal: allowed, and run by the agent that asked (another agent's hook): Threshold does not see how it ended
+  'handed_off',
   // terminal: it ran (or started to)
   'succeeded',
   'failed',
@@ -42,12 +44,14 @@ export const CALL_TRANSITIONS: Readonly<Record<CallState, readonly CallState[]>>
   // (cancelled), or an orphan is approved: its follow-up call carries it out, so it never runs itself.
   awaiting_approval: ['scheduled', 'refused', 'cancelled', 'not_run'],
   // The outcome may be recorded without a start (the command could not start, or a control client ran it).
-  scheduled: ['executing', ...ENDS],
+  // Another agent's call, allowed: that agent runs it (handed_off) or Threshold's jail does (executing).
+  scheduled: ['executing', 'handed_off', ...ENDS],
   executing: ['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled'],
   denied: [],
   refused: [],
   cancelled: [],
   not_run: [],
+  handed_off: [],
   succeeded: [],
   failed: [],
   timed_out: [],

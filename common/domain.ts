@@ -107,7 +107,7 @@ export interface Grant {
   /** Epoch ms after which an `until` grant no longer applies. */
   expiresAt?: number | null;
   /** Where it came from: the config file, or the session and call whose approval created it. */
-  provenance: { source: 'config' | 'approval' | 'user'; sessionId?: string | null; callId?: string | null };
+  provenance: { source: 'config' | 'approval' | 'user' | 'import'; sessionId?: string | null; callId?: string | null };
   createdAt: number;
   lastUsedAt?: number | null;
   useCount?: number;

@@ -3,6 +3,7 @@
 import type { Outcome, ExecutionOutcome } from './approvals';
 import type { CallState } from './call-state';
 import type { Class } from './domain';
+import type { CallOrigin } from './origin';
 
 /**
  * Who or what decided, in the groups a person filters by. Each group names the stored forms of
@@ -42,6 +43,7 @@ export const OUTCOME_GROUPS = [
   { key: 'failed', label: 'Ran and failed', states: ['failed', 'timed_out', 'interrupted'] },
   { key: 'refused', label: 'Refused', states: ['denied', 'refused'] },
   { key: 'not_run', label: 'Did not run (stopped)', states: ['cancelled', 'not_run'] },
+  { key: 'handed_off', label: 'Handed off (the agent that asked ran it)', states: ['handed_off'] },
   { key: 'in_progress', label: 'Waiting or running', states: ['received', 'validating', 'classifying', 'reviewing', 'awaiting_approval', 'scheduled', 'executing'] },
 ] as const satisfies readonly { key: string; label: string; states: readonly CallState[] }[];
 
@@ -87,6 +89,8 @@ export interface CallRecord {
   checkpoint_id: string | null;
   /** The model's id for the call (its tool-call id), when a model made it: the chat finds its row by it. */
   model_call_id: string | null;
+  /** Who asked: Threshold's agent, ctl, another agent through its hook or the MCP gateway; null on older rows. */
+  origin?: CallOrigin | null;
 }
 
 export interface CallPage {

@@ -7,6 +7,7 @@ import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type Dec
 import { ARGV_MATCHES, CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
 import { callOriginSchema } from './origin';
+import { EXTERNAL_AGENTS } from './external-agents';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
 import { CURSOR_PATTERN, DECIDER_GROUP_KEYS, type CallPage, type CallRecord } from './history';
 
@@ -85,6 +86,8 @@ export const pendingApprovalSchema = z.object({
   review: reviewReportSchema.optional(),
   /** Who asked: the agent, ctl, another tool (common/origin.ts); null on older rows. */
   origin: callOriginSchema.nullable().optional(),
+  /** Where the call runs (redacted). */
+  cwd: z.string().nullable().optional(),
   /** A command's parts as the gate judged them, in order (the card shows those above read first). */
   parts: z.array(z.object({ text: z.string(), class: classSchema, reason: z.string().nullable(), via: z.array(z.string()) })).nullable().optional(),
 });
@@ -125,7 +128,7 @@ export const grantRecordSchema = z.object({
   scope: z.enum(GRANT_SCOPES),
   session_id: z.string().nullable(),
   expires_at: z.number().nullable(),
-  source: z.enum(['config', 'approval', 'user']),
+  source: z.enum(['config', 'approval', 'user', 'import']),
   source_session_id: z.string().nullable(),
   source_call_id: z.string().nullable(),
   created_at: z.number(),
@@ -134,6 +137,7 @@ export const grantRecordSchema = z.object({
   revoked_at: z.number().nullable(),
   note: z.string().nullable(),
   not_in_force: z.string().optional(),
+  origin_label: z.string().optional(),
 });
 
 export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon']) });
@@ -454,6 +458,7 @@ export const callRecordSchema = z.object({
   execution: executionOutcomeSchema.nullable(),
   checkpoint_id: z.string().nullable(),
   model_call_id: z.string().nullable(),
+  origin: callOriginSchema.nullable().optional(),
 });
 
 export const callPageSchema = z.object({ calls: z.array(callRecordSchema), next_cursor: z.string().nullable(), upto: z.string().nullable(), total: z.number().int().nullable() });
@@ -585,6 +590,67 @@ export const OPERATIONS = {
     result: z.looseObject({}),
     transports: ['control'],
   }),
+  'external.review': op({
+    summary:
+      "Judges a call another agent is about to make (its hook asks, the call mapped onto Threshold's tools): allowed, denied, or parked as a card until a person decides; the answer carries the card's or the policy's reason. An allowed command may go to Threshold's jail (jail: true) as a one-time ticket.",
+    params: z.strictObject({
+      agent: z.enum(EXTERNAL_AGENTS),
+      /** pre_tool_use: before the agent runs a call; permission_request: the agent is about to ask its own user (Codex). */
+      event: z.enum(['pre_tool_use', 'permission_request']).optional(),
+      /** The agent's own session id (Threshold's session is derived from it). */
+      session_id: z.string().min(1).max(200),
+      turn_id: z.string().min(1).max(200).optional(),
+      agent_call_id: z.string().min(1).max(200).optional(),
+      tool: z.string().min(1).max(200),
+      args: z.record(z.string(), z.unknown()),
+      /** Where the call runs and the agent's project, absolute. */
+      cwd: z.string().min(1).max(4096),
+      workspace: z.string().min(1).max(4096),
+      /** The hook can rewrite the call: with `[hooks] jail = true` an allowed command goes to Threshold's jail. */
+      can_rewrite: z.boolean().optional(),
+    }),
+    result: z.object({
+      decision: z.enum(['allow', 'deny']),
+      outcome: outcomeSchema.nullable(),
+      reason: z.string(),
+      call_id: z.string(),
+      approval_id: z.string().nullable(),
+      decided_by: z.string(),
+      class: classSchema,
+      run: z.object({ token: z.string(), expires_at: z.number() }).nullable(),
+      checkpoint_id: z.string().nullable(),
+      workspace: z.string(),
+    }),
+    transports: ['control'],
+  }),
+  'external.run': op({
+    summary: "Runs a command Threshold allowed into its jail for another agent, once per ticket, after a checkpoint; returns its output (redacted), exit code and Threshold's notes.",
+    params: z.strictObject({ token: z.string().min(16).max(128) }),
+    result: z.object({ status: z.string(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string(), notes: z.array(z.string()), checkpoint_id: z.string().nullable() }),
+    transports: ['control'],
+  }),
+  'mcp.list_tools': op({
+    summary: "The tools of the MCP servers in threshold.toml, for `threshold mcp-gateway` (a stopped server's as it last listed them), and each server's state and last problem.",
+    params: none,
+    result: z.object({
+      tools: z.array(z.object({ server: z.string(), tool: z.string(), description: z.string().nullable(), input_schema: z.unknown(), annotations: z.object({ readOnlyHint: z.boolean(), destructiveHint: z.boolean(), openWorldHint: z.boolean() }) })),
+      servers: z.array(z.object({ name: z.string(), state: z.enum(['running', 'stopped', 'failed']), problem: z.string().nullable(), restarts: z.number().int() })),
+    }),
+    transports: ['control'],
+  }),
+  'mcp.call_tool': op({
+    summary: 'One tools/call from an MCP client of the gateway: judged by the gate (a card when it asks), then run on its server; the answer is the server\'s result, or why it did not run.',
+    params: z.strictObject({
+      server: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'an MCP server name from threshold.toml'),
+      tool: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name'),
+      arguments: z.record(z.string(), z.unknown()),
+      /** The MCP client's name, as it introduced itself. */
+      client: z.string().min(1).max(200),
+      session_id: z.string().min(1).max(200),
+    }),
+    result: z.object({ decision: z.enum(['allow', 'deny']), reason: z.string(), call_id: z.string(), content: z.array(z.unknown()), is_error: z.boolean(), structured_content: z.unknown().optional() }),
+    transports: ['control'],
+  }),
   'approval.record_outcome': op({
     summary: 'Records the write-once execution outcome of an approved call run elsewhere.',
     params: z.strictObject({
@@ -609,7 +675,15 @@ export const OPERATIONS = {
   'grant.list': op({ summary: 'Grants in force (include_inactive: revoked and expired too), with those from the config file.', params: z.strictObject({ include_inactive: z.boolean().optional() }).optional(), result: z.array(grantRecordSchema), transports: both, verb: 'listGrants', aliases: ['grants.list'] }),
   'grant.create': op({
     summary: 'Creates a grant by hand.',
-    params: z.strictObject({ tool: z.string().min(1), pattern: grantPatternSchema, duration: grantDurationSchema.optional(), session_id: z.string().min(1).optional(), note: z.string().max(500).optional() }),
+    params: z.strictObject({
+      tool: z.string().min(1),
+      pattern: grantPatternSchema,
+      duration: grantDurationSchema.optional(),
+      session_id: z.string().min(1).optional(),
+      note: z.string().max(500).optional(),
+      /** `threshold import`: the file and rule it came from; the grant's source is then "import". */
+      imported_from: z.string().min(1).max(500).optional(),
+    }),
     result: grantRecordSchema,
     transports: both,
     verb: 'createGrant',

@@ -469,6 +469,8 @@ export function restartResult(state: CallState | null, outcome: ExecutionOutcome
     case 'refused':
     case 'cancelled':
       return { label: 'not run', text: `This call was ${state} and did not run (Threshold restarted before this result reached you).` };
+    case 'handed_off':
+      return { label: 'run elsewhere', text: 'This call was allowed and run by the agent that asked for it; Threshold does not know how it ended.' };
     case 'succeeded':
     case 'failed':
     case 'timed_out':

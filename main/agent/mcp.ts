@@ -38,12 +38,37 @@ export class McpManager {
   /** The tools each server listed when it last started: kept after a crash, so a call can restart it. */
   private readonly known = new Map<string, McpToolInfo[]>();
   readonly problems: McpProblem[] = [];
+  private readonly problemListeners = new Set<(p: McpProblem) => void>();
 
   constructor(
     private readonly servers: Readonly<Record<string, McpServerConfig>>,
     private readonly env: NodeJS.ProcessEnv,
-    private readonly onProblem: (p: McpProblem) => void = () => {},
-  ) {}
+    onProblem?: (p: McpProblem) => void,
+  ) {
+    if (onProblem) this.problemListeners.add(onProblem);
+  }
+
+  /** Hears every problem from now on (the MCP gateway supervises the servers it fronts); returns the way to stop. */
+  onProblem(listener: (p: McpProblem) => void): () => void {
+    this.problemListeners.add(listener);
+    return () => this.problemListeners.delete(listener);
+  }
+
+  /** Whether a server is running now. */
+  isRunning(name: string): boolean {
+    return this.connections.has(name);
+  }
+
+  /** The tools a server listed when it last ran (kept after it stops, so it is never silently dropped). */
+  knownTools(name: string): McpToolInfo[] {
+    return this.known.get(name) ?? [];
+  }
+
+  /** Starts a server that is not running (again); null when it cannot start (the problem is reported). */
+  async ensure(name: string): Promise<boolean> {
+    if (!Object.hasOwn(this.servers, name)) return false;
+    return (await this.connect(name)) !== null;
+  }
 
   get configured(): string[] {
     return Object.keys(this.servers);
@@ -62,7 +87,9 @@ export class McpManager {
   private report(server: string, message: string): void {
     const p = { server, message };
     this.problems.push(p);
-    this.onProblem(p);
+    // A long-running core hears of problems through its listeners; the list is for the agent's turn, and stays bounded.
+    if (this.problems.length > 100) this.problems.splice(0, this.problems.length - 100);
+    for (const l of this.problemListeners) l(p);
   }
 
   private connect(name: string): Promise<Connection | null> {
@@ -141,6 +168,23 @@ export class McpManager {
     } catch (err) {
       return { text: `The MCP tool ${name} failed: ${(err as Error).message}`, isError: true };
     }
+  }
+
+  /**
+   * Calls a tool and returns the server's result as it is (content items of every kind): the MCP gateway
+   * hands it to its own client. Throws when the server is not available or the call fails.
+   */
+  async callRaw(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ content: unknown[]; isError: boolean; structuredContent?: unknown }> {
+    if (!Object.hasOwn(this.servers, server)) throw new Error(`There is no MCP server "${server}" in threshold.toml.`);
+    const conn = await this.connect(server);
+    if (!conn) throw new Error(`The MCP server "${server}" is not running and could not be started${this.lastProblem(server)}.`);
+    const r = await conn.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: 120_000 });
+    return { content: (r.content as unknown[] | undefined) ?? [], isError: r.isError === true, ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}) };
+  }
+
+  private lastProblem(server: string): string {
+    const p = [...this.problems].reverse().find((x) => x.server === server);
+    return p ? ` (${p.message})` : '';
   }
 
   async close(): Promise<void> {

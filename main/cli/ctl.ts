@@ -339,9 +339,15 @@ function when(ms: number | null): string {
 function renderPending(list: PendingApproval[]): string {
   if (list.length === 0) return 'No approvals are pending.';
   return table([
-    ['ID', 'TOOL', 'CLASS', 'HASH', 'EXPIRES', 'STATE', 'REASON'],
-    ...list.map((p) => [p.id, p.tool, p.class, p.hash.slice(0, 12), when(p.expires_at), p.orphan ? 'orphan' : 'waiting', short(p.reason, 90)]),
+    ['ID', 'TOOL', 'CLASS', 'HASH', 'EXPIRES', 'STATE', 'ASKED BY', 'REASON'],
+    ...list.map((p) => [p.id, p.tool, p.class, p.hash.slice(0, 12), when(p.expires_at), p.orphan ? 'orphan' : 'waiting', askedBy(p), short(p.reason, 90)]),
   ]);
+}
+
+/** Who asked and where: "Claude Code (session claude-code-b805…) in ~/project/src"; Threshold's own agent as "agent". */
+function askedBy(p: PendingApproval): string {
+  const who = p.origin?.kind === 'external' ? `${short(p.origin.name, 40)} (session ${short(p.session_id, 24)})` : p.origin?.kind === 'control' ? 'ctl' : 'agent';
+  return p.cwd && p.origin?.kind === 'external' ? `${who} in ${short(p.cwd, 60)}` : who;
 }
 
 function renderHistory(list: DecisionRecord[]): string {

@@ -24,6 +24,14 @@ commands:
                              run argv in the jail as the executor would (no gate); --print shows the jail's command line (bwrap; sandbox-exec on macOS)
   checkpoints [--data-dir DIR] <list | diff ID | restore ID>
                              workspace checkpoints: list, what a call changed, restore
+  hook <claude-code | codex | gemini> [--data-dir DIR] [--timeout SECONDS]
+                             another agent's hook: judges its tool call on stdin, answers in its format
+  hook install|uninstall <agent> [--project | --user] [--print] [--data-dir DIR]
+                             add or remove Threshold's hook in that agent's settings (never clobbers)
+  mcp-gateway [--data-dir DIR] [--http PORT]
+                             an MCP server fronting threshold.toml's MCP servers: every call crosses the gate
+  import <claude-code | codex | gemini> FILE [--print] [--json] [--project DIR] [--data-dir DIR]
+                             another agent's permission rules as grants and rules (--print: show, change nothing)
   help                       this text
 `;
 
@@ -36,6 +44,9 @@ const COMMANDS: Record<string, Command> = {
   ctl: async (argv, io) => (await import('./ctl')).ctlCli(argv, io),
   jail: async (argv, io) => (await import('./jail')).jailCli(argv, io),
   checkpoints: async (argv, io) => (await import('./checkpoints')).checkpointsCli(argv, io),
+  hook: async (argv, io) => (await import('./hook')).hookCli(argv, io),
+  'mcp-gateway': async (argv, io) => (await import('./mcp-gateway')).mcpGatewayCli(argv, io),
+  import: async (argv, io) => (await import('./import')).importCli(argv, io),
 };
 
 /** Errors that carry a sentence for the user; their modules are loaded only once something failed. */

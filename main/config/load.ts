@@ -8,6 +8,7 @@ import { judgeGrantWidth } from '../policy/grant-width';
 import type { PolicyRules } from '../policy/evaluate';
 import { DEFAULT_ALLOW_HOSTS } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
+import { parseExternalTool } from '../policy/external-tools';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { DEFAULT_LIMITS, type Limits } from '../../executor/types';
 import { AUTO_APPROVAL_OFF, resolveAutoApproval, type AutoApprovalConfig } from './auto-approval';
@@ -40,6 +41,8 @@ export interface ThresholdConfig {
   mcpServers: Record<string, McpServerConfig>;
   /** The desktop app also serves the control API (ctl) on its data directory. */
   controlEnabled: boolean;
+  /** [hooks]: other agents' hooks (`threshold hook <agent>`); jail: their allowed commands run in Threshold's jail. */
+  hooks: { jail: boolean };
   /** Audit retention; unset keeps everything. */
   auditRetention: { maxEntries?: number; maxAgeDays?: number };
   /** [network]: the hosts a network-class jail and web_fetch reach without a host grant. */
@@ -100,6 +103,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   agent: { maxSteps: 25, questionTimeoutMs: 600_000 },
   mcpServers: {},
   controlEnabled: true,
+  hooks: { jail: false },
   auditRetention: {},
   network: { allowHosts: [...DEFAULT_ALLOW_HOSTS] },
   autoApproval: AUTO_APPROVAL_OFF,
@@ -179,6 +183,7 @@ export async function configFromObject(raw: unknown, file: string, paths?: PathC
       Object.entries(cfg.mcp.servers).map(([name, m]) => [name, { command: m.command, args: m.args, env: m.env, envFrom: m.env_from, cwd: m.cwd ?? null, tier: m.tier }]),
     ),
     controlEnabled: cfg.control.enabled,
+    hooks: { jail: cfg.hooks.jail },
     auditRetention: {
       ...(cfg.audit.retention_max_entries !== undefined ? { maxEntries: cfg.audit.retention_max_entries } : {}),
       ...(cfg.audit.retention_max_age_days !== undefined ? { maxAgeDays: cfg.audit.retention_max_age_days } : {}),
@@ -203,7 +208,7 @@ const FLOOR_EFFECTS = new Set(['secret_read', 'capability_change', 'human_input'
 const PATH_TOOLS = new Set(['read_file', 'list_dir', 'search_files', 'write_file', 'edit_file', 'open_path']);
 
 function isKnownTool(name: string): boolean {
-  return (BUILTIN_TOOL_NAMES as string[]).includes(name);
+  return (BUILTIN_TOOL_NAMES as string[]).includes(name) || parseExternalTool(name) !== null;
 }
 
 async function checkControlsDoSomething(cfg: ParsedConfig, file: string, paths?: PathContext): Promise<void> {

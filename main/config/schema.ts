@@ -101,6 +101,13 @@ export const configSchema = z
       .object({ enabled: z.boolean().default(true) })
       .strict()
       .default({ enabled: true }),
+    hooks: z
+      .object({
+        /** Commands another agent's hook lets run go to Threshold's jail, after a checkpoint (where the hook can rewrite the call). */
+        jail: z.boolean().default(false),
+      })
+      .strict()
+      .default({ jail: false }),
     network: z
       .object({
         /** Hosts a network-class jail may reach through the egress proxy without a grant (common/hosts.ts). */

@@ -31,8 +31,11 @@ export const DEFAULT_CONTROL_LIMITS: ControlLimits = {
 };
 
 export interface ConnectionHandlers {
-  /** Answers one message; null for notifications. Never rejects. */
-  handle(text: string, subscribe: () => void): Promise<string | null>;
+  /**
+   * Answers one message; null for notifications. Never rejects. `signal` aborts when the connection
+   * closes: work done for this client alone (a hook waiting on a card, a command it runs) stops with it.
+   */
+  handle(text: string, subscribe: () => void, signal: AbortSignal): Promise<string | null>;
   /** Starts sending events to `push`; returns the unsubscribe. */
   subscribe(push: (text: string) => void): () => void;
   /** The first complete message arrived; false refuses the connection (`too_many_connections`). */
@@ -74,6 +77,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   /** Messages taken out of order (h.inOrder), not finished yet. */
   const unordered = new Set<Promise<void>>();
   let closing = false;
+  const gone = new AbortController();
 
   // Requests already taken are answered first, then the refusal, then the connection ends.
   const refuse = (code: string, message: string) => {
@@ -128,7 +132,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
       }
       queued++;
       const run = async () => {
-        const out = await h.handle(line, subscribe);
+        const out = await h.handle(line, subscribe, gone.signal);
         if (out !== null) reply(out);
       };
       const done = () => {
@@ -201,6 +205,7 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   });
   socket.on('close', () => {
     clearTimers();
+    gone.abort();
     unsubscribe?.();
     pieces = [];
     lines.length = 0;

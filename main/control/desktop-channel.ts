@@ -65,13 +65,13 @@ export function connectionMethods(control: ControlMethods, desktop: DesktopChann
   };
   return {
     methods: {
-      async call(method, params) {
+      async call(method, params, signal) {
         if (method === ATTACH_METHOD) return attach(params);
         // Not attached: the control API, which has no such method (an ordinary connection cannot answer).
-        if (!session) return control.call(method, params);
+        if (!session) return control.call(method, params, signal);
         if (method === KEY_USE_ANSWER_METHOD) return answer(session.questions, params);
         // Errors are values on this channel: the shell hands them to the window as they are.
-        return invokeOperation(session.handlers, 'ui', method, params);
+        return invokeOperation(session.handlers, 'ui', method, params, signal ? { signal } : undefined);
       },
     },
     attached: () => session !== null,

@@ -13,8 +13,8 @@ import { RpcError } from './rpc';
 export const METHOD_NAMES: string[] = [...OPERATION_NAMES.filter((n) => (OPERATIONS[n].transports as readonly string[]).includes('control')), ...Object.keys(ALIASES).filter((a) => resolveOperation(a, 'control'))];
 
 export interface ControlMethods {
-  /** Runs one method; throws an RpcError for every failure. */
-  call(method: string, params: unknown): Promise<unknown>;
+  /** Runs one method; throws an RpcError for every failure. `signal`: the client went away. */
+  call(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** `surface` names who decides (the control API); without an agent its methods say so. */
@@ -25,8 +25,8 @@ export function createMethods(core: ThresholdCore, surface: SurfaceKind = 'contr
 /** The control methods over a set of handlers (the runtime's, which own what they start). */
 export function methodsFor(handlers: Handlers): ControlMethods {
   return {
-    async call(method, params) {
-      const r = await invokeOperation(handlers, 'control', method, params);
+    async call(method, params, signal) {
+      const r = await invokeOperation(handlers, 'control', method, params, signal ? { signal } : undefined);
       if (r.ok) return r.value;
       if (r.error.code === 'unknown_operation') throw new RpcError('method_not_found', `There is no method "${method}".`);
       throw new RpcError(r.error.code, r.error.message);

@@ -54,9 +54,9 @@ const tooManyWaiting = (max: number) =>
  * Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. Never
  * rejects: whatever a message holds, the answer is a JSON-RPC reply.
  */
-export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void, lease?: RequestLease, maxWaiting = DEFAULT_CONTROL_LIMITS.maxWaiting): Promise<string | null> {
+export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void, lease?: RequestLease, maxWaiting = DEFAULT_CONTROL_LIMITS.maxWaiting, signal?: AbortSignal): Promise<string | null> {
   try {
-    return await handleText(text, methods, { onSubscribe, lease, maxWaiting });
+    return await handleText(text, methods, { onSubscribe, lease, maxWaiting, signal });
   } catch (err) {
     return JSON.stringify(errorResponse(null, new RpcError('internal_error', `Internal error: ${(err as Error).message}`)));
   }
@@ -66,6 +66,8 @@ interface MessageContext {
   onSubscribe?: () => void;
   lease?: RequestLease;
   maxWaiting: number;
+  /** Aborts when the client goes away: what it waits on is withdrawn. */
+  signal?: AbortSignal;
 }
 
 async function handleText(text: string, methods: ControlMethods, ctx: MessageContext): Promise<string | null> {
@@ -112,7 +114,7 @@ async function handleOne(msg: unknown, methods: ControlMethods, ctx: MessageCont
       try {
         // Names (own keys only: "constructor" is not a method), aliases and params schemas come from the
         // operations table (common/operations.ts).
-        result = await methods.call(method, m['params'] ?? undefined);
+        result = await methods.call(method, m['params'] ?? undefined, ctx.signal);
       } finally {
         end();
       }
@@ -164,7 +166,7 @@ export async function startControlServer(
     connection = serveConnection(
       socket,
       {
-        handle: (text, subscribe) => handleMessage(text, desktopAware.methods, subscribe, lease, limits.maxWaiting),
+        handle: (text, subscribe, signal) => handleMessage(text, desktopAware.methods, subscribe, lease, limits.maxWaiting, signal),
         subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
         identify: () => lease.identify(),
         inOrder: () => !desktopAware.attached(),

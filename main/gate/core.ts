@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
 import { acquireDataDirLock } from '../config/data-dir-lock';
+import { parseOrigin } from '../../common/origin';
 import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
 import { accessView, validUiRow } from '../config/access-view';
@@ -279,7 +280,8 @@ export class ThresholdCore {
     // A stored grant the width judge refuses (made before it existed) says so, and is not in force.
     const stored = this.store.grants.list(opts.include_inactive ? {} : { active: true, now: this.now() }).map((g) => {
       const j = judgeGrantWidth(g.tool, g.pattern, this.o.paths);
-      return j.ok ? g : { ...g, not_in_force: `Not in force: ${j.reason}` };
+      const labelled = { ...g, origin_label: this.grantOrigin(g) };
+      return j.ok ? labelled : { ...labelled, not_in_force: `Not in force: ${j.reason}` };
     });
     const fromConfig: GrantRecord[] = this.o.config.grants.map((g) => ({
       id: g.id,
@@ -296,11 +298,22 @@ export class ThresholdCore {
       use_count: 0,
       revoked_at: null,
       note: g.note ?? null,
+      origin_label: 'Config file',
     }));
     return [...stored, ...fromConfig];
   }
 
-  createGrant(input: { tool: string; pattern: GrantPattern; duration?: string; session_id?: string | null; note?: string | null }, by: string): CoreResult<GrantRecord> {
+  /** Who a grant came from, in a few words: the origin of the call whose approval made it, an import, a person by hand. */
+  private grantOrigin(g: GrantRecord): string {
+    if (g.source === 'import') return 'Imported';
+    if (g.source === 'user') return 'By hand';
+    if (g.source === 'config') return 'Config file';
+    const origin = parseOrigin(g.source_call_id ? this.store.calls.get(g.source_call_id)?.origin : null);
+    if (origin?.kind === 'external') return origin.name;
+    return origin?.kind === 'control' ? 'threshold ctl' : 'The agent';
+  }
+
+  createGrant(input: { tool: string; pattern: GrantPattern; duration?: string; session_id?: string | null; note?: string | null; imported_from?: string }, by: string): CoreResult<GrantRecord> {
     input = { ...input, pattern: normaliseGrantPattern(input.pattern) };
     const problem = grantPatternProblem(input.tool, input.pattern, input.duration, this.o.paths);
     if (problem) return { ok: false, error: { code: 'invalid_grant', message: problem } };
@@ -310,12 +323,14 @@ export class ThresholdCore {
     const scope = grantScope(duration, at, input.session_id ?? '');
     const stored = this.redactor.redactGrantPattern(input.pattern);
     if (!stored.ok) return { ok: false, error: { code: 'invalid_grant', message: stored.message } };
-    const note = input.note ? this.redactor.redactTextSync(input.note) : null;
+    const written = input.imported_from ? `imported from ${input.imported_from}${input.note ? `; ${input.note}` : ''}` : input.note;
+    const note = written ? this.redactor.redactTextSync(written) : null;
     const id = newId('gr');
+    const source = input.imported_from ? ('import' as const) : ('user' as const);
     this.store.transaction(() => {
-      this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note });
+      this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source, source_session_id: null, source_call_id: null, created_at: at, note });
       // The pattern as stored, verbatim: the grant row and its audit entry say the same (docs/approvals.md, Redaction).
-      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by }, ['pattern']) });
+      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by, source }, ['pattern']) });
     });
     const g = this.store.grants.get(id)!;
     this.events.emit('grant.created', g);

@@ -20,6 +20,8 @@ export interface CommandRun {
   command: string;
   cwd: string;
   evaluation: Evaluation;
+  /** The workspace the jail opens for writing and the checkpoint holds: another agent's project for its calls; Threshold's own by default. */
+  workspace?: string;
   terminal?: boolean;
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
 }
@@ -66,7 +68,7 @@ export class ExecutionService {
   }
 
   async runCommand(run: CommandRun, signal?: AbortSignal): Promise<CommandReport> {
-    const paths = this.o.paths();
+    const paths = run.workspace ? { ...this.o.paths(), workspace: run.workspace } : this.o.paths();
     const cls = jailClassFor(run.evaluation);
     const cfg = this.o.config();
     let checkpoint: TakenCheckpoint | null = null;

@@ -55,6 +55,24 @@ export interface GateCall {
    * names it; when absent the call is the agent's (most tests play the agent).
    */
   origin?: CallOrigin;
+  /** A call another agent makes (its hook, the MCP gateway): judged against that agent's project. */
+  external?: ExternalJudging;
+}
+
+/**
+ * How a call another agent makes is judged (main/hooks, main/mcp-gateway). Its paths are judged against
+ * the agent's project; grants and proposals keep their paths absolute, so a grant made in one project
+ * never covers another.
+ */
+export interface ExternalJudging {
+  /** The agent's project (absolute, checked by the caller): the call's workspace. */
+  workspace: string;
+  /** The agent runs the call itself, outside Threshold's jail (main/policy/evaluate.ts runsOutsideJail). */
+  runsOutsideJail: boolean;
+  /** MCP tools are the agent's own servers: Threshold knows nothing of them but their names (at least write). */
+  foreignMcp: boolean;
+  /** The session's title, shown wherever the session is listed ("Claude Code in ~/project"). */
+  sessionTitle: string;
 }
 
 export interface GateVerdict {
@@ -158,22 +176,26 @@ export class ApprovalGate {
     this.reviewer = reviewer.hasReviewers ? { reviewer, access, names } : null;
   }
 
-  private policyContext(sessionId: string | null) {
+  private policyContext(sessionId: string | null, external?: ExternalJudging) {
     const now = this.now();
     // A stored grant the width judge refuses (made before it existed) is not in force: fail closed.
     const stored = this.o.store.grants
       .list({ active: true, now })
       .map(toPolicyGrant)
       .filter((g) => judgeGrantWidth(g.tool, g.pattern, this.o.policy.paths()).ok);
+    const own = this.o.policy.paths();
+    const grants = [...this.o.policy.configGrants(), ...stored];
     return {
       level: this.o.policy.level(),
       rules: this.o.policy.rules(),
-      grants: [...this.o.policy.configGrants(), ...stored],
-      paths: this.o.policy.paths(),
+      // A relative path grant was written for Threshold's own workspace: it keeps meaning that one.
+      grants: external ? grants.map((g) => anchorPathGrant(g, own.workspace)) : grants,
+      paths: external ? { ...own, workspace: external.workspace } : own,
       now,
       sessionId,
-      mcpTools: this.o.policy.mcpTools?.(),
+      mcpTools: external?.foreignMcp ? undefined : this.o.policy.mcpTools?.(),
       hostAllowed: this.o.policy.hostAllowed ? (host: string, port: number) => this.o.policy.hostAllowed!(host, port, sessionId) : undefined,
+      runsOutsideJail: external?.runsOutsideJail ?? false,
     };
   }
 
@@ -192,7 +214,7 @@ export class ApprovalGate {
   private async judge(call: GateCall): Promise<Judged | { refused: GateVerdict }> {
     const callId = call.callId ?? newId('call');
     const hash = contentHash(call);
-    const ctx = this.policyContext(call.sessionId);
+    const ctx = this.policyContext(call.sessionId, call.external);
     const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools, observed: observeCall(call.tool, call.args, call.cwd, ctx.paths), readText: readNetworkFile });
     const facts = described.ok ? described.facts : null;
     const evaluation = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
@@ -202,7 +224,7 @@ export class ApprovalGate {
     try {
       this.o.store.transaction(() => {
         const at = this.now();
-        this.o.store.sessions.ensure(call.sessionId, at);
+        this.o.store.sessions.ensure(call.sessionId, at, call.external ? { title: this.o.redactor.redactTextSync(call.external.sessionTitle), workspace: this.o.redactor.redactTextSync(call.external.workspace) } : {});
         if (call.turnId) this.o.store.sessions.startTurn({ id: call.turnId, session_id: call.sessionId, kind: call.turnKind, started_at: at });
         this.o.store.calls.insert({
           id: callId,
@@ -260,6 +282,8 @@ export class ApprovalGate {
     // A grant is stored as written (the home folder as ~ in globs), so the card shows the proposal in
     // exactly its stored form, and a proposal that holds a secret is not offered at all.
     let proposal = facts ? proposeGrant(facts, evaluation, j.ctx.paths) : null;
+    // Another agent's project is not Threshold's workspace: its grants name their paths in full.
+    if (proposal && call.external) proposal = { ...proposal, patterns: proposal.patterns.map((p) => anchorPattern(p, call.external!.workspace)) };
     const shownPatterns = proposal ? proposal.patterns.map((p) => this.o.redactor.redactGrantPattern(p)) : [];
     if (shownPatterns.some((p) => !p.ok)) proposal = null;
     const proposalShown = proposal ? this.o.redactor.redactRecord({ tool: proposal.tool, patterns: shownPatterns.map((p) => (p as { pattern: GrantPattern }).pattern) }, ['patterns']) : null;
@@ -446,6 +470,14 @@ export class ApprovalGate {
       this.o.events.emit('call.state', { session_id: c.session_id, turn_id: c.turn_id!, call_id: c.id, tool_call_id: c.model_call_id ?? c.id, tool: c.tool, state: c.state, detail: c.decided_by });
     }
     return { ok: true, value };
+  }
+
+  /**
+   * Another agent's allowed call goes back to that agent, which runs it itself (its hook answered allow):
+   * the call ends as handed_off. False when the call was not scheduled (nothing is written then).
+   */
+  handOff(callId: string, agent: string): boolean {
+    return this.commit({ kind: 'handed_off', callId, agent }).ok;
   }
 
   /** A person (or a surface on their behalf) decides a pending approval. */
@@ -763,6 +795,19 @@ function reportOf(j: Judged, row: NewApproval, o: Exclude<ReviewOutcome, { kind:
     usage: usages.length ? { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') } : null,
     at,
   };
+}
+
+/** A path pattern written relative to a workspace, made absolute against it; other patterns as they are. */
+function anchorPattern(p: GrantPattern, workspace: string): GrantPattern {
+  const anchor = (glob: string) => (glob.startsWith('/') || glob.startsWith('~') ? glob : `${workspace}/${glob.replace(/^\.\//, '')}`);
+  if (p.kind === 'path') return p.glob === anchor(p.glob) ? p : { kind: 'path', glob: anchor(p.glob) };
+  if (p.kind === 'argv' && p.redirects?.some((r) => r !== anchor(r))) return { ...p, redirects: p.redirects.map(anchor) };
+  return p;
+}
+
+function anchorPathGrant(g: Grant, workspace: string): Grant {
+  const pattern = anchorPattern(g.pattern, workspace);
+  return pattern === g.pattern ? g : { ...g, pattern };
 }
 
 function originOf(call: GateCall): CallOrigin {

@@ -45,6 +45,13 @@ export interface PolicyContext {
    * network call asks.
    */
   hostAllowed?: HostPredicate;
+  /**
+   * The call runs outside Threshold's jail: another agent (Claude Code, Codex, Gemini CLI) asked through
+   * its hook and runs it itself. What the levels allow because the jail confines it (a command at
+   * auto-edit, anything but a known write inside the workspace at full, a download through the egress
+   * proxy) asks instead. Grants and the user's explicit rules are choices about the call itself and hold.
+   */
+  runsOutsideJail?: boolean;
 }
 
 export type HostPredicate = (host: string, port: number) => boolean;
@@ -242,6 +249,9 @@ function byLevel(f: CallFacts, ctx: PolicyContext, out: Out, what: string, why: 
       return out('ask', { kind: 'level', level: 'supervised' }, `Asks: at the supervised level every ${f.class} call needs your approval (${why(seg)}).`, { segment: seg });
     case 'auto-edit': {
       const confined = f.class === 'write' && !f.outsideWorkspace && !f.flags.includes('dynamic') && (f.workspaceFileEdit || f.tool === 'run_command');
+      if (confined && f.tool === 'run_command' && ctx.runsOutsideJail) {
+        return out('ask', { kind: 'level', level: 'auto-edit' }, `Asks: auto-edit runs a command unasked only inside Threshold's jail after a checkpoint, and ${what} would run outside it (the agent that asked runs it itself), so it could be neither confined nor undone (${why(seg)}).`, { segment: seg });
+      }
       if (confined) {
         const how = f.tool === 'run_command' ? 'it runs jailed to the workspace without network, after a checkpoint' : 'a checkpoint is taken first';
         return out('allow', { kind: 'level', level: 'auto-edit' }, `Allowed at auto-edit: ${what} only writes inside the workspace; ${how}, so it can be undone.`, { confined: true });
@@ -257,6 +267,13 @@ function byLevel(f: CallFacts, ctx: PolicyContext, out: Out, what: string, why: 
     }
     case 'full': {
       if (f.class === 'install') return out('ask', { kind: 'level', level: 'full' }, `Asks: at the full level installs need your approval (${why(seg)}).`, { segment: seg });
+      if (ctx.runsOutsideJail) {
+        // Without the jail, full keeps only what the jail would not have had to stop: a write inside the
+        // workspace whose effect is known before it runs.
+        const unjailed = f.class === 'network' ? 'it reaches the network, which outside the jail no egress proxy watches' : f.outsideWorkspace ? 'it writes outside the workspace' : f.flags.includes('dynamic') ? 'what it runs is only known at run time' : null;
+        if (unjailed) return out('ask', { kind: 'level', level: 'full' }, `Asks: ${what} would run outside Threshold's jail (the agent that asked runs it itself), and ${unjailed} (${why(seg)}).`, { segment: seg });
+        return out('allow', { kind: 'level', level: 'full' }, `Allowed: the level is full and ${what} writes only inside the workspace; it runs outside Threshold's jail, as the agent that asked runs it (${why(seg)}).`);
+      }
       if (f.class !== 'network') return out('allow', { kind: 'level', level: 'full' }, `Allowed: the level is full, which runs reads and writes (${why(seg)}).`);
       const egress = judgeEgress(f, ctx.hostAllowed);
       if (!egress.ok) return out('ask', { kind: 'level', level: 'full' }, `Asks: at the full level only downloads from allowed hosts run unasked, and ${egress.reason}.`, { segment: egress.segment });

@@ -4,6 +4,7 @@
 // pattern's own words, and against its own example. One function, judgeGrantWidth, answers for
 // grant.create and grant.update, the card's Always allow, the config file's [[grants]] and the grants
 // already stored (a stored grant judged too wide is not in force).
+import { parseExternalTool } from './external-tools';
 import { classRank, type Class, type Grant, type GrantPattern } from '../../common/domain';
 import {
   argvMatchOf,
@@ -92,7 +93,7 @@ export function judgeGrantWidth(tool: string, rawPattern: GrantPattern, ctx: Pat
 
 function judge(tool: string, p: GrantPattern, ctx: PathContext): GrantJudgement {
   const invalid = (reason: string): GrantJudgement => ({ ok: false, code: 'invalid_grant', reason });
-  if (!tool.startsWith('mcp.') && !(BUILTIN_TOOL_NAMES as string[]).includes(tool)) return invalid(`There is no tool named "${tool}".`);
+  if (!tool.startsWith('mcp.') && !parseExternalTool(tool) && !(BUILTIN_TOOL_NAMES as string[]).includes(tool)) return invalid(`There is no tool named "${tool}".`);
   if (tool === 'ask_user' || tool === 'notify_user') return invalid(`A grant would do nothing for ${tool}: it never asks.`);
   if (!p || typeof p !== 'object') return invalid('A grant needs a pattern.');
   switch (p.kind) {
@@ -358,7 +359,8 @@ export function proposeGrantPattern(f: CallFacts, ctx: PathContext): GrantPatter
     return f.command ? { kind: 'command', command: f.command.trim() } : null;
   }
   if (f.url !== undefined) return { kind: 'url', prefix: f.url };
-  if (f.tool.startsWith('mcp.')) return { kind: 'tool' };
+  // An MCP tool, or another agent's own tool (external.<agent>.<tool>): the tool is what a person judged.
+  if (f.tool.startsWith('mcp.') || f.tool.startsWith('external.')) return { kind: 'tool' };
   if (f.paths.length === 1) {
     const p = f.paths[0]!.path;
     // A path holding glob characters would be a wider glob than the file: no proposal.

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SHELL_REACHABLE_EFFECTS, type Class, type Effect, type Flag, type ToolTier } from '../../common/domain';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { classifyCommand, type ReadText, type Segment } from './classifier';
+import { externalToolFacts } from './external-tools';
 import {
   containsCredentialLocation,
   isCredentialPath,
@@ -212,6 +213,11 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
   // Measured before anything walks the arguments (the schema, an MCP server, the record).
   if (nestingDepth(args) > MAX_NESTING) return { ok: false, code: 'invalid_args', message: `Invalid arguments for ${tool}: ${tooDeepMessage('they')}.` };
   if (tool.startsWith('mcp.')) return mcpFacts(tool, args, env);
+  if (tool.startsWith('external.')) {
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return { ok: false, code: 'invalid_args', message: `Invalid arguments for ${tool}: an object is required.` };
+    const f = externalToolFacts(tool, base);
+    return f ? { ok: true, facts: f } : { ok: false, code: 'unknown_tool', message: `"${tool}" is not a tool of an agent Threshold answers for (external.<claude-code|codex|gemini>.<tool>).` };
+  }
   // Own keys only: a tool named "__proto__" or "constructor" is unknown, not the object's prototype.
   if (!Object.hasOwn(toolArgSchemas, tool)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
   const name = tool as BuiltinToolName;

@@ -7,6 +7,8 @@ import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
+import { ExternalCalls } from '../hooks/external-calls';
+import type { McpGatewayService } from '../mcp-gateway/service';
 import { CursorError } from '../store/call-history-repo';
 import type { CallFacts } from '../policy/tools';
 import { previewGrant } from './grant-preview';
@@ -38,6 +40,18 @@ export interface HandlerDeps {
   lifetime?: Lifetime;
   /** The web UI's address with its token, while web mode serves (null: off or not started). */
   webUrl?: () => string | null;
+  /** Other agents' calls (their hooks): the runtime's, else one per core made on first use. */
+  external?: ExternalCalls;
+  /** The MCP servers `threshold mcp-gateway` fronts (absent: none are run for it). */
+  mcpGateway?: McpGatewayService;
+}
+
+const externalByCore = new WeakMap<ThresholdCore, ExternalCalls>();
+function externalCallsOf(core: ThresholdCore, given: ExternalCalls | undefined): ExternalCalls {
+  if (given) return given;
+  let e = externalByCore.get(core);
+  if (!e) externalByCore.set(core, (e = new ExternalCalls(core)));
+  return e;
 }
 
 /** Work that must end before its owner is disposed. */
@@ -47,7 +61,9 @@ export interface Lifetime {
 }
 
 type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
-export type Handlers = { [K in OperationName]: (params: ParamsOf<K>) => Answer<K> };
+import type { RequestContext } from './invoke';
+export type { RequestContext } from './invoke';
+export type Handlers = { [K in OperationName]: (params: ParamsOf<K>, request?: RequestContext) => Answer<K> };
 
 function fail(code: string, message: string): { ok: false; error: ErrorValue } {
   return { ok: false, error: { code, message } };
@@ -138,6 +154,36 @@ export function createHandlers(deps: HandlerDeps): Handlers {
             });
           }),
         );
+      }),
+    'external.review': (p, request) =>
+      withCore(async (c) => {
+        const v = await externalCallsOf(c, deps.external).review(
+          { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: p.tool, args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
+          request?.signal,
+        );
+        return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
+      }),
+    'external.run': (p, request) =>
+      withCore(async (c) => {
+        const signals = [request?.signal, deps.lifetime?.signal].filter((s): s is AbortSignal => !!s);
+        const work = externalCallsOf(c, deps.external).run(p.token, signals.length ? AbortSignal.any(signals) : undefined);
+        const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
+        if (!r) return fail('not_found', 'There is no such run ticket: it was spent, it lapsed, or Threshold restarted since the call was allowed. Nothing ran.');
+        return ok({ status: r.status, exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, notes: r.notes, checkpoint_id: r.checkpointId });
+      }),
+    'mcp.list_tools': () =>
+      withCore(async () => {
+        if (!deps.mcpGateway) return fail('mcp_unavailable', 'This Threshold runs no MCP servers for the gateway.');
+        const r = await deps.mcpGateway.listTools();
+        return ok({ tools: r.tools.map((t) => ({ server: t.server, tool: t.tool, description: t.description, input_schema: t.inputSchema, annotations: t.annotations })), servers: r.servers });
+      }),
+    'mcp.call_tool': (p, request) =>
+      withCore(async () => {
+        if (!deps.mcpGateway) return fail('mcp_unavailable', 'This Threshold runs no MCP servers for the gateway.');
+        const signals = [request?.signal, deps.lifetime?.signal].filter((s): s is AbortSignal => !!s);
+        const work = deps.mcpGateway.callTool({ server: p.server, tool: p.tool, args: p.arguments, client: p.client, sessionId: p.session_id }, signals.length ? AbortSignal.any(signals) : undefined);
+        const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
+        return ok({ decision: r.decision, reason: r.reason, call_id: r.callId, content: r.content, is_error: r.isError, ...(r.structuredContent !== undefined ? { structured_content: r.structuredContent } : {}) });
       }),
     'approval.record_outcome': (p) => withCore((c) => c.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
     'approval.list_follow_ups': (p) => withCore((c) => ok(c.gate.awaitingFollowUps(p?.session_id))),

@@ -3,6 +3,11 @@
 // shell can check a payload exactly as the core will without loading the core.
 import { parseParams, resolveOperation, type ErrorValue, type OperationName, type Result, type Transport } from '../../common/operations';
 
+/** What a transport knows of the request: `signal` aborts when its client goes away (the control socket closes). */
+export interface RequestContext {
+  signal?: AbortSignal;
+}
+
 /** Anything shaped like the handlers: one function per operation name. */
 export type OperationHandlers = { [K in OperationName]: (params: never) => unknown };
 
@@ -15,13 +20,13 @@ function fail(code: string, message: string): { ok: false; error: ErrorValue } {
  * table's schema, calls the handler. Never throws; an operation the transport does not offer is
  * `unknown_operation`.
  */
-export async function invokeOperation(handlers: OperationHandlers, transport: Transport, name: string, params: unknown): Promise<Result<unknown>> {
+export async function invokeOperation(handlers: OperationHandlers, transport: Transport, name: string, params: unknown, request?: RequestContext): Promise<Result<unknown>> {
   const canonical = typeof name === 'string' ? resolveOperation(name, transport) : null;
   if (!canonical) return fail('unknown_operation', `There is no operation "${String(name)}"${transport === 'ui' ? ' for the window' : ''}.`);
   const parsed = parseParams(canonical, params);
   if (!parsed.ok) return parsed;
   try {
-    return await (handlers[canonical] as (p: unknown) => Result<unknown> | Promise<Result<unknown>>)(parsed.value);
+    return await (handlers[canonical] as (p: unknown, r?: RequestContext) => Result<unknown> | Promise<Result<unknown>>)(parsed.value, request);
   } catch (err) {
     return fail('internal_error', `${canonical} failed: ${(err as Error).message}`);
   }

@@ -20,6 +20,9 @@ import { ensureRendererBundle } from '../web/bundle';
 import { startWebServer, type WebServer } from '../web/server';
 import { rememberedWebPort, rememberWebPort } from '../web/port';
 import { loadWebToken } from '../web/token';
+import { ExternalCalls } from '../hooks/external-calls';
+import { McpManager } from '../agent/mcp';
+import { McpGatewayService } from '../mcp-gateway/service';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import type { KeyConfirmation } from './key-binding';
@@ -134,9 +137,24 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
     let web: WebServer | null = null;
+    // Other agents' calls (their hooks): one set of run tickets for every surface.
+    const external = owned.add(new ExternalCalls(core));
+    // The MCP servers in threshold.toml, for `threshold mcp-gateway`: the agent's own when it runs (one
+    // process per server), supervised here.
+    let mcpGateway: McpGatewayService | undefined;
+    if (Object.keys(o.config.mcpServers).length) {
+      let mcp = agent?.mcp;
+      if (!mcp) {
+        const own = new McpManager(o.config.mcpServers, o.agent?.env ?? process.env);
+        core.setMcpTools(() => own.declarations());
+        owned.defer(() => own.close());
+        mcp = own;
+      }
+      mcpGateway = owned.add(new McpGatewayService(core, mcp, o.log));
+    }
     // Only the desktop surface stores a key or may ask a person to move one.
     const handlersWith = (surface: SurfaceKind, confirmKeyUse: KeyConfirmation | undefined) =>
-      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null });
+      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null, external, mcpGateway });
     const handlers = (surface: SurfaceKind) => handlersWith(surface, o.confirmKeyUse);
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 

@@ -42,6 +42,8 @@ interface ApprovalRow {
   origin: string | null;
   /** A command's parts as the gate judged them (JSON, redacted). */
   parts: string | null;
+  /** Joined from the call (pending views only): where it runs, redacted. */
+  call_cwd?: string | null;
 }
 
 /** What parking a call stores: the pending approval as shown, under the store's own column names. */
@@ -114,12 +116,12 @@ export class ApprovalsRepo {
   }
 
   pendingView(id: string, currentOwner: string): PendingApproval | undefined {
-    const row = this.db.prepare("SELECT * FROM approvals WHERE id = ? AND status = 'pending'").get(id) as ApprovalRow | undefined;
+    const row = this.db.prepare("SELECT a.*, c.cwd AS call_cwd FROM approvals a LEFT JOIN tool_calls c ON c.id = a.call_id WHERE a.id = ? AND a.status = 'pending'").get(id) as ApprovalRow | undefined;
     return row ? toPending(row, currentOwner) : undefined;
   }
 
   listPending(currentOwner: string): PendingApproval[] {
-    const rows = this.db.prepare("SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid").all() as ApprovalRow[];
+    const rows = this.db.prepare("SELECT a.*, c.cwd AS call_cwd FROM approvals a LEFT JOIN tool_calls c ON c.id = a.call_id WHERE a.status = 'pending' ORDER BY a.created_at, a.rowid").all() as ApprovalRow[];
     return rows.map((r) => toPending(r, currentOwner));
   }
 
@@ -239,6 +241,7 @@ function toPending(r: ApprovalRow, currentOwner: string): PendingApproval {
     // Only a reviewed call carries the key, so an unreviewed card's shape is unchanged.
     ...(r.review ? { review: JSON.parse(r.review) as ReviewReport } : {}),
     origin: parseOrigin(r.origin),
+    cwd: r.call_cwd ?? null,
     parts: r.parts ? (JSON.parse(r.parts) as CallPart[]) : null,
   };
 }

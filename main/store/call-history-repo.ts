@@ -3,6 +3,7 @@
 // checkpoint, newest first. Filters and paging run in SQL so 100,000 calls page as fast as 100:
 // a cursor for reading on (ctl, export), an offset under a fixed `upto` for a list that jumps.
 import type { Outcome } from '../../common/approvals';
+import { parseOrigin } from '../../common/origin';
 import type { CallState } from '../../common/call-state';
 import type { Class, Effect } from '../../common/domain';
 import { DECIDER_GROUPS, decodeCursor, deciderGroupOf, encodeCursor, type CallFilter, type CallPage, type CallRecord } from '../../common/history';
@@ -52,7 +53,7 @@ export interface CallHistoryDetail extends CallRecord {
 const FIELD = (name: string) => `CASE WHEN json_valid(c.args_redacted) AND json_type(c.args_redacted) = 'object' THEN json_extract(c.args_redacted, '$.${name}') END`;
 const SUMMARY = `substr(replace(replace(coalesce(${['command', 'path', 'url', 'question', 'message'].map(FIELD).join(', ')}, c.args_redacted), char(10), ' '), char(13), ' '), 1, 240)`;
 
-const COLUMNS = `c.id, c.session_id, c.turn_id, c.model_call_id, c.tool, ${SUMMARY} AS summary, c.class, c.decision, c.decided_by, c.state, c.created_at, c.updated_at,
+const COLUMNS = `c.id, c.session_id, c.turn_id, c.model_call_id, c.tool, ${SUMMARY} AS summary, c.class, c.decision, c.decided_by, c.state, c.created_at, c.updated_at, c.origin,
   a.id AS a_id, a.outcome AS a_outcome, a.decided_at AS a_decided_at,
   o.status AS x_status, o.exit_code AS x_exit_code, o.signal AS x_signal, o.duration_ms AS x_duration_ms, substr(o.error, 1, 512) AS x_error, o.recorded_at AS x_recorded_at,
   (SELECT k.id FROM checkpoints k WHERE k.call_id = c.id AND k.kind = 'before_call' ORDER BY k.created_at LIMIT 1) AS checkpoint_id`;
@@ -198,5 +199,6 @@ function toRecord(r: Row): CallRecord {
     execution: outcomeOfJoinedRow(r),
     checkpoint_id: (r['checkpoint_id'] as string | null) ?? null,
     model_call_id: (r['model_call_id'] as string | null) ?? null,
+    origin: parseOrigin(r['origin'] as string | null),
   };
 }

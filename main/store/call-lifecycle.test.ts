@@ -47,6 +47,7 @@ describe('the transition function', () => {
     { name: 'a scheduled call starts', from: 'scheduled', step: { kind: 'started', callId: 'c1' }, to: 'executing' },
     { name: 'a running call ends with its outcome', from: 'executing', step: { kind: 'executed', callId: 'c1', outcome: outcome('failed') }, to: 'failed' },
     { name: 'a scheduled call may end without a start (it could not start)', from: 'scheduled', step: { kind: 'executed', callId: 'c1', outcome: outcome('failed') }, to: 'failed' },
+    { name: "another agent's allowed call is handed back to it", from: 'scheduled', step: { kind: 'handed_off', callId: 'c1', agent: 'Claude Code' }, to: 'handed_off' },
   ];
   it.each(legal)('$name', ({ from, step, to }) => {
     const s = storeWith(from);
@@ -63,6 +64,9 @@ describe('the transition function', () => {
     { name: 'a denied call cannot be scheduled by a later policy step', from: 'denied', step: { kind: 'policy_decided', callId: 'c1', to: 'scheduled', by: { kind: 'level', level: 'full' } } },
     { name: 'a finished call cannot start again', from: 'succeeded', step: { kind: 'started', callId: 'c1' } },
     { name: 'a scheduled call cannot be parked again', from: 'scheduled', step: { kind: 'parked', callId: 'c1', approval: approval('ap1') } },
+    { name: 'a call waiting for approval is not handed to the agent', from: 'awaiting_approval', step: { kind: 'handed_off', callId: 'c1', agent: 'Claude Code' } },
+    { name: 'a denied call is not handed to the agent', from: 'denied', step: { kind: 'handed_off', callId: 'c1', agent: 'Claude Code' } },
+    { name: 'a handed-off call has no outcome of Threshold\'s', from: 'handed_off', step: { kind: 'executed', callId: 'c1', outcome: outcome('succeeded') } },
   ];
   it.each(illegal)('refuses: $name, and writes nothing', ({ from, step }) => {
     const s = storeWith(from);

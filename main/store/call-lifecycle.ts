@@ -50,6 +50,8 @@ export type Step =
   | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: NewOutcome }
   /** The call starts to run. */
   | { kind: 'started'; callId: string }
+  /** Another agent's allowed call goes back to that agent, which runs it itself (its hook asked). */
+  | { kind: 'handed_off'; callId: string; agent: string }
   /** How it ended: the write-once execution outcome. */
   | { kind: 'executed'; callId: string; outcome: NewOutcome; recovered?: boolean };
 
@@ -137,6 +139,11 @@ export class CallLifecycle {
         const call = s.calls.transition(step.call.id, step.outcome.status, at);
         s.outcomes.record(call.id, step.outcome);
         s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ ...step.outcome, tool: call.tool }) });
+        return { call, decision: null, decided: true };
+      }
+      case 'handed_off': {
+        const call = s.calls.transition(step.callId, 'handed_off', at);
+        s.audit.append({ at, kind: 'call.handed_off', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, agent: step.agent }) });
         return { call, decision: null, decided: true };
       }
       case 'started': {

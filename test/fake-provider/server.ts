@@ -1,12 +1,16 @@
-// A dependency-free fake of the model providers' wire protocols for tests: Anthropic /v1/messages and
-// OpenAI /v1/chat/completions, JSON and SSE, scripted step by step. It records every request and, like
-// the real services, rejects a history in which a tool call has no result.
+// A dependency-free fake of the model providers' wire protocols for tests: Anthropic /v1/messages,
+// OpenAI /v1/chat/completions and /v1/responses (the Responses API, which Codex speaks), and Google's
+// Gemini API (:generateContent and :streamGenerateContent, which Gemini CLI speaks), JSON and SSE,
+// scripted step by step. It records every request and, like the real services, rejects a history in
+// which a tool call has no result.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface ScriptedCall {
   id?: string;
   name: string;
+  /** Responses API: the namespace of a namespaced tool (Codex's MCP servers are `mcp__<server>`). */
+  namespace?: string;
   /** An object (serialised) or a raw string (sent as is, for malformed arguments). */
   args: unknown;
 }
@@ -54,7 +58,7 @@ export function lastUserText(req: RecordedRequest): string {
 }
 
 export interface RecordedRequest {
-  protocol: 'anthropic' | 'openai';
+  protocol: 'anthropic' | 'openai' | 'responses' | 'gemini';
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
@@ -114,7 +118,15 @@ export class FakeProvider {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0]!;
     if (req.method === 'GET' && path.endsWith('/models')) return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
-    const protocol: Protocol | null = path.endsWith('/v1/messages') ? 'anthropic' : path.endsWith('/chat/completions') ? 'openai' : null;
+    const protocol: Protocol | null = path.endsWith('/v1/messages')
+      ? 'anthropic'
+      : path.endsWith('/chat/completions')
+        ? 'openai'
+        : path.endsWith('/responses')
+          ? 'responses'
+          : /:(stream)?[gG]enerateContent$/.test(path)
+            ? 'gemini'
+            : null;
     if (req.method !== 'POST' || !protocol) return json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
     let body: Record<string, unknown>;
     try {
@@ -124,11 +136,11 @@ export class FakeProvider {
     }
     const recorded: RecordedRequest = { protocol, path, headers: req.headers, body };
     this.requests.push(recorded);
-    const pairing = protocol === 'anthropic' ? checkAnthropicPairing(body) : checkOpenAIPairing(body);
+    const pairing = PAIRING[protocol](body);
     if (pairing) {
-      return protocol === 'anthropic'
-        ? json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: pairing } })
-        : json(res, 400, { error: { message: pairing, type: 'invalid_request_error', param: 'messages', code: null } });
+      if (protocol === 'anthropic') return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: pairing } });
+      if (protocol === 'gemini') return json(res, 400, { error: { code: 400, message: pairing, status: 'INVALID_ARGUMENT' } });
+      return json(res, 400, { error: { message: pairing, type: 'invalid_request_error', param: protocol === 'responses' ? 'input' : 'messages', code: null } });
     }
     let step = this.responder?.(recorded) ?? this.script.shift() ?? this.fallback;
     if (step.hang) return;
@@ -138,9 +150,11 @@ export class FakeProvider {
       const jsonTool = protocol === 'anthropic' && Array.isArray(body['tools']) && (body['tools'] as { name?: string }[]).some((t) => t.name === 'json');
       step = jsonTool && typeof step.object !== 'string' ? { ...step, toolCalls: [{ name: 'json', args: step.object }] } : { ...step, text: raw };
     }
-    const calls = (step.toolCalls ?? []).map((c) => ({ id: c.id ?? `${protocol === 'anthropic' ? 'toolu' : 'call'}_${++this.counter}`, name: c.name, raw: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) }));
+    const calls = (step.toolCalls ?? []).map((c) => ({ id: c.id ?? `${protocol === 'anthropic' ? 'toolu' : 'call'}_${++this.counter}`, name: c.name, raw: typeof c.args === 'string' ? c.args : JSON.stringify(c.args), ...(c.namespace ? { namespace: c.namespace } : {}) }));
     const stream = body['stream'] === true;
     if (protocol === 'anthropic') return stream ? this.anthropicStream(res, step, calls) : json(res, 200, anthropicMessage(step, calls));
+    if (protocol === 'responses') return stream ? this.responsesStream(res, step, calls) : json(res, 200, responsesObject(`resp_${++this.counter}`, step, calls));
+    if (protocol === 'gemini') return path.includes(':stream') ? this.geminiStream(res, step, calls) : json(res, 200, geminiResponse(step, calls));
     return stream ? this.openaiStream(res, step, calls) : json(res, 200, openaiCompletion(step, calls));
   }
 
@@ -209,6 +223,53 @@ export class FakeProvider {
     out.push('data: [DONE]\n\n');
     return this.sse(res, step, out);
   }
+
+  /** The Responses API's stream: the response's life as typed events, each output item added, streamed and done. */
+  private responsesStream(res: ServerResponse, step: Step, calls: { id: string; name: string; raw: string }[]): Promise<void> {
+    const id = `resp_${++this.counter}`;
+    let seq = 0;
+    const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
+    const shell = { ...responsesObject(id, step, calls), status: 'in_progress', output: [], usage: null };
+    const out: string[] = [ev('response.created', { response: shell }), ev('response.in_progress', { response: shell })];
+    const items = responsesItems(step, calls);
+    items.forEach((item, index) => {
+      if (item['type'] === 'message') {
+        const text = step.text ?? '';
+        out.push(ev('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } }));
+        out.push(ev('response.content_part.added', { item_id: item['id'], output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
+        for (const piece of pieces(text, 3)) out.push(ev('response.output_text.delta', { item_id: item['id'], output_index: index, content_index: 0, delta: piece }));
+        out.push(ev('response.output_text.done', { item_id: item['id'], output_index: index, content_index: 0, text }));
+        out.push(ev('response.content_part.done', { item_id: item['id'], output_index: index, content_index: 0, part: { type: 'output_text', text, annotations: [] } }));
+      } else {
+        out.push(ev('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } }));
+        const raw = String(item['arguments']);
+        for (const piece of step.wholeCallInOneChunk ? [raw] : pieces(raw, step.argsChunks ?? 2)) out.push(ev('response.function_call_arguments.delta', { item_id: item['id'], output_index: index, delta: piece }));
+        out.push(ev('response.function_call_arguments.done', { item_id: item['id'], output_index: index, arguments: raw }));
+      }
+      out.push(ev('response.output_item.done', { output_index: index, item }));
+    });
+    if (step.midStreamError) {
+      out.push(ev('response.failed', { response: { ...shell, status: 'failed', error: { code: step.midStreamError, message: 'The server had an error' } } }));
+      return this.sse(res, step, out);
+    }
+    out.push(ev('response.completed', { response: responsesObject(id, step, calls) }));
+    return this.sse(res, step, out);
+  }
+
+  /** Gemini's stream (alt=sse): one GenerateContentResponse a chunk, text in pieces, each function call whole. */
+  private geminiStream(res: ServerResponse, step: Step, calls: { id: string; name: string; raw: string }[]): Promise<void> {
+    const out: string[] = [];
+    const chunk = (parts: unknown[], finish: string | null) => `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: 'fake-model', responseId: `gem_${this.counter}` })}\r\n\r\n`;
+    const textPieces = step.text ? pieces(step.text, 3) : [];
+    textPieces.forEach((piece, i) => out.push(chunk([{ text: piece }], i === textPieces.length - 1 && !calls.length ? 'STOP' : null)));
+    if (step.midStreamError) {
+      out.push(`data: ${JSON.stringify({ error: { code: 500, message: 'The server had an error', status: step.midStreamError } })}\r\n\r\n`);
+      return this.sse(res, step, out);
+    }
+    if (calls.length) out.push(chunk(calls.map((c) => ({ functionCall: { name: c.name, args: parseArgs(c.raw) } })), step.finishReason ?? 'STOP'));
+    if (!out.length) out.push(chunk([{ text: '' }], step.finishReason ?? 'STOP'));
+    return this.sse(res, step, out);
+  }
 }
 
 function pieces(s: string, n: number): string[] {
@@ -232,6 +293,41 @@ function anthropicMessage(step: Step, calls: { id: string; name: string; raw: st
     content.push({ type: 'tool_use', id: c.id, name: c.name, input });
   }
   return { id: 'msg_fake', type: 'message', role: 'assistant', model: 'fake-model', content, stop_reason: step.finishReason ?? (step.refusal ? 'refusal' : calls.length ? 'tool_use' : 'end_turn'), stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+}
+
+function parseArgs(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** A Responses API output: a message item for the text, a function_call item for each call. */
+function responsesItems(step: Step, calls: { id: string; name: string; raw: string; namespace?: string }[]): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  if (step.text !== undefined || !calls.length) items.push({ type: 'message', id: `msg_${calls.length}_${(step.text ?? '').length}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: step.text ?? '', annotations: [] }] });
+  for (const c of calls) items.push({ type: 'function_call', id: `fc_${c.id}`, call_id: c.id, name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}), arguments: c.raw, status: 'completed' });
+  return items;
+}
+
+function responsesObject(id: string, step: Step, calls: { id: string; name: string; raw: string }[]) {
+  return {
+    id,
+    object: 'response',
+    created_at: 1_700_000_000,
+    status: 'completed',
+    model: 'fake-model',
+    output: responsesItems(step, calls),
+    usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 },
+  };
+}
+
+function geminiResponse(step: Step, calls: { id: string; name: string; raw: string }[]) {
+  const parts: unknown[] = [];
+  if (step.text) parts.push({ text: step.text });
+  for (const c of calls) parts.push({ functionCall: { name: c.name, args: parseArgs(c.raw) } });
+  return { candidates: [{ content: { role: 'model', parts }, finishReason: step.finishReason ?? 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: 'fake-model' };
 }
 
 function openaiCompletion(step: Step, calls: { id: string; name: string; raw: string }[]) {
@@ -281,9 +377,38 @@ function checkOpenAIPairing(body: Record<string, unknown>): string | null {
   return null;
 }
 
+/** Responses API: every function_call in the input must be answered by a function_call_output with its call_id. */
+function checkResponsesPairing(body: Record<string, unknown>): string | null {
+  const input = Array.isArray(body['input']) ? (body['input'] as { type?: string; call_id?: string }[]) : [];
+  const answered = new Set(input.filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').map((i) => i.call_id));
+  const missing = input.filter((i) => (i.type === 'function_call' || i.type === 'custom_tool_call') && !answered.has(i.call_id)).map((i) => i.call_id);
+  return missing.length ? `No tool output found for function call ${missing[0]}.` : null;
+}
+
+/** Gemini: a model turn with function calls must be followed by a user turn answering each, in order. */
+function checkGeminiPairing(body: Record<string, unknown>): string | null {
+  const contents = (body['contents'] as { role?: string; parts?: { functionCall?: { name: string }; functionResponse?: { name: string } }[] }[]) ?? [];
+  for (let i = 0; i < contents.length; i++) {
+    const calls = (contents[i]!.parts ?? []).filter((p) => p.functionCall).length;
+    if (!calls || i === contents.length - 1) continue;
+    const answers = (contents[i + 1]!.parts ?? []).filter((p) => p.functionResponse).length;
+    if (answers !== calls) return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+  }
+  return null;
+}
+
+const PAIRING: Record<Protocol, (body: Record<string, unknown>) => string | null> = {
+  anthropic: checkAnthropicPairing,
+  openai: checkOpenAIPairing,
+  responses: checkResponsesPairing,
+  gemini: checkGeminiPairing,
+};
+
 function defaultError(protocol: Protocol, status: number) {
   const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : 'api_error';
-  return protocol === 'anthropic' ? { type: 'error', error: { type, message: `fake ${status}` } } : { error: { message: `fake ${status}`, type, param: null, code: null } };
+  if (protocol === 'anthropic') return { type: 'error', error: { type, message: `fake ${status}` } };
+  if (protocol === 'gemini') return { error: { code: status, message: `fake ${status}`, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
+  return { error: { message: `fake ${status}`, type, param: null, code: null } };
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

@@ -18,6 +18,8 @@ export function policyContext(overrides: Omit<Partial<PolicyContext>, 'rules'> &
     now: overrides.now ?? 1_000_000,
     sessionId: overrides.sessionId ?? 's1',
     mcpTools: overrides.mcpTools,
+    hostAllowed: overrides.hostAllowed,
+    runsOutsideJail: overrides.runsOutsideJail,
   };
 }
 

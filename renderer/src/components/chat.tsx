@@ -30,6 +30,7 @@ const STATE_WORDS: Record<CallState, string> = {
   cancelled: 'cancelled',
   refused: 'refused',
   not_run: 'not run',
+  handed_off: 'run by the agent that asked',
 };
 
 /** Cards (approvals and questions) waiting in each session. */

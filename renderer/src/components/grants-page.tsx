@@ -55,6 +55,7 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
         <td>{grantExpiryText(g, now)}</td>
         <td>
           <Visible text={grantProvenanceText(g, now)} oneLine />
+          {g.origin_label && g.source === 'approval' && <div className="grant-origin">{<Visible text={`asked by ${g.origin_label}`} oneLine />}</div>}
         </td>
         <td>{g.last_used_at ? formatTime(g.last_used_at, now) : 'Never'}</td>
         <td className="num">{g.use_count}</td>
@@ -113,12 +114,15 @@ export function GrantsScreen() {
   const load = useApp((s) => s.loadGrants);
   const error = useApp((s) => s.grantsError);
   const [now, setNow] = useState(Date.now());
+  // Who a grant came from: the agent whose card made it (Threshold's, Claude Code, Codex…), an import, by hand.
+  const [origin, setOrigin] = useState('');
+  const origins = [...new Set(grants.map((g) => g.origin_label).filter((o): o is string => !!o))].sort();
   useEffect(() => {
     void load();
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
   }, [load]);
-  const shown = grants.filter((g) => grantState(g, now) === filter);
+  const shown = grants.filter((g) => grantState(g, now) === filter && (!origin || g.origin_label === origin));
   // A session in approve-all mode is a session grant for every tool but the floors (components/approve-all.tsx).
   // So is an approval for the session: one exact call, for the rest of its session (components/session-grants.tsx).
   const approveAll = useApp((s) => s.approveAll);
@@ -129,8 +133,8 @@ export function GrantsScreen() {
     void loadApproveAll();
     void loadSessionApprovals();
   }, [loadApproveAll, loadSessionApprovals]);
-  const allRows = filter === 'active' ? approveAll : [];
-  const sessionRows = filter === 'active' ? sessionApprovals : [];
+  const allRows = filter === 'active' && !origin ? approveAll : [];
+  const sessionRows = filter === 'active' && !origin ? sessionApprovals : [];
   const countOf = (f: GrantFilter) => grants.filter((g) => grantState(g, now) === f).length + (f === 'active' ? approveAll.length + sessionApprovals.length : 0);
   return (
     <section className="grants-screen" aria-labelledby="grants-title">
@@ -142,6 +146,17 @@ export function GrantsScreen() {
             {`${FILTER_WORDS[f]} (${countOf(f)})`}
           </button>
         ))}
+        <label className="grant-origin-filter">
+          Made by{' '}
+          <select value={origin} onChange={(e) => setOrigin(e.target.value)}>
+            <option value="">anyone</option>
+            {origins.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {error && (
         <p className="error" role="alert">
@@ -149,7 +164,7 @@ export function GrantsScreen() {
         </p>
       )}
       {shown.length + allRows.length + sessionRows.length === 0 ? (
-        <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants.`}</p>
+        <p className="empty">{`No ${FILTER_WORDS[filter].toLowerCase()} grants${origin ? ` made by ${origin}` : ''}.`}</p>
       ) : (
         // Narrower than its columns, the table scrolls inside its own box, never past the page.
         <div className="table-scroll">

@@ -2,6 +2,7 @@
 // (only the rows in view are in the DOM; pages load as they scroll into view), filtered in the store's
 // query, and a row opens the call in full with its checkpoint (diff, Restore). The audit chain's
 // verification and the JSONL export sit above the list.
+import { visibleText } from '../../../common/visible-text';
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CLASSES, type Class } from '../../../common/domain';
 import { DECIDER_GROUPS, OUTCOME_GROUPS, outcomeGroupOf, type CallRecord, type DeciderGroup } from '../../../common/history';
@@ -42,6 +43,7 @@ const CallRow = memo(function CallRow({ r, index, total, now, open, onOpen }: { 
           <Visible text={r.tool} oneLine />
         </span>
         <span className="c-what">
+          {r.origin?.kind === 'external' && <span className="c-origin">{`${visibleText(r.origin.name, { oneLine: true })}: `}</span>}
           <Visible text={r.summary} oneLine />
         </span>
         <span className="c-class">

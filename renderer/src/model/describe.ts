@@ -182,6 +182,8 @@ export function grantProvenanceText(g: Pick<GrantRecord, 'source' | 'source_sess
       return `Config file, loaded ${when}`;
     case 'user':
       return `Made with ctl or Settings, ${when}`;
+    case 'import':
+      return `Imported with threshold import, ${when}`;
   }
 }
 

@@ -63,6 +63,7 @@ const STATE_WORDS: Record<CallState, string> = {
   refused: 'Refused',
   cancelled: 'Stopped',
   not_run: 'Not run',
+  handed_off: 'Handed off',
   succeeded: 'Succeeded',
   failed: 'Failed',
   timed_out: 'Timed out',

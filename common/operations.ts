@@ -131,7 +131,7 @@ export const grantRecordSchema = z.object({
 
 export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon']) });
 
-export const surfaceKindSchema = z.enum(['desktop', 'web', 'control']);
+export const surfaceKindSchema = z.enum(['desktop', 'web', 'control', 'telegram', 'matrix', 'phone']);
 
 // ── agent access: the configuration layers (main/config/layers.ts) ─────────────────────────────────
 

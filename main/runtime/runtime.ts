@@ -20,6 +20,8 @@ import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import { ModelSettings } from './model-settings';
+import { startRemoteApprovers, type BridgeKeychain } from '../remote';
+import type { RemoteApprovers } from '../remote/hub';
 
 /** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
 export interface Keychain {
@@ -35,6 +37,10 @@ export interface RuntimeOptions {
   /** The agent's setup; null: the gate only. */
   agent: Omit<AgentSetup, 'keychain'> | null;
   keychain?: Keychain;
+  /** Chat bridges' tokens in the OS keychain (the desktop app's); absent: environment variables only. */
+  bridgeKeychain?: BridgeKeychain;
+  /** Where bridge tokens' environment variables are read (default: this process's). */
+  env?: NodeJS.ProcessEnv;
   /** The JSON-RPC control socket (default: as configured). */
   control?: boolean;
   /** Whether the control socket counts as an approver surface (not for an unattended daemon). */
@@ -53,6 +59,8 @@ export interface Runtime extends Disposable {
   readonly control: ControlServer | null;
   /** Null when web mode is off or could not start (the reason was logged). */
   readonly web: WebServer | null;
+  /** The chat bridges ([remote], docs/remote.md); null when none is configured. */
+  readonly remote: RemoteApprovers | null;
   /** The operations' handlers as one surface sees them. */
   handlers(surface: SurfaceKind): Handlers;
   /** Takes ownership of something the caller made (a listener, a timer): disposed with the runtime. */
@@ -102,6 +110,10 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
     }
 
+    // Remote approvers ([remote.telegram], [remote.matrix]): they count as approver surfaces while they run.
+    const remote = startRemoteApprovers({ core, config: o.config.remote, dataDir: o.dataDir, env: o.env ?? o.agent?.env ?? process.env, keychain: o.bridgeKeychain, log: o.log });
+    if (remote) owned.add(remote);
+
     let web: WebServer | null = null;
     if (o.web) {
       try {
@@ -120,6 +132,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       agent,
       control,
       web,
+      remote,
       handlers,
       subscribe: (listener) => {
         const off = subscribe(listener);

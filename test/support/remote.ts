@@ -56,7 +56,7 @@ export async function remoteBench(remote: Partial<RemoteConfig>, opts: { ttlSeco
     },
     pendingFor: async (command) => {
       for (let i = 0; i < 500; i++) {
-        const p = runtime.core.gate.listPending().find((a) => (a.args as { command?: string }).command === command);
+        const p = runtime.core.gate.listPending().find((a) => String((a.args as { command?: string }).command).includes(command));
         if (p) return { id: p.id, hash: p.hash };
         await new Promise((r) => setTimeout(r, 5));
       }

@@ -180,7 +180,8 @@ export class RemoteApprovers implements Disposable {
         if (press.card.outcome.startsWith('unknown:')) return await refuse('malformed', m.approval_id);
         check = this.o.tokens.checkStored(m.approval_id, press.card.outcome, where, at);
       } else return await refuse('malformed', null);
-      if (!check.ok) return await refuse(check.reason, null);
+      // No token for that outcome on a card Threshold sent: the choice was not offered there.
+      if (!check.ok) return await refuse(press.card && check.reason === 'unknown' ? 'not_offered' : check.reason, null);
       const token = check.row;
       const approval = core.store.approvals.get(token.approval_id);
       if (!approval) return await refuse('no_card', token.approval_id);

@@ -12,6 +12,8 @@ export interface MxEvent {
   sender: string;
   content: Record<string, unknown>;
   origin_server_ts: number;
+  /** performance.now() when the server received it (benchmarks). */
+  at: number;
 }
 
 export class FakeMatrix {
@@ -61,7 +63,7 @@ export class FakeMatrix {
   }
 
   add(room: string, sender: string, type: string, content: Record<string, unknown>): MxEvent {
-    const e: MxEvent = { room, event_id: `$ev${++this.seq}:example.org`, type, sender, content, origin_server_ts: Date.now() };
+    const e: MxEvent = { room, event_id: `$ev${++this.seq}:example.org`, type, sender, content, origin_server_ts: Date.now(), at: performance.now() };
     this.events.push(e);
     for (const w of [...this.waiters]) w();
     return e;

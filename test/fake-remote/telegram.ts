@@ -92,7 +92,7 @@ export class FakeTelegram {
     if (mode === 'wrong_shape') return json(res, 200, { ok: true, result: { message_id: 'not a number' } });
     switch (method) {
       case 'sendMessage': {
-        const msg: TgMessage = { message_id: this.nextMessage++, chat_id: Number(p['chat_id']), text: String(p['text']), keyboard: ((p['reply_markup'] as { inline_keyboard?: TgButton[][] } | undefined)?.inline_keyboard ?? []), sent_at: Date.now(), edits: 0 };
+        const msg: TgMessage = { message_id: this.nextMessage++, chat_id: Number(p['chat_id']), text: String(p['text']), keyboard: ((p['reply_markup'] as { inline_keyboard?: TgButton[][] } | undefined)?.inline_keyboard ?? []), sent_at: performance.now(), edits: 0 };
         this.messages.push(msg);
         return json(res, 200, { ok: true, result: { message_id: msg.message_id, date: Math.floor(Date.now() / 1000), chat: { id: msg.chat_id, type: 'private' }, text: msg.text } });
       }

@@ -20,8 +20,12 @@ import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import { ModelSettings } from './model-settings';
-import { startRemoteApprovers, type BridgeKeychain } from '../remote';
+import { startRemoteApprovers } from '../remote';
+import { loadOrCreateLanCertificate } from '../remote/certificate';
+import { PairedDevices } from '../remote/devices';
 import type { RemoteApprovers } from '../remote/hub';
+import { phoneHandlers, phoneView } from '../remote/phone';
+import { RemoteService, type WritableBridgeKeychain } from '../remote/service';
 
 /** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
 export interface Keychain {
@@ -38,7 +42,7 @@ export interface RuntimeOptions {
   agent: Omit<AgentSetup, 'keychain'> | null;
   keychain?: Keychain;
   /** Chat bridges' tokens in the OS keychain (the desktop app's); absent: environment variables only. */
-  bridgeKeychain?: BridgeKeychain;
+  bridgeKeychain?: WritableBridgeKeychain;
   /** Where bridge tokens' environment variables are read (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** The JSON-RPC control socket (default: as configured). */
@@ -61,6 +65,8 @@ export interface Runtime extends Disposable {
   readonly web: WebServer | null;
   /** The chat bridges ([remote], docs/remote.md); null when none is configured. */
   readonly remote: RemoteApprovers | null;
+  /** Paired phones; null when the phone page is off ([remote.phone] unset, or no web mode). */
+  readonly devices: PairedDevices | null;
   /** The operations' handlers as one surface sees them. */
   handlers(surface: SurfaceKind): Handlers;
   /** Takes ownership of something the caller made (a listener, a timer): disposed with the runtime. */
@@ -99,7 +105,17 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     // Commands the handlers start themselves (approval.request with execute) are killed and awaited
     // before the agent and the core go.
     const lifetime = owned.add(new WorkLifetime());
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime });
+    // Remote approvers ([remote.telegram], [remote.matrix]): they count as approver surfaces while they run.
+    const env = o.env ?? o.agent?.env ?? process.env;
+    const remote = startRemoteApprovers({ core, config: o.config.remote, dataDir: o.dataDir, env, keychain: o.bridgeKeychain, log: o.log });
+    if (remote) owned.add(remote);
+    // The phone page ([remote.phone]): off unless configured, and only with web mode.
+    const phoneCfg = o.web ? o.config.remote.phone : null;
+    const devices = phoneCfg ? new PairedDevices(core) : null;
+    const remoteService = new RemoteService({ config: o.config.remote, env, keychain: o.bridgeKeychain, hub: remote, devices, phone: null });
+    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, remote: remoteService });
+    const deviceHandlers = (deviceId: string) =>
+      phoneHandlers(createHandlers({ version: o.version, core, agent, model, surface: 'phone', person: { kind: 'remote', via: 'phone', who: deviceId }, lifetime }), core, o.config.remote);
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;
@@ -110,10 +126,6 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
     }
 
-    // Remote approvers ([remote.telegram], [remote.matrix]): they count as approver surfaces while they run.
-    const remote = startRemoteApprovers({ core, config: o.config.remote, dataDir: o.dataDir, env: o.env ?? o.agent?.env ?? process.env, keychain: o.bridgeKeychain, log: o.log });
-    if (remote) owned.add(remote);
-
     let web: WebServer | null = null;
     if (o.web) {
       try {
@@ -121,7 +133,38 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
         // The token never shows in a transcript, the audit history or a log line other than the one that prints it.
         core.redactor.addKnownSecret(token);
         const rendererDir = o.web.rendererDir ?? (await ensureRendererBundle({ log: o.log }));
-        web = owned.add(await startWebServer({ port: o.web.port, rendererDir, token, handlers: handlers('web'), subscribe, addApprover: o.web.approvers ? () => core.approvers.add('web') : undefined, log: o.log }));
+        const cert = phoneCfg ? await loadOrCreateLanCertificate(o.dataDir, phoneCfg.address) : null;
+        const lan =
+          phoneCfg && devices && cert
+            ? {
+                address: phoneCfg.address,
+                family: phoneCfg.family,
+                port: phoneCfg.port,
+                cert: cert.cert,
+                key: cert.key,
+                devices: {
+                  authenticate: (t: string) => devices.authenticate(t),
+                  paired: (id: string) => devices.paired(id),
+                  pair: (code: string, name: string) => devices.pair(code, name),
+                  handlersFor: deviceHandlers,
+                  view: (e: CoreEvent) => phoneView(e, o.config.remote),
+                  addApprover: o.web.approvers ? () => core.approvers.add('phone') : undefined,
+                },
+              }
+            : undefined;
+        const serve = (withLan: typeof lan) => startWebServer({ port: o.web!.port, rendererDir, token, handlers: handlers('web'), subscribe, addApprover: o.web!.approvers ? () => core.approvers.add('web') : undefined, log: o.log, lan: withLan });
+        // A phone page that cannot listen (an address this computer does not have) leaves the desk's page up.
+        web = owned.add(
+          await serve(lan).catch(async (err: Error) => {
+            if (!lan) throw err;
+            o.log(`phone page unavailable: ${err.message}`);
+            return serve(undefined);
+          }),
+        );
+        if (web.lanOrigin && cert) {
+          remoteService.setPhone({ origin: web.lanOrigin, fingerprint: cert.fingerprint });
+          o.log(`phone page: ${web.lanOrigin} (certificate SHA-256 ${cert.fingerprint}); pair a phone from Settings → Devices`);
+        }
       } catch (err) {
         o.log(`web UI unavailable: ${(err as Error).message}`);
       }
@@ -133,6 +176,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       control,
       web,
       remote,
+      devices,
       handlers,
       subscribe: (listener) => {
         const off = subscribe(listener);

@@ -7,6 +7,7 @@ import { Attention, NotificationsSwitch } from './components/attention';
 import { HistoryScreen } from './components/history-screen';
 import { SettingsScreen } from './components/settings-screen';
 import { Toasts } from './components/prompt-cards';
+import { PhoneApp } from './components/phone-app';
 
 const CONNECTION_WORDS = {
   connecting: 'Connecting…',
@@ -14,6 +15,9 @@ const CONNECTION_WORDS = {
   reconnecting: 'Connection lost: reconnecting…',
   unauthorized: 'Not signed in: open the link threshold serve printed (it carries the token).',
 } as const;
+
+/** A paired phone is refused when it was never paired or was revoked: it is told how to pair again. */
+const PHONE_UNAUTHORIZED = 'This phone is not paired (or was revoked): pair it again from Settings → Devices on your computer.';
 
 export function App() {
   const view = useApp((s) => s.view);
@@ -25,6 +29,10 @@ export function App() {
   const announcement = useApp((s) => s.announcement);
   const announcementSeq = useApp((s) => s.announcementSeq);
   const waiting = useApp((s) => s.pending.length);
+  // The phone page (https on the LAN address): its own compact view, whoever it turns out to be.
+  if (info?.runtime === 'phone' || (typeof location !== 'undefined' && location.protocol === 'https:' && !window.threshold)) {
+    return <PhoneApp connectionWords={connection === 'unauthorized' ? PHONE_UNAUTHORIZED : CONNECTION_WORDS[connection]} />;
+  }
   return (
     <div className="app">
       <header className="top">

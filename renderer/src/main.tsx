@@ -4,7 +4,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AppApi } from '../../common/operations';
 import { App } from './app';
+import { pairCodeFromHash } from './bridge/pairing';
 import { connectWeb } from './bridge/web-bridge';
+import { PairScreen } from './components/pair-screen';
 import { wireEvents } from './bridge/wire';
 import { installKeyClock } from './key-clock';
 import { createAppStore, StoreContext } from './store/store';
@@ -34,7 +36,14 @@ async function start(): Promise<void> {
         everOpened = true;
         s.setConnection('open');
         void s.reloadAll();
-      } else if (status === 'reconnecting') s.setConnection(!everOpened && web.auth !== 'exchanged' ? 'unauthorized' : 'reconnecting');
+      } else if (status === 'reconnecting') {
+        s.setConnection(!everOpened && web.auth !== 'exchanged' ? 'unauthorized' : 'reconnecting');
+        // A paired phone that was revoked is refused, not down: ask the door which (401), and say so.
+        if (window.location.protocol === 'https:')
+          void fetch('/ws', { credentials: 'same-origin' })
+            .then((r) => r.status === 401 && store.getState().setConnection('unauthorized'))
+            .catch(() => undefined);
+      }
       else s.setConnection(web.auth === 'refused' ? 'unauthorized' : 'connecting');
     });
   } else {
@@ -50,4 +59,21 @@ async function start(): Promise<void> {
   );
 }
 
-void start();
+// A phone opened from the pairing QR code: the code leaves the address bar first, then the phone is named and paired.
+const pairCode = window.threshold ? null : pairCodeFromHash(window.location.hash);
+if (pairCode) {
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  const rootEl = document.getElementById('root')!;
+  const root = createRoot(rootEl);
+  root.render(
+    <StrictMode>
+      <PairScreen
+        code={pairCode}
+        onPaired={() => {
+          root.unmount();
+          void start();
+        }}
+      />
+    </StrictMode>,
+  );
+} else void start();

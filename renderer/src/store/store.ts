@@ -6,6 +6,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { AppApi } from '../../../common/operations';
 import { createApprovalsSlice } from './approvals-slice';
 import { createChatSlice } from './chat-slice';
+import { createDevicesSlice } from './devices-slice';
 import { createGrantsSlice } from './grants-slice';
 import { createHistorySlice } from './history-slice';
 import { createModelSlice } from './model-slice';
@@ -72,6 +73,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createHistorySlice(deps)(...a),
     ...createModelSlice(deps)(...a),
     ...createSettingsSlice(deps)(...a),
+    ...createDevicesSlice(deps)(...a),
     ...createUiSlice(...a),
   }));
 }

@@ -11,10 +11,9 @@ import type { Class } from './domain';
  * `reviewer:` entries) needs one line here and nothing else.
  */
 export const DECIDER_GROUPS = [
-  // Before 'person': a row is told by its first group, and a remote person is a person too (the
-  // 'person' filter finds both).
+  { key: 'person', label: 'A person', exact: ['desktop', 'web', 'control'], prefixes: [] },
+  // A person away from the desk (main/remote): person:telegram:<user>, person:matrix:<user>, person:phone:<device>.
   { key: 'remote', label: 'A person away from the desk (chat or phone)', exact: [], prefixes: ['person:'] },
-  { key: 'person', label: 'A person', exact: ['desktop', 'web', 'control'], prefixes: ['person:'] },
   { key: 'grant', label: 'A grant', exact: [], prefixes: ['grant:'] },
   { key: 'earlier_approval', label: 'An earlier approval', exact: ['session_approve_all'], prefixes: ['approval:'] },
   { key: 'level', label: 'The level', exact: [], prefixes: ['level:'] },

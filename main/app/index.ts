@@ -14,7 +14,7 @@ import { createHandlers } from '../runtime/handlers';
 import { startRuntime, type Runtime } from '../runtime/runtime';
 import { watchAttention, type AttentionShell } from './attention';
 import { registerHandlers } from './ipc';
-import { ProviderKeychain } from './keychain';
+import { BridgeTokenKeychain, ProviderKeychain } from './keychain';
 import { APP_SCHEME_PRIVILEGES, createWindow, hardenSession, isAppUrl, registerAppProtocol, type BrowserWindowLike } from './window';
 
 const rendererDir = join(import.meta.dirname, '../renderer');
@@ -83,6 +83,7 @@ async function openRuntime(): Promise<{ runtime: Runtime | null; error?: string 
       version: app.getVersion(),
       agent: { demo, env, notifier: desktopNotifier },
       keychain: { read: () => keychain.read(), write: (key) => keychain.write(key) },
+      bridgeKeychain: new BridgeTokenKeychain(dataDir, safeStorage),
       web: null,
       log: (line) => console.log(`threshold: ${line}`),
     });

@@ -3,7 +3,7 @@
 // what a remote card may carry and approve; "Pair a phone" (a QR code of the phone page's address with a
 // one-time code, and the certificate fingerprint to compare on the phone); the paired phones with
 // Revoke. Names and service errors came from outside: they are shown through the one escaping rule.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { formatTime } from '../model/describe';
 import type { DeviceView, RemoteStatus } from '../store/types';
 import { useApp } from '../store/store';
@@ -19,6 +19,7 @@ const STATE_WORDS: Record<RemoteStatus['bridges'][number]['state'], string> = {
 
 function BridgeRow({ b }: { b: RemoteStatus['bridges'][number] }) {
   const sendTest = useApp((s) => s.sendRemoteTest);
+  const desktop = useApp((s) => s.info?.runtime === 'electron');
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const name = b.name === 'telegram' ? 'Telegram' : 'Matrix';
@@ -40,6 +41,7 @@ function BridgeRow({ b }: { b: RemoteStatus['bridges'][number] }) {
         </p>
       )}
       <p className="hint">{token}</p>
+      {desktop && <TokenField bridge={b.name} name={name} />}
       <button
         type="button"
         disabled={busy}
@@ -58,6 +60,32 @@ function BridgeRow({ b }: { b: RemoteStatus['bridges'][number] }) {
         </p>
       )}
     </li>
+  );
+}
+
+/** The desktop window only: a token typed here goes to the OS keychain and is used from the next start. */
+function TokenField({ bridge, name }: { bridge: 'telegram' | 'matrix'; name: string }) {
+  const id = useId();
+  const store = useApp((s) => s.storeRemoteToken);
+  const [token, setToken] = useState('');
+  const [said, setSaid] = useState<string | null>(null);
+  return (
+    <form
+      className="field"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await store(bridge, token.trim());
+        setToken('');
+        setSaid(r.ok ? `Stored in the OS keychain; restart Threshold to use it.` : r.error.message);
+      }}
+    >
+      <label htmlFor={id}>{`${name} token (kept in the OS keychain)`}</label>
+      <input id={id} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
+      <button type="submit" disabled={token.trim().length < 8}>
+        Store in the keychain
+      </button>
+      {said && <p role="status">{said}</p>}
+    </form>
   );
 }
 

@@ -29,6 +29,11 @@ export const createDevicesSlice =
     sendRemoteTest(bridge) {
       return api.sendRemoteTest({ bridge });
     },
+    async storeRemoteToken(bridge, token) {
+      const r = await api.setRemoteToken({ bridge, token });
+      if (r.ok) await get().loadDevices();
+      return r;
+    },
     onDevicePaired(d) {
       // The code is used up once a phone pairs with it: the QR code goes away.
       set((s) => ({ devices: [d, ...s.devices.filter((x) => x.id !== d.id)], pairing: null }));

@@ -73,6 +73,7 @@ export function finalText(f: CardFacts, content: RemoteContent, outcome: Outcome
 }
 
 /** What the presser is told when their answer counted. */
-export function acceptedText(outcome: HumanOutcome): string {
+export function acceptedText(outcome: HumanOutcome, awaitingFollowUp = false): string {
+  if (awaitingFollowUp && outcome === 'approve_once') return 'Approved once: Threshold restarted since it asked, so the call runs when its session goes on.';
   return outcome === 'approve_once' ? 'Approved once: the call runs now.' : outcome === 'skip' ? 'Skipped: the call does not run; the agent goes on.' : 'Denied: the call does not run and the turn stops.';
 }

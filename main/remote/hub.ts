@@ -198,7 +198,7 @@ export class RemoteApprovers implements Disposable {
         by: { kind: 'remote', via: press.bridge, who: press.sender },
       });
       if (!decided.ok) return await refuse(decided.error.code === 'already_decided' ? 'already_decided' : 'gate_refused', approval.id, decided.error.message);
-      await press.reply(acceptedText(token.outcome as HumanOutcome), false).catch(() => undefined);
+      await press.reply(acceptedText(token.outcome as HumanOutcome, decided.value.follow_up === 'awaiting'), false).catch(() => undefined);
       return { ok: true, outcome: token.outcome as HumanOutcome };
     } catch (err) {
       return await refuse('gate_refused', null, core.redactor.redactTextSync((err as Error).message));

@@ -136,3 +136,39 @@ describe('a bridge that is down, slow or hostile never blocks the gate, and the 
     expect((await run)['outcome']).toBe('deny');
   }, 30_000);
 });
+
+describe('a flood of hostile presses', () => {
+  it('500 forged presses: each refused and answered, at most 30 a minute audited one by one and the rest counted, and a real press still decides', async () => {
+    const { tg, bench } = await setup();
+    const command = 'touch under-flood.txt';
+    const run = bench.submit(command);
+    const m = await messageFor(tg, command);
+    for (let i = 0; i < 500; i++) tg.press(m, `1.${'A'.repeat(12)}.${String(i).padStart(22, 'B')}`);
+    await waitFor(() => tg.answers.length >= 500, 'every forged press answered', 30_000);
+    tg.press(m, m.keyboard.flat().find((b) => b.text === 'Skip')!.callback_data);
+    const r = await run;
+    const audited = bench.runtime.core.store.audit.list({ kind: 'remote.refused', limit: 1000 }).length;
+    expect({ outcome: r['outcome'], audited: audited <= 60, some: audited >= 30, verified: bench.runtime.core.verifyAudit().ok }).toEqual({ outcome: 'skip', audited: true, some: true, verified: true });
+  }, 60_000);
+});
+
+describe('a restart in between', () => {
+  it('a card sent before a restart is not sent twice; its button still verifies (the key is kept) and decides it; the message is then edited', async () => {
+    const tg = await FakeTelegram.start(TOKEN);
+    open.push(tg);
+    const first = await remoteBench({ telegram: { apiBase: tg.base, botTokenEnv: 'TG', chatId: CHAT } }, { env: { TG: TOKEN } });
+    const command = 'touch across-restart.txt';
+    void first.submit(command).catch(() => undefined);
+    const m = await messageFor(tg, command);
+    await first.runtime.remote!.settled();
+    await first.close();
+    const second = await remoteBench({ telegram: { apiBase: tg.base, botTokenEnv: 'TG', chatId: CHAT } }, { env: { TG: TOKEN }, root: first.root });
+    open.push(second);
+    await second.runtime.remote!.settled();
+    const q = tg.press(m, m.keyboard.flat().find((b) => b.text === 'Approve once')!.callback_data);
+    const told = await waitFor(() => tg.answers.find((a) => a.callback_query_id === q), 'the answer');
+    await second.runtime.remote!.settled();
+    const row = second.runtime.core.store.db.prepare("SELECT outcome, decided_by FROM approvals WHERE status = 'decided' ORDER BY decided_at DESC LIMIT 1").get() as { outcome: string; decided_by: string };
+    expect({ messages: tg.messages.length, told: told.text, row, edited: m.text.split('\n')[0] }).toEqual({ messages: 1, told: 'Approved once: Threshold restarted since it asked, so the call runs when its session goes on.', row: { outcome: 'approve_once', decided_by: `person:telegram:${CHAT}` }, edited: `Threshold: Approved once (by person via telegram:${CHAT}).` });
+  }, 60_000);
+});

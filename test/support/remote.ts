@@ -10,6 +10,8 @@ import { ROOT } from './cli';
 
 export interface RemoteBench {
   runtime: Runtime;
+  /** Pass as `root` to start again on the same data directory. */
+  root: string;
   workspace: string;
   dataDir: string;
   log: string[];
@@ -20,16 +22,20 @@ export interface RemoteBench {
   close(): Promise<void>;
 }
 
-export async function remoteBench(remote: Partial<RemoteConfig>, opts: { ttlSeconds?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RemoteBench> {
+export async function remoteBench(remote: Partial<RemoteConfig>, opts: { ttlSeconds?: number; env?: NodeJS.ProcessEnv; root?: string } = {}): Promise<RemoteBench> {
   // Not under /tmp: the jail hides /tmp, and the workspace must be visible inside it.
   const base = join(ROOT, '.test-tmp');
   mkdirSync(base, { recursive: true });
-  const root = mkdtempSync(join(base, 'remote-'));
+  // The same root again: the same data directory (a restart).
+  const again = opts.root !== undefined;
+  const root = opts.root ?? mkdtempSync(join(base, 'remote-'));
   const home = join(root, 'home');
   const workspace = join(home, 'project');
   const dataDir = join(root, 'data');
-  mkdirSync(workspace, { recursive: true });
-  mkdirSync(dataDir, { mode: 0o700 });
+  if (!again) {
+    mkdirSync(workspace, { recursive: true });
+    mkdirSync(dataDir, { mode: 0o700 });
+  }
   const log: string[] = [];
   const runtime = await startRuntime({
     dataDir,
@@ -46,6 +52,7 @@ export async function remoteBench(remote: Partial<RemoteConfig>, opts: { ttlSeco
   let turn = 0;
   return {
     runtime,
+    root,
     workspace,
     dataDir,
     log,

@@ -52,4 +52,12 @@ describe('a decision token', () => {
     const r = s.tokens.checkStored('ap_1', 'approve_once', { bridge: 'telegram', audience: '42' }, 5000);
     expect(r.ok ? 'accepted' : r.reason).toBe('forged');
   });
+
+  it('is forgotten a week after it ended (pruned), and then refused as unknown, never accepted', () => {
+    const s = setup();
+    expect(s.store.remote.prune(9_000)).toBe(0);
+    expect(s.store.remote.prune(10_001)).toBe(1);
+    const r = s.tokens.check(s.token, WHERE, 5000);
+    expect(r.ok ? 'accepted' : r.reason).toBe('unknown');
+  });
 });

@@ -19,6 +19,8 @@ import { remoteMayChoose, remoteOffer } from './policy';
 
 /** A card with no TTL still gets buttons that end: a day. */
 const UNTIMED_TOKEN_MS = 24 * 3600 * 1000;
+/** Ended tokens and final messages are kept this long (a late press is still told why), then forgotten. */
+const KEEP_ENDED_MS = 7 * 24 * 3600 * 1000;
 /** Refusals audited per bridge per minute; past that they are counted and audited once per minute. */
 const REFUSALS_AUDITED_PER_MINUTE = 30;
 
@@ -60,6 +62,7 @@ export class RemoteApprovers implements Disposable {
   private readonly offs: (() => void)[] = [];
   private readonly refusals = new Map<string, { minute: number; count: number; dropped: number }>();
   private disposed = false;
+  private pruneTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: RemoteApproversOptions) {
     this.now = o.now ?? Date.now;
@@ -78,6 +81,16 @@ export class RemoteApprovers implements Disposable {
       this.offs.push(core.approvers.add(b.name));
       b.start((press) => void this.answer(press));
     }
+    const prune = () => {
+      try {
+        core.store.remote.prune(this.now() - KEEP_ENDED_MS);
+      } catch (err) {
+        this.o.log?.(`remote: could not forget ended buttons (${(err as Error).message})`);
+      }
+    };
+    prune();
+    this.pruneTimer = setInterval(prune, 3_600_000);
+    this.pruneTimer.unref();
     // Cards from before a restart: a message for each that has none, and an edit for each decided since.
     for (const p of core.gate.listPending()) this.onRequested(p);
     for (const b of this.o.bridges) {
@@ -233,6 +246,7 @@ export class RemoteApprovers implements Disposable {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     for (const off of this.offs.splice(0)) off();
     await Promise.allSettled(this.o.bridges.map((b) => b.dispose()));
     await Promise.allSettled([...this.chains.values()]);

@@ -59,6 +59,13 @@ export class RemoteRepo {
     return this.db.prepare('UPDATE remote_tokens SET used_at = ?, used_by = ? WHERE id = ? AND used_at IS NULL').run(at, by, id).changes === 1;
   }
 
+  /** Forgets tokens that ended before `before`, and messages whose card was final by then (they decide nothing any more). */
+  prune(before: number): number {
+    const t = this.db.prepare('DELETE FROM remote_tokens WHERE expires_at < ?').run(before).changes;
+    const m = this.db.prepare('DELETE FROM remote_messages WHERE final_at IS NOT NULL AND final_at < ?').run(before).changes;
+    return t + m;
+  }
+
   insertMessage(m: Omit<RemoteMessageRow, 'final_at'>): void {
     this.db
       .prepare('INSERT INTO remote_messages (approval_id, bridge, audience, message_id, sent_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(approval_id, bridge) DO UPDATE SET audience = excluded.audience, message_id = excluded.message_id, sent_at = excluded.sent_at, final_at = NULL')

@@ -114,12 +114,28 @@ describe('pairing a phone, deciding from it, revoking it', () => {
     }).toEqual({ approve: true, wider: [], run: true, by: [`person:phone:${deviceId}`] });
   }, 60_000);
 
+  it('Settings → Devices at 400 and 2560 px: every device listed whole, a disguised name shown with its escapes', async () => {
+    const started = await b.runtime.handlers('desktop')['device.pair'](undefined);
+    const code = started.ok ? started.value.code : '';
+    b.runtime.devices!.pair(code, 'Ana\u202Eenohp');
+    for (const width of [400, 2560]) {
+      await desk.setViewportSize({ width, height: 900 });
+      const row = desk.getByTestId('device').filter({ hasText: 'enohp' });
+      await row.waitFor();
+      await shot(desk, `devices-list-${width}`);
+      const box = await row.boundingBox();
+      const revoke = await row.getByRole('button', { name: /^Revoke/ }).boundingBox();
+      expect({ text: await row.locator('.device-name').textContent(), inView: !!box && box.x >= 0 && box.x + box.width <= width, revokeInView: !!revoke && revoke.x + revoke.width <= width }).toEqual({ text: 'Ana<RLO>enohp', inView: true, revokeInView: true });
+    }
+    await desk.setViewportSize({ width: 1280, height: 900 });
+  }, 60_000);
+
   it('revoked at the desk: the phone page says it is no longer paired, and its next request is refused', async () => {
     await desk.getByRole('button', { name: 'Revoke Pixel of Ana' }).click();
     await until('the phone to be told', async () => /not paired \(or was revoked\)/.test((await phone.locator('.connection').textContent()) ?? ''), 20_000);
     await shot(phone, 'phone-revoked');
     const next = await phone.evaluate(async () => (await fetch('/ws')).status);
     const list = await b.runtime.handlers('desktop')['device.list'](undefined);
-    expect({ next, listed: list.ok && list.value.length, audited: b.runtime.core.store.audit.list({ kind: 'device.revoked', limit: 5 }).map((e) => e.subject) }).toEqual({ next: 401, listed: 0, audited: [deviceId] });
+    expect({ next, listed: list.ok && list.value.map((d) => d.name), audited: b.runtime.core.store.audit.list({ kind: 'device.revoked', limit: 5 }).map((e) => e.subject) }).toEqual({ next: 401, listed: ['Ana\u202Eenohp'], audited: [deviceId] });
   }, 60_000);
 });

@@ -96,7 +96,7 @@ function DeviceRow({ d }: { d: DeviceView }) {
       <span className="device-name">
         <Visible text={d.name} />
       </span>
-      <span className="hint">{`Paired ${formatTime(d.created_at)} · ${d.last_seen_at ? `last seen ${formatTime(d.last_seen_at)}` : 'not seen since'}`}</span>
+      <span className="hint">{`Paired ${formatTime(d.created_at)} · ${d.last_seen_at ? `last seen ${formatTime(d.last_seen_at)}` : 'not seen yet'}`}</span>
       <button type="button" className="danger" aria-label={`Revoke ${d.name}`} onClick={() => void revoke(d.id)}>
         Revoke
       </button>
@@ -120,7 +120,10 @@ function Pairing() {
   if (!pairing) {
     return (
       <>
-        <p className="hint">{`The phone page is at ${phone.origin}. Its certificate's SHA-256 fingerprint: ${phone.fingerprint}`}</p>
+        <p className="hint">
+          {`The phone page is at ${phone.origin}. Its certificate's SHA-256 fingerprint: `}
+          <code className="fingerprint">{phone.fingerprint}</code>
+        </p>
         <button type="button" onClick={() => void start()}>
           Pair a phone
         </button>

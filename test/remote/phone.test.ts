@@ -98,6 +98,8 @@ describe('a paired phone decides cards as itself, and does nothing else', () => 
       if (!pending.length) await new Promise((res) => setTimeout(res, 10));
     }
     const card = pending[0]!;
+    // An open phone page counts as someone who can answer.
+    expect(b.runtime.core.approvers.kinds()).toContain('phone');
     const always = await phone.call('approval.decide', { id: card.id, hash: card.hash, outcome: 'approve_always' });
     const ok = await phone.call('approval.decide', { id: card.id, hash: card.hash, outcome: 'approve_once' });
     const v = await review;

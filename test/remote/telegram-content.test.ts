@@ -45,6 +45,20 @@ describe('what a card offers away from the desk', () => {
   }, 30_000);
 });
 
+describe('who counts as someone who can answer', () => {
+  it('a running bridge does (a card waits for it with no window open); an unattended turn is still refused at once and nothing is sent', async () => {
+    const { tg, bench } = await setup();
+    const unattended = await bench.submit('touch nobody-there.txt', { unattended: true });
+    const command = 'touch waits-for-chat.txt';
+    const run = bench.submit(command);
+    await messageFor(tg, command);
+    expect({ kinds: bench.runtime.core.approvers.kinds(), unattended: unattended['outcome'], sent: tg.messages.filter((m) => m.text.includes('nobody-there')).length }).toEqual({ kinds: ['telegram'], unattended: 'no_approver', sent: 0 });
+    const p = await bench.pendingFor(command);
+    await bench.runtime.handlers('desktop')['approval.decide']({ id: p.id, hash: p.hash, outcome: 'skip' });
+    await run;
+  }, 30_000);
+});
+
 describe('secrets and disguises never leave, whatever [remote] content says', () => {
   it('a key in the command is redacted, hidden and direction-changing characters are escapes, a long call is clipped', async () => {
     const { tg, bench } = await setup();

@@ -16,7 +16,7 @@ export interface RemoteBench {
   dataDir: string;
   log: string[];
   /** Submits a command to the gate (with execute: it runs in the jail once approved); resolves once it is decided and run. */
-  submit(command: string, opts?: { sessionId?: string; execute?: boolean }): Promise<Record<string, unknown>>;
+  submit(command: string, opts?: { sessionId?: string; execute?: boolean; unattended?: boolean }): Promise<Record<string, unknown>>;
   /** The next pending approval whose command is `command`. */
   pendingFor(command: string): Promise<{ id: string; hash: string }>;
   close(): Promise<void>;
@@ -57,7 +57,7 @@ export async function remoteBench(remote: Partial<RemoteConfig>, opts: { ttlSeco
     dataDir,
     log,
     submit: async (command, o = {}) => {
-      const r = await control['approval.request']({ tool: 'run_command', args: { command }, session_id: o.sessionId ?? 'remote-test', turn_id: `t${++turn}`, cwd: workspace, execute: o.execute ?? false });
+      const r = await control['approval.request']({ tool: 'run_command', args: { command }, session_id: o.sessionId ?? 'remote-test', turn_id: `t${++turn}`, cwd: workspace, execute: o.execute ?? false, unattended: o.unattended });
       if (!r.ok) throw new Error(r.error.message);
       return r.value as Record<string, unknown>;
     },

@@ -54,6 +54,17 @@ describe('the phone page answers only at exactly its LAN address', () => {
   });
 });
 
+describe("a device's token opens only the phone listener", () => {
+  it("the desk's loopback page does not take a paired phone's cookie", async () => {
+    const { cookie } = await pairDevice(b, 'Loopback try');
+    const port = new URL(b.runtime.web!.origin).port;
+    const value = cookie.split('=')[1];
+    const asDevice = await fetch(`${b.runtime.web!.origin}/ws`, { headers: { Cookie: cookie } });
+    const asWeb = await fetch(`${b.runtime.web!.origin}/ws`, { headers: { Cookie: `threshold_web_${port}=${value}` } });
+    expect({ asDevice: asDevice.status, asWeb: asWeb.status }).toEqual({ asDevice: 401, asWeb: 401 });
+  });
+});
+
 describe('pairing trades a one-time code for a device token', () => {
   it('pairs: a Secure HttpOnly SameSite=Strict cookie, the device listed with its name, audited', async () => {
     const started = await desk()['device.pair'](undefined);
@@ -63,7 +74,7 @@ describe('pairing trades a one-time code for a device token', () => {
     const cookie = String((r.headers['set-cookie'] as string[])[0]);
     const again = await phoneRequest(b, '/pair', { method: 'POST', body: JSON.stringify({ code, name: 'second' }) });
     const list = await desk()['device.list'](undefined);
-    expect({ status: r.status, flags: ['HttpOnly', 'Secure', 'SameSite=Strict'].every((f) => cookie.includes(f)), reused: again.status, names: list.ok && list.value.map((d) => d.name) }).toEqual({ status: 204, flags: true, reused: 403, names: ['Pixel\u202E evil'] });
+    expect({ status: r.status, flags: ['HttpOnly', 'Secure', 'SameSite=Strict'].every((f) => cookie.includes(f)), reused: again.status, newest: list.ok && list.value[0]?.name }).toEqual({ status: 204, flags: true, reused: 403, newest: 'Pixel\u202E evil' });
   });
 
   it(`a code guessed wrong ${PAIRING_GUESSES} times stops working, even for the right code`, async () => {

@@ -112,6 +112,16 @@ const BYPASSES: Bypass[] = [
     reason: 'forged',
     told: /altered or forged/,
   },
+  {
+    name: "the card's content hash changed in the database after the message was sent",
+    attack: (_m, a) => {
+      const row = bench.runtime.core.store.db.prepare('SELECT approval_id FROM remote_tokens WHERE id = ?').get(a.split('.')[1]) as { approval_id: string };
+      bench.runtime.core.store.db.prepare('UPDATE approvals SET content_hash = ? WHERE id = ?').run('f'.repeat(64), row.approval_id);
+      return { data: a };
+    },
+    reason: 'altered',
+    told: /the call changed since this message was sent/,
+  },
   { name: 'a press from another chat', attack: (_m, a) => ({ data: a, chatId: 999, fromId: 999 }), reason: 'foreign_chat', told: /only in the chat Threshold is paired with/ },
   { name: 'a press from another user in the paired private chat', attack: (_m, a) => ({ data: a, fromId: 31337 }), reason: 'foreign_sender', told: /only from the person Threshold is paired with/ },
 ];
@@ -128,8 +138,9 @@ describe('a button decides only what it was minted for: each bypass is refused, 
     const told = await answerTo(q);
     const refused = audits('remote.refused');
     expect({ told: c.told.test(told.text), status: bench.runtime.core.store.approvals.get(p.id)!.status, audited: refused.length - before, reason: refused[0]?.['reason'] }).toEqual({ told: true, status: 'pending', audited: 1, reason: c.reason });
-    // The card is still answerable at the desk.
-    await bench.runtime.handlers('desktop')['approval.decide']({ id: p.id, hash: p.hash, outcome: 'skip' });
+    // The card is still answerable at the desk (with the hash it now holds).
+    const now = bench.runtime.core.store.approvals.get(p.id)!;
+    await bench.runtime.handlers('desktop')['approval.decide']({ id: p.id, hash: now.content_hash, outcome: 'skip' });
     await run;
   }, 30_000);
 
@@ -159,5 +170,19 @@ describe('a button decides only what it was minted for: each bypass is refused, 
     expect({ a: bench.runtime.core.store.approvals.get(pa.id)!.outcome, b: bench.runtime.core.store.approvals.get(pb.id)!.status }).toEqual({ a: 'deny', b: 'pending' });
     await bench.runtime.handlers('desktop')['approval.decide']({ id: pb.id, hash: pb.hash, outcome: 'skip' });
     await runB;
+  }, 30_000);
+
+  it('a tap and a desk decision at the same moment: exactly one wins, the other is told it came second', async () => {
+    const command = 'touch race.txt';
+    const run = bench.submit(command);
+    const m = await messageFor(command);
+    const p = await bench.pendingFor(command);
+    const q = tg.press(m, button(m, 'Approve once').callback_data);
+    const desk = await bench.runtime.handlers('desktop')['approval.decide']({ id: p.id, hash: p.hash, outcome: 'deny' });
+    const told = await answerTo(q);
+    const r = await run;
+    const row = bench.runtime.core.store.approvals.get(p.id)!;
+    const tapWon = row.outcome === 'approve_once';
+    expect({ one: tapWon !== desk.ok, outcome: r['outcome'], told: tapWon ? told.text === 'Approved once: the call runs now.' : /already decided/.test(told.text) }).toEqual({ one: true, outcome: row.outcome, told: true });
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import type { RemoteConfig } from './config';
 import type { PairedDevices } from './devices';
 import type { RemoteApprovers } from './hub';
 import { bridgeTokenSource, type BridgeKeychain } from './index';
+import { describeError } from './telegram';
 
 export type RemoteStatusView = z.output<typeof remoteStatusSchema>;
 export type PairingView = z.output<typeof pairingSchema>;
@@ -72,7 +73,7 @@ export class RemoteService {
       const sent = await running.send({ approvalId: 'test', text: TEST_MESSAGE, buttons: [] });
       return { ok: true, value: { sent: true, message_id: sent.messageId } };
     } catch (err) {
-      return fail('bridge_failed', `The test message did not arrive: ${(err as Error).message}`);
+      return fail('bridge_failed', `The test message did not arrive: ${describeError(err)}.`);
     }
   }
 

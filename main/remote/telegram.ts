@@ -4,7 +4,7 @@
 // grammY types replies but does not check them. A card is a sendMessage whose inline buttons carry
 // decision tokens in callback_data; a press arrives as a callback_query and is answered with
 // answerCallbackQuery; a decided card is edited in place (editMessageText, buttons removed).
-import { Api, GrammyError } from 'grammy';
+import { Api, GrammyError, HttpError } from 'grammy';
 import { z } from 'zod';
 import type { BridgeStatus, OutgoingCard, Press, RemoteBridge } from './bridge';
 import { backoffMs } from './bridge';
@@ -156,6 +156,12 @@ function clipText(text: string, max: number): string {
 /** A failure in a sentence: the service's own words (one line, escaped, short) where it gave some. */
 export function describeError(err: unknown): string {
   if (err instanceof GrammyError) return `the Bot API answered ${err.error_code}: ${oneLine(err.description, 200)}`;
+  if (err instanceof HttpError) {
+    // grammY's sentence names the method; the cause says what happened on the way (refused, reset, timed out, too large).
+    const inner = err.error as { message?: string; cause?: { code?: string; message?: string } } | undefined;
+    const why = inner?.cause?.code ?? inner?.cause?.message ?? inner?.message;
+    return oneLine(`the Bot API could not be reached (${why ?? 'no answer'})`, 200);
+  }
   const e = err as { message?: string; error?: { message?: string } };
   return oneLine(String(e?.error?.message ?? e?.message ?? err), 200);
 }

@@ -24,7 +24,7 @@ export interface PhoneBench {
   close(): Promise<void>;
 }
 
-export async function phoneBench(remote: Partial<RemoteConfig> = {}, opts: { rendererDir?: string } = {}): Promise<PhoneBench> {
+export async function phoneBench(remote: Partial<RemoteConfig> = {}, opts: { rendererDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<PhoneBench> {
   const base = join(ROOT, '.test-tmp');
   mkdirSync(base, { recursive: true });
   const root = mkdtempSync(join(base, 'phone-'));
@@ -46,7 +46,7 @@ export async function phoneBench(remote: Partial<RemoteConfig> = {}, opts: { ren
     agent: null,
     control: false,
     web: { port: 0, rendererDir: bundle, approvers: true },
-    env: {},
+    env: opts.env ?? {},
     log: () => undefined,
   });
   const origin = runtime.web!.lanOrigin!;

@@ -38,6 +38,7 @@ describe('the operations table', () => {
       listSessions: 'agent.list_sessions',
       getTranscript: 'agent.get_transcript',
       getRemoteStatus: 'remote.status',
+      configureRemote: 'remote.configure',
       sendRemoteTest: 'remote.send_test',
       setRemoteToken: 'remote.set_token',
       listDevices: 'device.list',

@@ -378,6 +378,10 @@ export const remoteStatusSchema = z.object({
       name: bridgeNameSchema,
       /** The chat or room whose answers count. */
       audience: z.string(),
+      /** Where its token is sent: the Bot API or the homeserver. */
+      endpoint: z.string(),
+      /** Matrix: the only person whose answers count (null for Telegram, where the chat decides). */
+      person: z.string().nullable(),
       /** Where its token comes from (never the token). */
       token_source: z.enum(['keychain', 'environment', 'none']),
       /** The environment variable the config names for the token. */
@@ -712,6 +716,16 @@ export const OPERATIONS = {
   'agent.get_transcript': op({ summary: "A session's messages (redacted) and notes.", params: z.strictObject({ session_id: id }), result: z.array(transcriptEntrySchema), transports: both, verb: 'getTranscript', aliases: ['agent.transcript'] }),
 
   'remote.status': op({ summary: 'Approvers away from the desk: each chat bridge (where its token comes from, never the token; whether it reaches its service) and the phone page.', params: none, result: remoteStatusSchema, transports: both, verb: 'getRemoteStatus' }),
+  'remote.configure': op({
+    summary: 'Sets where cards go from Settings → Devices (Telegram chat; Matrix homeserver, room and person; null turns a bridge off), saved over the config file and applied at once; a new endpoint only from the desktop window.',
+    params: z.strictObject({
+      telegram: z.strictObject({ chat_id: z.number().int() }).nullable().optional(),
+      matrix: z.strictObject({ homeserver: z.string().min(1).max(2000), room_id: z.string().min(1).max(255), user_id: z.string().min(1).max(255) }).nullable().optional(),
+    }),
+    result: remoteStatusSchema,
+    transports: both,
+    verb: 'configureRemote',
+  }),
   'remote.send_test': op({
     summary: 'Sends a test message to a chat bridge (no buttons, nothing to decide) and reports whether it arrived.',
     params: z.strictObject({ bridge: bridgeNameSchema }),
@@ -720,7 +734,7 @@ export const OPERATIONS = {
     verb: 'sendRemoteTest',
   }),
   'remote.set_token': op({
-    summary: "Stores a chat bridge's token in the OS keychain (the desktop window only); it is never sent back and applies at the next start.",
+    summary: "Stores a chat bridge's token in the OS keychain (the desktop window only); it is never sent back, and the bridge restarts with it.",
     params: z.strictObject({ bridge: bridgeNameSchema, token: z.string().min(8).max(4096).regex(/^\S+$/, 'a token has no spaces') }),
     result: z.object({ stored: z.literal(true) }),
     transports: ['ui'],

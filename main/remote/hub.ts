@@ -129,7 +129,8 @@ export class RemoteApprovers implements Disposable {
 
   private onRequested(p: PendingApproval): void {
     for (const b of this.o.bridges) {
-      if (this.o.core.store.remote.message(p.id, b.name)) continue;
+      // Already in this chat; a card first sent to another chat (the page moved the bridge) is sent again here.
+      if (this.o.core.store.remote.message(p.id, b.name)?.audience === b.audience) continue;
       this.queue(b, p.id, () => this.sendCard(b, p));
     }
   }

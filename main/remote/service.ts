@@ -11,6 +11,7 @@ import type { PairedDevices } from './devices';
 import type { RemoteApprovers } from './hub';
 import { bridgeTokenSource, type BridgeKeychain } from './index';
 import { describeError } from './telegram';
+import { endpointChangeProblem, REMOTE_PAGE_SETTING, remotePageSchema, withPage, type RemotePage } from './page-settings';
 
 export type RemoteStatusView = z.output<typeof remoteStatusSchema>;
 export type PairingView = z.output<typeof pairingSchema>;
@@ -21,10 +22,15 @@ export interface WritableBridgeKeychain extends BridgeKeychain {
 }
 
 export interface RemoteServiceDeps {
+  /** [remote] as the config file says it. */
   config: RemoteConfig;
   env: NodeJS.ProcessEnv;
   keychain?: WritableBridgeKeychain;
-  hub: RemoteApprovers | null;
+  /** Starts the bridges a config asks for (null: none configured). */
+  startHub: (config: RemoteConfig) => RemoteApprovers | null;
+  /** The settings table, where the page's bridges are kept over the file. */
+  settings: { get<T>(key: string): T | undefined; set(key: string, value: unknown, at: number): void };
+  audit: (kind: string, data: Record<string, unknown>) => void;
   devices: PairedDevices | null;
   /** The phone page, when it listens. */
   phone: { origin: string; fingerprint: string } | null;
@@ -35,7 +41,52 @@ const fail = (code: string, message: string) => ({ ok: false as const, error: { 
 export const TEST_MESSAGE = 'Threshold: this is a test message from Settings → Devices. Cards that wait for you will arrive here; there is nothing to decide now.';
 
 export class RemoteService {
-  constructor(private readonly d: RemoteServiceDeps) {}
+  private current: RemoteConfig;
+  private running: RemoteApprovers | null;
+
+  constructor(private readonly d: RemoteServiceDeps) {
+    const saved = remotePageSchema.safeParse(d.settings.get(REMOTE_PAGE_SETTING) ?? {});
+    this.current = withPage(d.config, saved.success ? saved.data : undefined);
+    this.running = d.startHub(this.current);
+  }
+
+  /** The bridges running now (replaced when the page changes them). */
+  get hub(): RemoteApprovers | null {
+    return this.running;
+  }
+
+  /** [remote] in force: the file's, with the page's bridges over it. */
+  get config(): RemoteConfig {
+    return this.current;
+  }
+
+  /**
+   * Settings → Devices changes where cards go: validated as the file is, a new endpoint only from the
+   * window, saved over the file, audited, and applied at once (the bridges restart; cards waiting now
+   * are sent to the new chat).
+   */
+  async configure(change: RemotePage, by: string): Promise<Result<RemoteStatusView>> {
+    const parsed = remotePageSchema.safeParse(change);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return fail('invalid_setting', `${issue.path.join('.') || 'change'}: ${issue.message}.`);
+    }
+    const problem = endpointChangeProblem(this.current, parsed.data, by);
+    if (problem) return fail('endpoint_bound', problem);
+    const before = remotePageSchema.safeParse(this.d.settings.get(REMOTE_PAGE_SETTING) ?? {});
+    const page: RemotePage = { ...(before.success ? before.data : {}), ...parsed.data };
+    this.d.settings.set(REMOTE_PAGE_SETTING, page, Date.now());
+    this.d.audit('remote.configured', { change: parsed.data, by });
+    await this.running?.dispose();
+    this.current = withPage(this.d.config, page);
+    this.running = this.d.startHub(this.current);
+    return { ok: true, value: this.status() };
+  }
+
+  async dispose(): Promise<void> {
+    await this.running?.dispose();
+    this.running = null;
+  }
 
   /** The phone page's origin and certificate, once it listens. */
   setPhone(phone: { origin: string; fingerprint: string }): void {
@@ -43,16 +94,18 @@ export class RemoteService {
   }
 
   status(): RemoteStatusView {
-    const { config } = this.d;
+    const config = this.current;
     const bridges: RemoteStatusView['bridges'] = [];
     for (const name of ['telegram', 'matrix'] as const) {
       const cfg = name === 'telegram' ? config.telegram : config.matrix;
       if (!cfg) continue;
-      const running = this.d.hub?.bridges.find((b) => b.name === name);
+      const running = this.running?.bridges.find((b) => b.name === name);
       const s = running?.status();
       bridges.push({
         name,
         audience: name === 'telegram' ? String(config.telegram!.chatId) : config.matrix!.roomId,
+        endpoint: name === 'telegram' ? config.telegram!.apiBase : config.matrix!.homeserver,
+        person: name === 'matrix' ? config.matrix!.userId : null,
         token_source: bridgeTokenSource(name, { config, env: this.d.env, keychain: this.d.keychain }),
         token_env: name === 'telegram' ? config.telegram!.botTokenEnv : config.matrix!.accessTokenEnv,
         state: s?.state ?? 'not_started',
@@ -64,9 +117,9 @@ export class RemoteService {
   }
 
   async sendTest(bridge: BridgeName): Promise<Result<{ sent: true; message_id: string }>> {
-    const running = this.d.hub?.bridges.find((b) => b.name === bridge);
+    const running = this.running?.bridges.find((b) => b.name === bridge);
     if (!running) {
-      const configured = bridge === 'telegram' ? this.d.config.telegram : this.d.config.matrix;
+      const configured = bridge === 'telegram' ? this.current.telegram : this.current.matrix;
       return fail('bridge_not_running', configured ? `${bridge === 'telegram' ? 'Telegram' : 'Matrix'} is not running: no token was found when Threshold started. Set it, then restart Threshold.` : `${bridge === 'telegram' ? 'Telegram' : 'Matrix'} is not set up: add [remote.${bridge}] to threshold.toml (docs/remote.md).`);
     }
     try {
@@ -78,8 +131,16 @@ export class RemoteService {
   }
 
   setToken(bridge: BridgeName, token: string): Result<{ stored: true }> {
-    if (!this.d.keychain) return fail('keychain_unavailable', `This Threshold has no OS keychain; set the token in the environment variable ${bridge === 'telegram' ? (this.d.config.telegram?.botTokenEnv ?? 'THRESHOLD_TELEGRAM_TOKEN') : (this.d.config.matrix?.accessTokenEnv ?? 'THRESHOLD_MATRIX_TOKEN')} before starting it.`);
-    return this.d.keychain.write(bridge, token);
+    if (!this.d.keychain) return fail('keychain_unavailable', `This Threshold has no OS keychain; set the token in the environment variable ${bridge === 'telegram' ? (this.current.telegram?.botTokenEnv ?? 'THRESHOLD_TELEGRAM_TOKEN') : (this.current.matrix?.accessTokenEnv ?? 'THRESHOLD_MATRIX_TOKEN')} before starting it.`);
+    const stored = this.d.keychain.write(bridge, token);
+    // The bridge starts (or restarts) with the new token at once.
+    if (stored.ok) void this.restart();
+    return stored;
+  }
+
+  private async restart(): Promise<void> {
+    await this.running?.dispose();
+    this.running = this.d.startHub(this.current);
   }
 
   async pair(by: string): Promise<Result<PairingView>> {

@@ -235,6 +235,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }),
 
     'remote.status': () => withRemote((r) => ok(r.status())),
+    'remote.configure': (p) => withRemote((r) => r.configure(p, surface)),
     'remote.send_test': (p) => withRemote((r) => r.sendTest(p.bridge)),
     'remote.set_token': (p) => withRemote((r) => (surface === 'desktop' ? r.setToken(p.bridge, p.token) : fail('keychain_unavailable', 'Bridge tokens are stored from the desktop window, or set in the environment variable the config names.'))),
     'device.list': (p) => withRemote((r) => r.listDevices(p?.include_revoked)),

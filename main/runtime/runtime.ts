@@ -107,12 +107,21 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     const lifetime = owned.add(new WorkLifetime());
     // Remote approvers ([remote.telegram], [remote.matrix]): they count as approver surfaces while they run.
     const env = o.env ?? o.agent?.env ?? process.env;
-    const remote = startRemoteApprovers({ core, config: o.config.remote, dataDir: o.dataDir, env, keychain: o.bridgeKeychain, log: o.log });
-    if (remote) owned.add(remote);
     // The phone page ([remote.phone]): off unless configured, and only with web mode.
     const phoneCfg = o.web ? o.config.remote.phone : null;
     const devices = phoneCfg ? new PairedDevices(core) : null;
-    const remoteService = new RemoteService({ config: o.config.remote, env, keychain: o.bridgeKeychain, hub: remote, devices, phone: null });
+    // The bridges as the file and Settings → Devices set them; the service restarts them when the page changes them.
+    const remoteService = new RemoteService({
+      config: o.config.remote,
+      env,
+      keychain: o.bridgeKeychain,
+      startHub: (config) => startRemoteApprovers({ core, config, dataDir: o.dataDir, env, keychain: o.bridgeKeychain, log: o.log }),
+      settings: core.store.settings,
+      audit: (kind, data) => core.store.transaction(() => core.store.audit.append({ at: Date.now(), kind, data: core.redactor.redactRecord(data) })),
+      devices,
+      phone: null,
+    });
+    owned.defer(() => remoteService.dispose());
     const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, remote: remoteService });
     const deviceHandlers = (deviceId: string) =>
       phoneHandlers(createHandlers({ version: o.version, core, agent, model, surface: 'phone', person: { kind: 'remote', via: 'phone', who: deviceId }, lifetime }), core, o.config.remote);
@@ -175,7 +184,9 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       agent,
       control,
       web,
-      remote,
+      get remote() {
+        return remoteService.hub;
+      },
       devices,
       handlers,
       subscribe: (listener) => {

@@ -137,6 +137,7 @@ describe('a paired phone decides cards as itself, and does nothing else', () => 
     { op: 'agent.send', params: { message: 'rm -rf ~' } },
     { op: 'model.set', params: { kind: 'openai', base_url: 'https://evil.example/v1', model: 'x' } },
     { op: 'remote.set_token', params: { bridge: 'telegram', token: '123456:abcdefgh' } },
+    { op: 'remote.configure', params: { telegram: { chat_id: 31337 } } },
     { op: 'checkpoint.restore', params: { id: 'cp_x' } },
   ])('$op is refused', async ({ op, params }) => {
     const { cookie } = await pairDevice(b);

@@ -76,7 +76,7 @@ function TokenField({ bridge, name }: { bridge: 'telegram' | 'matrix'; name: str
         e.preventDefault();
         const r = await store(bridge, token.trim());
         setToken('');
-        setSaid(r.ok ? `Stored in the OS keychain; restart Threshold to use it.` : r.error.message);
+        setSaid(r.ok ? 'Stored in the OS keychain; the bridge uses it now.' : r.error.message);
       }}
     >
       <label htmlFor={id}>{`${name} token (kept in the OS keychain)`}</label>
@@ -85,6 +85,80 @@ function TokenField({ bridge, name }: { bridge: 'telegram' | 'matrix'; name: str
         Store in the keychain
       </button>
       {said && <p role="status">{said}</p>}
+    </form>
+  );
+}
+
+/** Where Telegram cards go: one chat id. */
+function TelegramForm({ current }: { current: string | null }) {
+  const id = useId();
+  const configure = useApp((s) => s.configureRemote);
+  const [chat, setChat] = useState(current ?? '');
+  const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
+  return (
+    <form
+      className="field bridge-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await configure({ telegram: { chat_id: Number(chat) } });
+        setSaid(r.ok ? { ok: true, text: 'Saved: cards go to this chat from now on.' } : { ok: false, text: r.error.message });
+      }}
+    >
+      <label htmlFor={id}>Telegram chat id (the only chat whose presses count)</label>
+      <input id={id} inputMode="numeric" value={chat} onChange={(e) => setChat(e.target.value.trim())} />
+      <button type="submit" disabled={!/^-?[1-9][0-9]{0,15}$/.test(chat)}>
+        {current ? 'Save the Telegram chat' : 'Set up Telegram'}
+      </button>
+      {current && (
+        <button type="button" onClick={() => void configure({ telegram: null })}>
+          Turn Telegram off
+        </button>
+      )}
+      {said && (
+        <p role="status" className={said.ok ? 'test-result ok' : 'test-result error'}>
+          <Visible text={said.text} />
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Where Matrix cards go: the homeserver, the room and the only person whose answers count. */
+function MatrixForm({ current }: { current: { homeserver: string; room: string; user: string } | null }) {
+  const id = useId();
+  const configure = useApp((s) => s.configureRemote);
+  const [homeserver, setHomeserver] = useState(current?.homeserver ?? '');
+  const [room, setRoom] = useState(current?.room ?? '');
+  const [user, setUser] = useState(current?.user ?? '');
+  const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
+  return (
+    <form
+      className="field bridge-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await configure({ matrix: { homeserver: homeserver.trim(), room_id: room.trim(), user_id: user.trim() } });
+        setSaid(r.ok ? { ok: true, text: 'Saved: cards go to this room from now on.' } : { ok: false, text: r.error.message });
+      }}
+    >
+      <label htmlFor={`${id}-hs`}>Matrix homeserver</label>
+      <input id={`${id}-hs`} value={homeserver} placeholder="https://matrix.example.org" onChange={(e) => setHomeserver(e.target.value)} />
+      <label htmlFor={`${id}-room`}>Room id</label>
+      <input id={`${id}-room`} value={room} placeholder="!room:example.org" onChange={(e) => setRoom(e.target.value)} />
+      <label htmlFor={`${id}-user`}>Your user id (the only person whose answers count)</label>
+      <input id={`${id}-user`} value={user} placeholder="@me:example.org" onChange={(e) => setUser(e.target.value)} />
+      <button type="submit" disabled={!homeserver.trim() || !room.trim() || !user.trim()}>
+        {current ? 'Save the Matrix room' : 'Set up Matrix'}
+      </button>
+      {current && (
+        <button type="button" onClick={() => void configure({ matrix: null })}>
+          Turn Matrix off
+        </button>
+      )}
+      {said && (
+        <p role="status" className={said.ok ? 'test-result ok' : 'test-result error'}>
+          <Visible text={said.text} />
+        </p>
+      )}
     </form>
   );
 }
@@ -148,6 +222,11 @@ function Pairing() {
   );
 }
 
+function matrixOf(status: RemoteStatus): { homeserver: string; room: string; user: string } | null {
+  const m = status.bridges.find((b) => b.name === 'matrix');
+  return m && m.endpoint && m.person ? { homeserver: m.endpoint, room: m.audience, user: m.person } : null;
+}
+
 export function DevicesPage() {
   const status = useApp((s) => s.remoteStatus);
   const devices = useApp((s) => s.devices);
@@ -171,8 +250,14 @@ export function DevicesPage() {
       )}
       <section aria-labelledby="bridges-title">
         <h2 id="bridges-title">Chat bridges</h2>
-        {status && status.bridges.length === 0 && <p className="hint">No chat is set up. Add [remote.telegram] or [remote.matrix] to threshold.toml (docs/remote.md).</p>}
+        {status && status.bridges.length === 0 && <p className="hint">No chat is set up. Set one up below, or in threshold.toml (docs/remote.md).</p>}
         <ul className="bridges">{status?.bridges.map((b) => <BridgeRow key={b.name} b={b} />)}</ul>
+        {status && (
+          <>
+            <TelegramForm key={`tg-${status.bridges.find((b) => b.name === 'telegram')?.audience ?? ''}`} current={status.bridges.find((b) => b.name === 'telegram')?.audience ?? null} />
+            <MatrixForm key={`mx-${status.bridges.find((b) => b.name === 'matrix')?.audience ?? ''}`} current={matrixOf(status)} />
+          </>
+        )}
       </section>
       <section aria-labelledby="phones-title">
         <h2 id="phones-title">Paired phones</h2>

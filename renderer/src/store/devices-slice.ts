@@ -29,6 +29,11 @@ export const createDevicesSlice =
     sendRemoteTest(bridge) {
       return api.sendRemoteTest({ bridge });
     },
+    async configureRemote(change) {
+      const r = await api.configureRemote(change);
+      if (r.ok) set({ remoteStatus: r.value, devicesError: null });
+      return r;
+    },
     async storeRemoteToken(bridge, token) {
       const r = await api.setRemoteToken({ bridge, token });
       if (r.ok) await get().loadDevices();

@@ -243,6 +243,8 @@ export interface DevicesSlice {
   endPairing(): void;
   revokeDevice(id: string): Promise<Result<DeviceView>>;
   sendRemoteTest(bridge: 'telegram' | 'matrix'): Promise<Result<{ sent: true; message_id: string }>>;
+  /** Sets where cards go (saved over the config file, applied at once); null turns a bridge off. */
+  configureRemote(change: { telegram?: { chat_id: number } | null; matrix?: { homeserver: string; room_id: string; user_id: string } | null }): Promise<Result<RemoteStatus>>;
   /** Stores a bridge token in the OS keychain (the desktop window only); nothing keeps it here. */
   storeRemoteToken(bridge: 'telegram' | 'matrix', token: string): Promise<Result<{ stored: true }>>;
   onDevicePaired(d: DeviceView): void;

@@ -66,4 +66,19 @@ describe('Settings → Devices: the chat bridges', () => {
     await shot(page, 'devices-bridges');
     tg.down = false;
   }, 60_000);
+
+  it('sets a new Telegram chat on the page: it applies at once, and the test card goes there; the browser cannot move the Matrix homeserver', async () => {
+    await page.getByLabel('Telegram chat id (the only chat whose presses count)').fill('5555');
+    await page.getByRole('button', { name: 'Save the Telegram chat' }).click();
+    await page.getByText('Saved: cards go to this chat from now on.').waitFor();
+    const row = page.getByTestId('bridge-telegram');
+    await row.getByText('5555').waitFor();
+    await row.getByRole('button', { name: 'Send a test card to Telegram' }).click();
+    await row.getByText('Sent. Look for it in Telegram.').waitFor();
+    await page.getByLabel('Matrix homeserver').fill('https://matrix.evil.example');
+    await page.getByRole('button', { name: 'Save the Matrix room' }).click();
+    await page.getByText(/goes only to the endpoint it was configured for/).waitFor();
+    await shot(page, 'devices-bridges-configure');
+    expect(tg.messages.filter((m) => m.text === TEST_MESSAGE).map((m) => m.chat_id)).toContain(5555);
+  }, 60_000);
 });

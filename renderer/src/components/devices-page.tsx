@@ -254,8 +254,8 @@ export function DevicesPage() {
         <ul className="bridges">{status?.bridges.map((b) => <BridgeRow key={b.name} b={b} />)}</ul>
         {status && (
           <>
-            <TelegramForm key={`tg-${status.bridges.find((b) => b.name === 'telegram')?.audience ?? ''}`} current={status.bridges.find((b) => b.name === 'telegram')?.audience ?? null} />
-            <MatrixForm key={`mx-${status.bridges.find((b) => b.name === 'matrix')?.audience ?? ''}`} current={matrixOf(status)} />
+            <TelegramForm current={status.bridges.find((b) => b.name === 'telegram')?.audience ?? null} />
+            <MatrixForm current={matrixOf(status)} />
           </>
         )}
       </section>

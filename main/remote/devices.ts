@@ -11,6 +11,8 @@ import type { PairedDeviceRow } from '../store/remote-repo';
 export const PAIRING_TTL_MS = 5 * 60_000;
 export const PAIRING_GUESSES = 5;
 const NAME_MAX = 60;
+/** Refused pairings audited one by one per minute; past that they are counted (anyone on the network can try). */
+const REFUSALS_AUDITED_PER_MINUTE = 20;
 /** How often `last seen` is written for one device (not at every message). */
 const SEEN_EVERY_MS = 30_000;
 
@@ -19,6 +21,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export class PairedDevices {
   private pending: { code: string; expiresAt: number; wrong: number } | null = null;
   private readonly lastSeenWrite = new Map<string, number>();
+  private refusals = { minute: 0, count: 0, dropped: 0 };
   private readonly now: () => number;
 
   constructor(
@@ -40,7 +43,7 @@ export class PairedDevices {
   pair(code: string, name: string): { ok: true; token: string; device: DeviceView } | { ok: false; status: number; message: string } {
     const p = this.pending;
     const refuse = (status: number, message: string, why: string) => {
-      this.audit('device.pair_refused', null, { why });
+      this.auditRefusal(why);
       return { ok: false as const, status, message };
     };
     if (!p) return refuse(403, 'Refused: no pairing was started. On your computer open Settings → Devices → Pair a phone and scan the new code.', 'none_started');
@@ -112,6 +115,16 @@ export class PairedDevices {
     const device = view(row);
     this.core.events.emit('device.revoked', device);
     return { ok: true, value: device };
+  }
+
+  private auditRefusal(why: string): void {
+    const minute = Math.floor(this.now() / 60_000);
+    if (this.refusals.minute !== minute) {
+      if (this.refusals.dropped) this.audit('device.pair_refused_flood', null, { refused_unaudited: this.refusals.dropped });
+      this.refusals = { minute, count: 0, dropped: 0 };
+    }
+    if (++this.refusals.count > REFUSALS_AUDITED_PER_MINUTE) this.refusals.dropped++;
+    else this.audit('device.pair_refused', null, { why });
   }
 
   private audit(kind: string, subject: string | null, data: Record<string, unknown>): void {

@@ -188,7 +188,12 @@ export class RemoteApprovers implements Disposable {
       let check;
       if (press.token !== null) check = this.o.tokens.check(press.token, where, at);
       else if (press.card) {
-        const m = core.store.remote.messageByRef(press.bridge, press.card.messageId);
+        // An answer can overtake the reply to the send that made its card: wait for sends in flight, then look again.
+        let m = core.store.remote.messageByRef(press.bridge, press.card.messageId);
+        if (!m && this.chains.size) {
+          await this.settled();
+          m = core.store.remote.messageByRef(press.bridge, press.card.messageId);
+        }
         // A reaction or reply to some other message of the room is conversation, not an answer: audited, not answered.
         if (!m) return await refuse('no_card', null, undefined, true);
         if (press.card.outcome.startsWith('unknown:')) return await refuse('malformed', m.approval_id);

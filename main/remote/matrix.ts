@@ -19,7 +19,7 @@ const SEND_TIMEOUT_MS = 10_000;
 const BODY_MAX = 16_000;
 
 /** Reaction keys and reply words, and the outcome each means. */
-export const REACTIONS: Record<string, 'approve_once' | 'skip' | 'deny'> = { '✅': 'approve_once', '⏭️': 'skip', '⏭': 'skip', '❌': 'deny' };
+export const REACTIONS: Record<string, 'approve_once' | 'skip' | 'deny'> = { '✅': 'approve_once', '⏭': 'skip', '❌': 'deny' };
 export const REPLY_WORDS: Record<string, 'approve_once' | 'skip' | 'deny'> = { approve: 'approve_once', yes: 'approve_once', skip: 'skip', deny: 'deny', no: 'deny' };
 const REACTION_OF = { approve_once: '✅', skip: '⏭️', deny: '❌' } as const;
 const WORD_OF = { approve_once: 'approve', skip: 'skip', deny: 'deny' } as const;
@@ -150,7 +150,9 @@ export class MatrixBridge implements RemoteBridge {
     let outcome: string | null = null;
     if (e.data.type === 'm.reaction' && rel['rel_type'] === 'm.annotation' && typeof rel['event_id'] === 'string' && typeof rel['key'] === 'string') {
       target = rel['event_id'];
-      outcome = REACTIONS[rel['key']] ?? `unknown:${rel['key'].slice(0, 16)}`;
+      // A key with or without the emoji variation selector is the same reaction.
+      const key = rel['key'].replace(/\uFE0F/g, '');
+      outcome = REACTIONS[key] ?? `unknown:${key.slice(0, 16)}`;
     } else if (e.data.type === 'm.room.message' && typeof (rel['m.in_reply_to'] as { event_id?: unknown } | undefined)?.event_id === 'string' && typeof e.data.content['body'] === 'string') {
       target = (rel['m.in_reply_to'] as { event_id: string }).event_id;
       outcome = replyOutcome(e.data.content['body']);

@@ -111,6 +111,8 @@ describe('an answer decides only as the paired person, in the paired room, what 
     const run = bench.submit(command);
     const card = await cardFor(command);
     const p = await bench.pendingFor(command);
+    // The card is known once its send answered (its event id stored).
+    await bench.runtime.remote!.settled();
     const before = refusedReasons().length;
     const answer = c.answer(card);
     await waitFor(() => refusedReasons().length > before, 'the refusal');
@@ -139,6 +141,24 @@ describe('an answer decides only as the paired person, in the paired room, what 
     const pf = await bench.pendingFor('Documents');
     await bench.runtime.handlers('desktop')['approval.decide']({ id: pf.id, hash: pf.hash, outcome: 'deny' });
     await runFloor;
+  }, 30_000);
+});
+
+describe('answers that only look like answers', () => {
+  it('an edit that turns an earlier reply into "approve", and a reaction with a look-alike word, decide nothing; ✅ with a variation selector is ✅', async () => {
+    await ready();
+    const command = 'touch mx-edits.txt';
+    const run = bench.submit(command);
+    const card = await cardFor(command);
+    const p = await bench.pendingFor(command);
+    const hello = mx.reply(card, 'hello', { sender: ME });
+    mx.add(ROOM, ME, 'm.room.message', { msgtype: 'm.text', body: '* approve', 'm.new_content': { msgtype: 'm.text', body: 'approve' }, 'm.relates_to': { rel_type: 'm.replace', event_id: hello.event_id } });
+    mx.reply(card, '\u0430pprove', { sender: ME });
+    await new Promise((r) => setTimeout(r, 300));
+    await bench.runtime.remote!.settled();
+    const still = bench.runtime.core.store.approvals.get(p.id)!.status;
+    mx.react(card, '\u2705\uFE0F', { sender: ME });
+    expect({ still, outcome: (await run)['outcome'] }).toEqual({ still: 'pending', outcome: 'approve_once' });
   }, 30_000);
 });
 

@@ -85,6 +85,13 @@ describe('pairing trades a one-time code for a device token', () => {
     expect({ status: r.status, said: /no pairing was started/.test(r.body) }).toEqual({ status: 403, said: true });
   });
 
+  it('200 pairing attempts from the network: all refused, at most 20 a minute audited one by one, the history still verifies', async () => {
+    const before = b.runtime.core.store.audit.list({ kind: 'device.pair_refused', limit: 1000 }).length;
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => phoneRequest(b, '/pair', { method: 'POST', body: JSON.stringify({ code: `guess-${i}`, name: 'x' }) })));
+    const audited = b.runtime.core.store.audit.list({ kind: 'device.pair_refused', limit: 1000 }).length - before;
+    expect({ refused: answers.every((a) => a.status === 403), audited: audited <= 20, verified: b.runtime.core.verifyAudit().ok }).toEqual({ refused: true, audited: true, verified: true });
+  }, 60_000);
+
   it.each([
     { name: 'a form post (not JSON)', body: 'code=x&name=y', contentType: 'application/x-www-form-urlencoded', status: 415 },
     { name: 'JSON without a name', body: '{"code":"x"}', contentType: 'application/json', status: 400 },

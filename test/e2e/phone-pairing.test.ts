@@ -100,6 +100,7 @@ describe('pairing a phone, deciding from it, revoking it', () => {
     await card.waitFor();
     const buttons = await card.getByRole('button').allTextContents();
     await shot(phone, 'phone-card');
+    await shot(card, 'phone-card-whole');
     // The card arms itself after it has been seen (a tap that lands as it appears does not decide).
     await phone.waitForTimeout(500);
     await card.getByRole('button', { name: /^Approve once/ }).click();

@@ -296,6 +296,7 @@ describe('a chain written before the key (the schema before KEYED_AUDIT_SCHEMA)'
       DROP INDEX tool_calls_history; DROP INDEX tool_calls_history_tool; DROP INDEX tool_calls_history_session; DROP INDEX approvals_by_call;
       ALTER TABLE approvals DROP COLUMN review;
       DROP TABLE host_grants;
+      DROP TABLE remote_tokens; DROP TABLE remote_messages; DROP TABLE paired_devices;
     `);
     recompute(db, 1, sha256);
     const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string };

@@ -115,6 +115,16 @@ describe('pairing a phone, deciding from it, revoking it', () => {
     }).toEqual({ approve: true, wider: [], run: true, by: [`person:phone:${deviceId}`] });
   }, 60_000);
 
+  it("the desk's History shows the phone's decision as person via phone:<device>, and filters it as a person away from the desk", async () => {
+    await desk.getByRole('button', { name: 'History' }).click();
+    await desk.getByRole('form', { name: 'Filter calls' }).getByLabel('Decided by', { exact: true }).selectOption('remote');
+    const row = desk.locator('li.call-row[data-call-id]').filter({ hasText: 'approved-from-phone' });
+    await row.waitFor();
+    await shot(desk, 'history-decided-from-phone');
+    expect(await row.textContent()).toContain(`person via phone:${deviceId}`);
+    await desk.getByRole('button', { name: 'Settings' }).click();
+  }, 60_000);
+
   it('Settings → Devices at 400 and 2560 px: every device listed whole, a disguised name shown with its escapes', async () => {
     const started = await b.runtime.handlers('desktop')['device.pair'](undefined);
     const code = started.ok ? started.value.code : '';

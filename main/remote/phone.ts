@@ -33,7 +33,28 @@ function phoneCard<T extends { outcomes: string[]; class: string; floor: string 
   return { ...p, outcomes: remoteOffer(p as never, cfg, 'phone').outcomes };
 }
 
-export function phoneHandlers(base: Handlers, core: ThresholdCore, cfg: RemoteConfig): Handlers {
+/** Refused decisions of one phone audited per minute; past that they are counted once a minute. */
+const REFUSALS_AUDITED_PER_MINUTE = 30;
+
+export function phoneHandlers(base: Handlers, core: ThresholdCore, cfg: RemoteConfig, deviceId: string): Handlers {
+  let window = { minute: 0, count: 0, dropped: 0 };
+  // A decision a phone was refused is told to it (the error) and audited, as a chat's is.
+  const audited = (approvalId: string, reason: string, detail: string) => {
+    const minute = Math.floor(Date.now() / 60_000);
+    if (window.minute !== minute) {
+      if (window.dropped) append('remote.refused_flood', null, { bridge: 'phone', device: deviceId, refused_unaudited: window.dropped });
+      window = { minute, count: 0, dropped: 0 };
+    }
+    if (++window.count > REFUSALS_AUDITED_PER_MINUTE) window.dropped++;
+    else append('remote.refused', approvalId, { bridge: 'phone', sender: deviceId, reason, detail });
+  };
+  const append = (kind: string, subject: string | null, data: Record<string, unknown>) => {
+    try {
+      core.store.transaction(() => core.store.audit.append({ at: Date.now(), kind, subject, session_id: subject ? (core.store.approvals.get(subject)?.session_id ?? null) : null, data: core.redactor.redactRecord(data) }));
+    } catch {
+      process.emitWarning(`Threshold could not write an audit entry (${kind}).`);
+    }
+  };
   const out = {} as Record<OperationName, (p: never) => unknown>;
   for (const name of Object.keys(base) as OperationName[]) {
     out[name] = PHONE_OPERATIONS.has(name)
@@ -44,15 +65,18 @@ export function phoneHandlers(base: Handlers, core: ThresholdCore, cfg: RemoteCo
     const r = await base['approval.list_pending'](undefined);
     return r.ok ? { ok: true, value: r.value.map((p) => phoneCard(p, cfg)) } : r;
   }) as never;
-  out['approval.decide'] = ((p: Parameters<Handlers['approval.decide']>[0]) => {
+  out['approval.decide'] = (async (p: Parameters<Handlers['approval.decide']>[0]) => {
     const pending = core.gate.listPending().find((a) => a.id === p.id);
-    // Unknown or decided: the gate says which, in its own words.
-    if (!pending) return base['approval.decide'](p);
-    if (p.grant || !remoteMayChoose(p.outcome, pending, cfg, 'phone')) {
+    if (pending && (p.grant || !remoteMayChoose(p.outcome, pending, cfg, 'phone'))) {
       const offer = remoteOffer(pending, cfg, 'phone');
-      return fail('outcome_unavailable', `"${p.outcome}" is not offered on a paired phone for this card (offered: ${offer.outcomes.join(', ')}).${offer.deskOnly ? ` ${offer.deskOnly}` : ' Always allow, approve for session and approve all are only at your desk.'}`);
+      const message = `"${p.outcome}" is not offered on a paired phone for this card (offered: ${offer.outcomes.join(', ')}).${offer.deskOnly ? ` ${offer.deskOnly}` : ' Always allow, approve for session and approve all are only at your desk.'}`;
+      audited(p.id, 'not_offered', message);
+      return fail('outcome_unavailable', message);
     }
-    return base['approval.decide'](p);
+    // Unknown, decided elsewhere, another hash: the gate says which, in its own words.
+    const r = await base['approval.decide'](p);
+    if (!r.ok) audited(p.id, r.error.code, r.error.message);
+    return r;
   }) as never;
   return out as unknown as Handlers;
 }

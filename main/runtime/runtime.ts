@@ -124,7 +124,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     owned.defer(() => remoteService.dispose());
     const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, remote: remoteService });
     const deviceHandlers = (deviceId: string) =>
-      phoneHandlers(createHandlers({ version: o.version, core, agent, model, surface: 'phone', person: { kind: 'remote', via: 'phone', who: deviceId }, lifetime }), core, o.config.remote);
+      phoneHandlers(createHandlers({ version: o.version, core, agent, model, surface: 'phone', person: { kind: 'remote', via: 'phone', who: deviceId }, lifetime }), core, o.config.remote, deviceId);
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     let control: ControlServer | null = null;

@@ -164,7 +164,9 @@ describe('a paired phone decides cards as itself, and does nothing else', () => 
       if (!card) await new Promise((res) => setTimeout(res, 10));
     }
     const r = await phone.call('approval.decide', { id: card!.id, hash: card!.hash, outcome: 'approve_once' });
-    expect({ outcomes: card!.outcomes, code: r.error?.code }).toEqual({ outcomes: ['skip', 'deny'], code: 'outcome_unavailable' });
+    const forgedHash = await phone.call('approval.decide', { id: card!.id, hash: 'e'.repeat(64), outcome: 'deny' });
+    const audited = b.runtime.core.store.audit.list({ kind: 'remote.refused', limit: 5 }).map((e) => (e.data as { bridge: string; reason: string }).reason);
+    expect({ outcomes: card!.outcomes, code: r.error?.code, forged: forgedHash.error?.code, audited: audited.slice(0, 2) }).toEqual({ outcomes: ['skip', 'deny'], code: 'outcome_unavailable', forged: 'hash_mismatch', audited: ['hash_mismatch', 'not_offered'] });
     await phone.call('approval.decide', { id: card!.id, hash: card!.hash, outcome: 'deny' });
     await review;
     phone.ws.close();

@@ -18,10 +18,11 @@ export default defineConfig(({ mode }) =>
   mode === 'renderer'
     ? { renderer }
     : {
+        // The main process is the desktop shell: no native module, none of the core (test/build.test.ts
+        // checks the output). The core runs in its own process (the command line's bundle).
         main: {
           build: {
             outDir: 'out/main',
-            externalizeDeps: { include: ['better-sqlite3', 'node-pty', 'web-tree-sitter', 'tree-sitter-bash'] },
             rollupOptions: { input: { index: resolve(root, 'main/app/index.ts') } },
           },
         },

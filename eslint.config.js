@@ -21,7 +21,18 @@ export default tseslint.config(
   },
   {
     files: ['main/app/**', 'preload/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [sqliteOnlyInStore] }] },
+    ignores: ['**/*.test.ts'],
+    rules: {
+      // The Electron main process is a thin shell: the core (and its native modules) runs in its own
+      // process (docs/desktop.md); test/build.test.ts checks the built bundles as well.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [sqliteOnlyInStore, { name: 'node-pty', message: 'The desktop shell loads no native module: the executor runs in the core process.' }],
+          patterns: [{ group: ['**/store/**', '**/executor/**', '**/agent/**', '**/gate/**', '**/calls/**', '**/policy/**', '**/reviewer/**', '**/runtime/runtime', '**/runtime/handlers'], message: 'The desktop shell holds none of the core: talk to it through the core link (main/app/core-link.ts).' }],
+        },
+      ],
+    },
   },
   {
     files: ['main/store/**'],

@@ -2,12 +2,15 @@
 // `npm start`: the desktop app where Electron can run. Where it cannot (its binary cannot be downloaded,
 // no graphical session, or `npm start -- --web`), the same UI in web mode: `threshold serve --open`,
 // which prints `threshold: web UI: <url>` and opens it in the default browser where there is one.
+// Either way the core (store, gate, agent, executor) runs on this Node, the one that ran `npm ci` and
+// built the native modules: the desktop shell is told which (THRESHOLD_NODE) and starts the core with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureCliBundle } from './cli-bundle.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -43,7 +46,14 @@ if (electron.ok) {
     say('the build failed (see above); nothing was started.');
     process.exit(build.status ?? 1);
   }
-  runChild(electron.path, [root, ...args], process.env);
+  // The core's command line, built now so a build error shows here rather than as a core that cannot start.
+  try {
+    await ensureCliBundle({ log: (line) => say(`${line}…`) });
+  } catch (err) {
+    say(`${err instanceof Error ? err.message : String(err)}; nothing was started.`);
+    process.exit(1);
+  }
+  runChild(electron.path, [root, ...args], { ...process.env, THRESHOLD_NODE: process.execPath });
 } else {
   say(`the desktop window cannot start here: ${electron.why}.`);
   say('starting the same UI in web mode instead (threshold serve --open); Ctrl-C stops it.');

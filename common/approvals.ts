@@ -118,4 +118,6 @@ export interface GrantRecord {
   use_count: number;
   revoked_at: number | null;
   note: string | null;
+  /** Set when the grant is stored but not in force: the width judge refuses it (it was made before that check). */
+  not_in_force?: string;
 }

@@ -25,3 +25,18 @@ export type AgentInfo = z.output<typeof agentInfoSchema>;
 export type SessionView = z.output<typeof sessionViewSchema>;
 export type TranscriptEntry = z.output<typeof transcriptEntrySchema>;
 export type QuestionView = z.output<typeof questionViewSchema>;
+
+/**
+ * Sent by the desktop's main process on EVENT_CHANNEL (not a core event): where the core stands. open:
+ * calls reach it (the page reloads what it shows); starting/restarting: calls wait for it; stopped: it
+ * could not start, and `message` is the one sentence that names the fix. `message` may also carry a
+ * problem of a running core (the jail cannot start).
+ */
+export const CORE_STATUS_SIGNAL = 'ui.core_status';
+export const CORE_STATES = ['starting', 'open', 'restarting', 'stopped'] as const;
+export type CoreState = (typeof CORE_STATES)[number];
+export type CoreStatusSignal = { name: typeof CORE_STATUS_SIGNAL; payload: { state: CoreState; message: string | null } };
+export function isCoreStatusSignal(e: unknown): e is CoreStatusSignal {
+  const s = e as { name?: unknown; payload?: { state?: unknown; message?: unknown } } | null;
+  return !!s && s.name === CORE_STATUS_SIGNAL && (CORE_STATES as readonly unknown[]).includes(s.payload?.state) && (typeof s.payload?.message === 'string' || s.payload?.message === null);
+}

@@ -76,9 +76,19 @@ export const FLAGS = [
 ] as const;
 export type Flag = (typeof FLAGS)[number];
 
-/** What a grant covers: an argv prefix (run_command), a path glob (file tools), a URL prefix (web_fetch), or any call of one tool. */
+/** How an argv grant's words meet a command's: the same words (exact), or these words then any further arguments (prefix). */
+export const ARGV_MATCHES = ['exact', 'prefix'] as const;
+export type ArgvMatch = (typeof ARGV_MATCHES)[number];
+
+/**
+ * What a grant covers (the pattern language is common/grant-pattern.ts, documented in docs/approvals.md):
+ * one command's words (run_command; `match` absent reads as `exact`, as such rows were shown,
+ * unless the last word is a lone `*`), exactly one command line (run_command; a compound command is granted only this way), a path
+ * glob (file tools), a URL prefix (web_fetch), or any call of one tool.
+ */
 export type GrantPattern =
-  | { kind: 'argv'; argv: string[]; redirects?: string[] }
+  | { kind: 'argv'; argv: string[]; redirects?: string[]; match?: ArgvMatch }
+  | { kind: 'command'; command: string }
   | { kind: 'path'; glob: string }
   | { kind: 'url'; prefix: string }
   | { kind: 'tool' };

@@ -92,7 +92,7 @@ describe('the operations table', () => {
     { name: 'an outcome only the system records', op: 'approval.decide' as const, params: { id: 'ap_1', hash: 'a'.repeat(64), outcome: 'expired' }, message: 'Invalid params for approval.decide: outcome: Invalid option: expected one of "approve_once"|"approve_session"|"approve_always"|"approve_all_session"|"skip"|"deny".' },
     { name: 'an extra field', op: 'grant.revoke' as const, params: { id: 'gr_1', force: true }, message: 'Invalid params for grant.revoke: params: Unrecognized key: "force".' },
     { name: 'params where none are expected', op: 'settings.get' as const, params: { x: 1 }, message: 'Invalid params for settings.get: params: Unrecognized key: "x".' },
-    { name: 'a grant pattern of no known kind', op: 'grant.create' as const, params: { tool: 'run_command', pattern: { kind: 'regex', re: '.*' } }, message: "Invalid params for grant.create: pattern.kind: Invalid discriminator value. Expected 'argv' | 'path' | 'url' | 'tool'." },
+    { name: 'a grant pattern of no known kind', op: 'grant.create' as const, params: { tool: 'run_command', pattern: { kind: 'regex', re: '.*' } }, message: "Invalid params for grant.create: pattern.kind: Invalid discriminator value. Expected 'argv' | 'command' | 'path' | 'url' | 'tool'." },
   ])('refuses $name, naming the field', ({ op, params, message }) => {
     expect(parseParams(op, params)).toEqual({ ok: false, error: { code: 'invalid_params', message } });
   });

@@ -4,7 +4,7 @@
 // bridge and AppApi are all derived from here; nothing restates a schema.
 import { z } from 'zod';
 import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
-import { CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
+import { ARGV_MATCHES, CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
 import { CURSOR_PATTERN, DECIDER_GROUP_KEYS, type CallPage, type CallRecord } from './history';
@@ -25,7 +25,8 @@ export const humanOutcomeSchema = z.enum(HUMAN_OUTCOMES);
 export const grantDurationSchema = z.enum(GRANT_DURATIONS);
 
 export const grantPatternSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('argv'), argv: z.array(z.string().min(1)).min(1), redirects: z.array(z.string().min(1)).optional() }),
+  z.strictObject({ kind: z.literal('argv'), argv: z.array(z.string().min(1)).min(1), redirects: z.array(z.string().min(1)).optional(), match: z.enum(ARGV_MATCHES).optional() }),
+  z.strictObject({ kind: z.literal('command'), command: z.string().min(1).max(100_000) }),
   z.strictObject({ kind: z.literal('path'), glob: z.string().min(1) }),
   z.strictObject({ kind: z.literal('url'), prefix: z.string().min(1) }),
   z.strictObject({ kind: z.literal('tool') }),
@@ -127,6 +128,7 @@ export const grantRecordSchema = z.object({
   use_count: z.number().int(),
   revoked_at: z.number().nullable(),
   note: z.string().nullable(),
+  not_in_force: z.string().optional(),
 });
 
 export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon', 'phone']) });
@@ -306,8 +308,8 @@ export const checkpointDiffSchema = z.object({ from: z.string(), to: z.string(),
 /** One example a grant is checked against: `covered` by it, or `never` coverable by any grant. */
 export const grantSampleSchema = z.object({
   text: z.string(),
-  /** call: the card's own call; sample: generated; given: passed in by the caller. */
-  source: z.enum(['call', 'sample', 'given']),
+  /** call: the card's own call; recent: an earlier call of the same session; sample: a generated variant; given: passed in by the caller. */
+  source: z.enum(['call', 'recent', 'sample', 'given']),
   covered: z.boolean(),
   never: z.boolean(),
   /** A sentence saying why, for the preview. */
@@ -330,6 +332,10 @@ export const modelViewSchema = z.object({
   origin: z.enum(['config', 'page']),
   /** The agent's label for it ("Anthropic claude-sonnet-4-5"). */
   label: z.string(),
+  /** Whether that key goes to this provider: a key is sent only to the endpoint it is bound to. */
+  key_applies: z.boolean(),
+  /** Why it does not, and where it is kept (null when it does, or there is no key). */
+  key_note: z.string().nullable(),
 });
 export const providerInputSchema = z.strictObject({
   kind: providerKindSchema,
@@ -345,6 +351,10 @@ export const modelTestSchema = z.object({
   /** The provider's error, in its own words where it gave some. */
   error: z.string().nullable(),
   label: z.string(),
+  /** Whether the API key went with the request (only to the endpoint it is bound to, or on the desktop window's confirmation). */
+  key_sent: z.boolean(),
+  /** Why a key on hand was not sent (null when it was, or there is none). */
+  key_note: z.string().nullable(),
 });
 
 /** A repeated approval that a grant could replace, mined from the history. */
@@ -601,7 +611,13 @@ export const OPERATIONS = {
       /** More examples: commands for run_command, paths for file tools, URLs for web_fetch. */
       samples: z.array(z.string().min(1).max(2000)).max(20).optional(),
     }),
-    result: z.object({ samples: z.array(grantSampleSchema) }),
+    result: z.object({
+      samples: z.array(grantSampleSchema),
+      /** The width judge's answer (main/policy/grant-width.ts): a refused grant cannot be saved, and the server refuses it too. */
+      verdict: z.object({ ok: z.boolean(), code: z.enum(['invalid_grant', 'too_wide', 'covers_nothing', 'not_this_call', 'one_grant']).optional(), reason: z.string().optional() }).optional(),
+      /** With approval_id: whether the grant covers that call (it must, to be saved from its card). */
+      covers_call: z.boolean().nullable().optional(),
+    }),
     transports: both,
     verb: 'previewGrant',
   }),

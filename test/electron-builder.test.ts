@@ -50,6 +50,12 @@ describe('electron-builder.yml', () => {
     expect({ electron: await getElectronVersion(ROOT), main: pkg.main }).toEqual({ electron: pkg.devDependencies['electron'], main: 'out/main/index.js' });
   });
 
+  it('packs the core beside the shell: the command line’s bundle and the manifest naming it (the shell starts it with Electron as Node)', async () => {
+    // The loader turns the list into file sets ({ filter: [...] }).
+    const files = ((await load())['files'] as ({ filter?: string[] } | string)[]).flatMap((f) => (typeof f === 'string' ? [f] : (f.filter ?? [])));
+    expect(files.filter((f) => f.startsWith('out/'))).toEqual(['out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli.json', 'out/cli-*/**']);
+  });
+
   it('the deb pulls in what the jail and the agent’s tools run', async () => {
     expect((await load()).deb?.depends?.filter((d) => ['bubblewrap', 'git', 'ripgrep'].includes(d))).toEqual(['bubblewrap', 'git', 'ripgrep']);
   });

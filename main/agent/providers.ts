@@ -16,15 +16,29 @@ export interface ModelHandle {
   label: string;
 }
 
+/**
+ * fetch that never follows a redirect: the key goes to the endpoint it is bound to and nowhere else
+ * (fetch drops Authorization on a cross-origin redirect, but not x-api-key). A redirect is an error.
+ */
+export const fetchWithoutRedirects: typeof fetch = async (input, init) => {
+  const res = await fetch(input, { ...init, redirect: 'manual' });
+  if (res.status >= 300 && res.status < 400) {
+    const from = new URL(input instanceof Request ? input.url : String(input)).origin;
+    throw new Error(`${from} answered with a redirect (HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}); Threshold does not follow a redirect with the API key. Set the base URL to the address it names if you trust it.`);
+  }
+  return res;
+};
+
 export function createModel(cfg: ProviderConfig, apiKey: string | null): ModelHandle {
+  const fetch = fetchWithoutRedirects;
   switch (cfg.kind) {
     case 'anthropic':
-      return { model: createAnthropic({ baseURL: cfg.baseUrl, apiKey: apiKey ?? '' })(cfg.model), label: `Anthropic ${cfg.model}` };
+      return { model: createAnthropic({ baseURL: cfg.baseUrl, apiKey: apiKey ?? '', fetch })(cfg.model), label: `Anthropic ${cfg.model}` };
     case 'openai':
-      return { model: createOpenAI({ baseURL: cfg.baseUrl, apiKey: apiKey ?? '' }).chat(cfg.model), label: `OpenAI ${cfg.model}` };
+      return { model: createOpenAI({ baseURL: cfg.baseUrl, apiKey: apiKey ?? '', fetch }).chat(cfg.model), label: `OpenAI ${cfg.model}` };
     case 'openai-compatible':
       return {
-        model: createOpenAICompatible({ name: 'openai-compatible', baseURL: cfg.baseUrl, apiKey: apiKey ?? 'none', includeUsage: true })(cfg.model),
+        model: createOpenAICompatible({ name: 'openai-compatible', baseURL: cfg.baseUrl, apiKey: apiKey ?? 'none', includeUsage: true, fetch })(cfg.model),
         label: `${/:11434\b/.test(cfg.baseUrl) ? 'Ollama' : 'OpenAI-compatible server'} at ${cfg.baseUrl} (${cfg.model})`,
       };
   }

@@ -1,8 +1,9 @@
 // IPC registration against an injected ipcMain-like object, so it is tested without Electron. Each
 // operation the UI may use is one channel named after it (common/operations.ts); every sender frame is
-// checked and every payload parsed before use; answers are Result values, never thrown errors.
+// checked and every payload parsed before use (the core parses it again when the relay delivers it);
+// answers are Result values, never thrown errors.
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type Result } from '../../common/operations';
-import { invokeOperation, type Handlers } from '../runtime/handlers';
+import { invokeOperation, type OperationHandlers } from '../runtime/invoke';
 
 export interface IpcLike {
   handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void;
@@ -13,8 +14,8 @@ export interface IpcEventLike {
 }
 
 export interface IpcDeps {
-  /** The operations' handlers for the desktop surface (runtime.handlers('desktop')). */
-  handlers: Handlers;
+  /** The operations' handlers for the desktop surface: the shell's relay to the core (shell.ts), or the core's own. */
+  handlers: OperationHandlers;
   /** Whether a frame URL is the app's own renderer. */
   trustedFrame: (url: string) => boolean;
 }
@@ -23,7 +24,7 @@ export interface IpcDeps {
 export const IPC_CHANNELS: OperationName[] = OPERATION_NAMES.filter((name) => (OPERATIONS[name].transports as readonly string[]).includes('ui'));
 
 /** Dispatches one request: frame check, then the shared operation path (schema check, handler). Never throws. */
-export async function dispatch(handlers: Handlers, trustedFrame: (url: string) => boolean, channel: OperationName, event: IpcEventLike, payload: unknown): Promise<Result<unknown>> {
+export async function dispatch(handlers: OperationHandlers, trustedFrame: (url: string) => boolean, channel: OperationName, event: IpcEventLike, payload: unknown): Promise<Result<unknown>> {
   const url = event.senderFrame?.url ?? '';
   if (!trustedFrame(url)) return { ok: false, error: { code: 'untrusted_sender', message: `Refused: ${channel} was called from a frame that is not Threshold's window (${url || 'unknown'}).` } };
   return invokeOperation(handlers, 'ui', channel, payload);

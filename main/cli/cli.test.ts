@@ -65,7 +65,7 @@ describe('threshold evaluate --jsonl', () => {
   it('applies the rules and grants of --config', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'threshold-cli-'));
     const file = join(dir, 'threshold.toml');
-    writeFileSync(file, '[rules.tools]\nweb_fetch = "deny"\n[[grants]]\ntool = "run_command"\nargv = ["make"]\n');
+    writeFileSync(file, '[rules.tools]\nweb_fetch = "deny"\n[[grants]]\ntool = "run_command"\nargv = ["make", "*"]\n');
     const r = await runCli(['evaluate', '--jsonl', '--config', file], { stdin: '{"tool":"web_fetch","args":{"url":"https://x.dev"}}\n{"tool":"run_command","args":{"command":"make test"}}' });
     expect(lines(r.stdout).map((o) => [o['decision'], o['decidedBy']])).toEqual([
       ['deny', 'rule:tool:web_fetch=deny'],

@@ -2,9 +2,10 @@
 import { parseArgs } from 'node:util';
 import type { DecisionRecord, GrantRecord, PendingApproval } from '../../common/approvals';
 import type { TranscriptEntry } from '../../common/contract';
+import { patternText } from '../../common/grant-pattern';
 import type { CallPage, CallRecord } from '../../common/history';
 import type { OperationName, ResultOf } from '../../common/operations';
-import { ControlClient, ControlUnavailable, RemoteError } from '../control/client';
+import { ControlClient, ControlRefused, ControlUnavailable, RemoteError } from '../control/client';
 import { socketPath } from '../control/socket-path';
 import { resolveDataDir, UsageError, type CliIo } from './context';
 
@@ -35,6 +36,12 @@ const USAGE = `usage: threshold ctl [--data-dir DIR] [--json] <command>
   questions                            questions the agent is waiting on (ask_user)
   answer ID TEXT                       answer a question
   dismiss ID                           dismiss a question (the agent uses its best judgment)`;
+
+/** Exit codes (docs/approvals.md): stable, extended only by adding. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, notRunning: 3, busy: 4 } as const;
+
+/** Refusals that mean "running, but no place for you now": nothing was done, trying again later works. */
+const BUSY: ReadonlySet<string> = new Set(['too_many_connections', 'too_many_waiting']);
 
 export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -71,10 +78,16 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
   const out = (human: string, data: unknown) => io.stdout.write(values.json ? JSON.stringify(data, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n');
 
   const plan = planCall(command, rest, values);
+  const refused = (err: RemoteError) => {
+    const code = err.error.data?.code;
+    io.stderr.write(`threshold ctl: ${err.message}${code ? ` (${code})` : ''}\n`);
+    return code && BUSY.has(code) ? EXIT.busy : EXIT.failed;
+  };
   let client: ControlClient;
   try {
     client = await ControlClient.connect(path);
   } catch (err) {
+    if (err instanceof ControlRefused) return refused(err);
     if (err instanceof ControlUnavailable) {
       io.stderr.write(`threshold ctl: Threshold is not running for ${dataDir} (${err.message}).\n  Start it with: threshold serve --data-dir ${dataDir}\n`);
       return 3;
@@ -104,10 +117,8 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'run' && ['provider_error', 'crashed'].includes(String((result as { reason?: string }).reason))) return 1;
     return 0;
   } catch (err) {
-    if (err instanceof RemoteError) {
-      io.stderr.write(`threshold ctl: ${err.message}${err.error.data?.code ? ` (${err.error.data.code})` : ''}\n`);
-      return 1;
-    }
+    // The daemon's own sentence, refusals by its limits included (exit 4: busy, not "not running").
+    if (err instanceof RemoteError) return refused(err);
     if (err instanceof ControlUnavailable) {
       io.stderr.write(`threshold ctl: ${err.message}\n`);
       return 3;
@@ -387,7 +398,7 @@ function renderTranscript(rows: TranscriptEntry[]): string {
 
 function renderGrants(list: GrantRecord[]): string {
   if (list.length === 0) return 'No grants.';
-  const pattern = (g: GrantRecord) => (g.pattern.kind === 'argv' ? g.pattern.argv.join(' ') : g.pattern.kind === 'path' ? g.pattern.glob : g.pattern.kind === 'url' ? g.pattern.prefix : '(any call)');
+  const pattern = (g: GrantRecord) => (g.pattern.kind === 'tool' ? '(any call)' : g.pattern.kind === 'url' ? g.pattern.prefix : patternText(g.pattern)) + (g.not_in_force ? ' [not in force: wider than it looks]' : '');
   return table([
     ['ID', 'TOOL', 'PATTERN', 'SCOPE', 'USED', 'SOURCE', 'STATE'],
     ...list.map((g) => [g.id, g.tool, short(pattern(g), 50), g.scope === 'until' ? `until ${new Date(g.expires_at ?? 0).toISOString()}` : g.scope, String(g.use_count), g.source, g.revoked_at ? 'revoked' : g.expires_at !== null && g.expires_at < Date.now() ? 'expired' : 'active']),

@@ -1,6 +1,8 @@
 // The `threshold` command line. Each command lives in its own module; this file only dispatches.
 // Commands are loaded when they are run: `threshold classify` never parses the daemon, the store or the
 // agent, which keeps the command's cold start short (bench: CLI cold start).
+import { pathToFileURL } from 'node:url';
+import { nativeModuleMismatch, type CoreRuntime } from '../../common/start-problems';
 import type { CliIo } from './context';
 import { UsageError } from './usage-error';
 
@@ -65,6 +67,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       io.stderr.write(`threshold ${name}: ${err.message}\n`);
       return 2;
     }
+    // A native module built for another runtime: one sentence naming the fix, not a stack.
+    const mismatch = nativeModuleMismatch(err instanceof Error ? err.message : String(err), coreRuntime());
+    if (mismatch) {
+      io.stderr.write(`threshold: ${mismatch}\n`);
+      return 1;
+    }
     if (await isUserFacingError(err)) {
       io.stderr.write(`threshold: ${(err as Error).message}\n`);
       return 1;
@@ -90,3 +98,13 @@ function processIo(): CliIo {
   });
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
+
+/** The runtime this process is: Electron run as Node (a packaged app's core), or Node. */
+function coreRuntime(): CoreRuntime {
+  const electron = process.versions['electron'];
+  return electron ? { kind: 'electron', version: electron } : { kind: 'node', version: process.versions.node };
+}
+
+// Run directly (`node out/cli-<id>/threshold.mjs serve …`): how a packaged app starts its core, with
+// Electron's binary as Node. bin/threshold.js imports this module instead, after rebuilding it if needed.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));

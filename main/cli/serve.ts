@@ -8,6 +8,7 @@ import type { ThresholdCore } from '../gate/core';
 import type { CallState } from '../gate/events';
 import { startRuntime } from '../runtime/runtime';
 import { VERSION } from '../runtime/version';
+import { LAUNCHED_BY_ENV } from '../../common/desktop-channel';
 import { openWebUi } from './open-browser';
 import { loadCliConfig, pathContextFor, realDir, resolveDataDir, UsageError, type CliIo } from './context';
 
@@ -108,6 +109,7 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
     // With --unattended nobody can answer: every ask is denied at once as no_approver, and an open page watches only.
     controlApprover: !values.unattended,
     web: values['no-web'] ? null : { port: webPort, approvers: !values.unattended },
+    launchedBy: io.env[LAUNCHED_BY_ENV] === 'desktop' ? 'desktop' : 'other',
     log,
   });
   // The last line of defence: no single request ends the daemon. Causes are fixed where they arise;
@@ -126,6 +128,9 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   if (runtime.web) io.stderr.write(`threshold: web UI: ${runtime.web.url}\n`);
   if (runtime.web && values.open) log((await openWebUi(runtime.web.url, dataDir, { platform: process.platform, env: io.env })).message);
   log(agent ? `model: ${agent.modelLabel}` : 'no agent: the gate only');
+  // One sentence with the fix, on the terminal as in the window (docs/executor.md, "When the jail cannot start").
+  const jail = core.jailStatus();
+  if (jail.problem) log(`the jail cannot start: ${jail.problem.cause}; fix: ${jail.problem.fix}. Commands cannot run until then.`);
   if (orphans) log(`${orphans} approval(s) from an earlier run are pending as orphans: threshold ctl pending`);
   if (core.recovered.length) log(`${core.recovered.length} call(s) cut short by an earlier run were ended: ${core.recovered.filter((c) => c.state === 'interrupted').length} interrupted, ${core.recovered.filter((c) => c.state === 'not_run').length} not run`);
   runtime.own(toDisposable(logEvents(core, log)));

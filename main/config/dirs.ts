@@ -1,10 +1,10 @@
-// Where Threshold keeps its config and data outside Electron (the app passes userData instead), and the
+// Where Threshold keeps its config and data (the desktop app too: it shares the data folder with serve), and the
 // rule for what it keeps there: its own directories (mode 0700) and files (mode 0600), never someone
 // else's. A data directory another user owns or can read is refused: its owner could set the level to
 // `full`, read the history, or swap the database.
 import { chmodSync, closeSync, existsSync, fstatSync, fchmodSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export interface AppDirs {
   configDir: string;
@@ -16,6 +16,12 @@ export function defaultDirs(env: NodeJS.ProcessEnv = process.env): AppDirs {
   const configDir = env['THRESHOLD_CONFIG_DIR'] || join(env['XDG_CONFIG_HOME'] || join(home, '.config'), 'threshold');
   const dataDir = env['THRESHOLD_HOME'] || join(env['XDG_DATA_HOME'] || join(home, '.local', 'share'), 'threshold');
   return { configDir, dataDir };
+}
+
+/** --data-dir, else THRESHOLD_HOME, else the default data folder (the same for serve, ctl and the desktop app). */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const dir = flag ?? env['THRESHOLD_HOME'] ?? defaultDirs(env).dataDir;
+  return isAbsolute(dir) ? dir : resolve(dir);
 }
 
 /** The real path of a directory (symlinks resolved), or its absolute path when it does not exist. */

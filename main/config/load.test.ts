@@ -53,6 +53,32 @@ describe('config: invalid input is a startup error naming the key', () => {
   });
 });
 
+describe('config: [[grants]] go through the same width judge as grant.create', () => {
+  it.each([
+    { name: 'argv = ["*"]', toml: '[[grants]]\ntool = "run_command"\nargv = ["*"]', key: 'grants[0].argv', problem: /could be any program/ },
+    { name: 'a prefix of an interpreter', toml: '[[grants]]\ntool = "run_command"\nargv = ["python3", "*"]', key: 'grants[0].argv', problem: /too wide: it would also allow `python3 -c/ },
+    { name: 'match = "prefix" on curl', toml: '[[grants]]\ntool = "run_command"\nargv = ["curl"]\nmatch = "prefix"', key: 'grants[0].argv', problem: /uploads a file to any host/ },
+    { name: 'env then anything', toml: '[[grants]]\ntool = "run_command"\nargv = ["env", "*"]', key: 'grants[0].argv', problem: /runs any program it is given/ },
+    { name: 'the glob **/*', toml: '[[grants]]\ntool = "write_file"\npath = "**/*"', key: 'grants[0].path', problem: /too wide/ },
+    { name: 'the glob /*/**', toml: '[[grants]]\ntool = "write_file"\npath = "/*/**"', key: 'grants[0].path', problem: /too wide/ },
+    { name: 'every web_fetch', toml: '[[grants]]\ntool = "web_fetch"\nany = true', key: 'grants[0].any', problem: /too wide/ },
+    { name: 'match without argv', toml: '[[grants]]\ntool = "write_file"\npath = "docs/**"\nmatch = "exact"', key: 'grants[0].match', problem: /only applies to an argv grant/ },
+  ])('refuses $name, saying why', async ({ toml, key, problem: why }) => {
+    const p = await problem(toml);
+    expect(p?.key).toEqual(key);
+    expect(p?.problem).toMatch(why);
+  });
+
+  it('reads argv without match as exact, a last "*" as a prefix, and match as written', async () => {
+    const c = await parseConfig('[[grants]]\ntool = "run_command"\nargv = ["git", "status"]\n[[grants]]\ntool = "run_command"\nargv = ["npm", "test", "*"]\n[[grants]]\ntool = "run_command"\nargv = ["make"]\nmatch = "prefix"\n', FILE);
+    expect(c.grants.map((g) => g.pattern)).toEqual([
+      { kind: 'argv', argv: ['git', 'status'], match: 'exact' },
+      { kind: 'argv', argv: ['npm', 'test'], match: 'prefix' },
+      { kind: 'argv', argv: ['make'], match: 'prefix' },
+    ]);
+  });
+});
+
 describe('config: valid files', () => {
   it('fills the defaults for an empty file', async () => {
     const c = await parseConfig('', FILE);
@@ -68,7 +94,7 @@ describe('config: valid files', () => {
       rules: { effects: { network: 'ask' }, tools: { web_fetch: 'deny' } },
       ttl: 0,
       patterns: [
-        ['config-1', 'run_command', { kind: 'argv', argv: ['git', 'status'] }, 'always'],
+        ['config-1', 'run_command', { kind: 'argv', argv: ['git', 'status'], match: 'exact' }, 'always'],
         ['config-2', 'write_file', { kind: 'path', glob: 'docs/**' }, 'always'],
       ],
     });

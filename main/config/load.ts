@@ -2,7 +2,9 @@
 // nothing are startup errors that name the key and the file.
 import { parse as parseToml } from 'smol-toml';
 import type { Grant, Level } from '../../common/domain';
-import { classifyCommand, initClassifier } from '../policy/classifier';
+import { normaliseGrantPattern } from '../../common/grant-pattern';
+import { initClassifier } from '../policy/classifier';
+import { judgeGrantWidth } from '../policy/grant-width';
 import type { PolicyRules } from '../policy/evaluate';
 import { DEFAULT_ALLOW_HOSTS } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
@@ -145,7 +147,7 @@ export async function configFromObject(raw: unknown, file: string, paths?: PathC
     throw new ConfigError(file, key, issue.message);
   }
   const cfg = parsed.data;
-  await checkControlsDoSomething(cfg, file);
+  await checkControlsDoSomething(cfg, file, paths);
   const provider: ProviderConfig = {
     kind: cfg.provider.kind,
     baseUrl: cfg.provider.base_url ?? PROVIDER_DEFAULTS[cfg.provider.kind].baseUrl,
@@ -209,7 +211,7 @@ function isKnownTool(name: string): boolean {
   return (BUILTIN_TOOL_NAMES as string[]).includes(name);
 }
 
-async function checkControlsDoSomething(cfg: ParsedConfig, file: string): Promise<void> {
+async function checkControlsDoSomething(cfg: ParsedConfig, file: string, paths?: PathContext): Promise<void> {
   for (const [effect, rule] of Object.entries(cfg.rules.effects)) {
     if (rule === 'auto' && FLOOR_EFFECTS.has(effect)) {
       throw new ConfigError(file, `rules.effects.${effect}`, `"auto" would do nothing: ${effect} is a floor that always needs a human decision`);
@@ -226,7 +228,9 @@ async function checkControlsDoSomething(cfg: ParsedConfig, file: string): Promis
     if (tool === 'ask_user' && rule === 'allow') throw new ConfigError(file, `rules.tools.${tool}`, '"allow" would do nothing: questions always go to you');
     if (tool === 'notify_user' && rule === 'allow') throw new ConfigError(file, `rules.tools.${tool}`, '"allow" would do nothing: notifications never ask');
   }
-  if (cfg.grants.some((g) => g.argv)) await initClassifier();
+  if (cfg.grants.length) await initClassifier();
+  const home = paths?.home ?? process.env['HOME'] ?? '/';
+  const ctx: PathContext = paths ?? { home, workspace: cfg.workspace.path ? expandHome(cfg.workspace.path) : process.cwd(), appDirs: [] };
   cfg.grants.forEach((g, i) => {
     const key = `grants[${i}]`;
     if (g.tool.startsWith('mcp.') && !((g.tool.split('.')[1] ?? '') in cfg.mcp.servers)) throw new ConfigError(file, `${key}.tool`, `no MCP server named "${g.tool.split('.')[1] ?? ''}" is configured`);
@@ -238,24 +242,18 @@ async function checkControlsDoSomething(cfg: ParsedConfig, file: string): Promis
     if (g.path && !PATH_TOOLS.has(g.tool)) throw new ConfigError(file, `${key}.path`, `path grants are for ${[...PATH_TOOLS].join(', ')}`);
     if (g.url && g.tool !== 'web_fetch') throw new ConfigError(file, `${key}.url`, 'url grants are for web_fetch');
     if (g.any && (g.tool === 'ask_user' || g.tool === 'notify_user')) throw new ConfigError(file, key, `a grant would do nothing for ${g.tool}`);
-    if (g.argv) {
-      const c = classifyCommand(g.argv.map(quoteWord).join(' '), {
-        ctx: { home: '/nonexistent-home', workspace: '/nonexistent-workspace', appDirs: [] },
-      });
-      if (c.hardline || c.class === 'destructive') {
-        throw new ConfigError(file, `${key}.argv`, `would do nothing: "${g.argv.join(' ')}" is destructive, and grants never lower a floor`);
-      }
-    }
+    if (g.match && !g.argv) throw new ConfigError(file, `${key}.match`, 'match only applies to an argv grant');
+    if (g.tool.startsWith('mcp.')) return;
+    // The same judge as grant.create and the card's Always allow: a grant that covers more than it shows,
+    // or that could never let anything run, is refused with the sentence that says why.
+    const judged = judgeGrantWidth(g.tool, grantFromEntry(g, i).pattern, ctx);
+    if (!judged.ok) throw new ConfigError(file, `${key}.${g.argv ? 'argv' : g.path ? 'path' : g.url ? 'url' : 'any'}`, judged.reason.replace(/\.$/, ''));
   });
-}
-
-function quoteWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 function grantFromEntry(g: GrantEntry, index: number): Grant {
   const pattern: Grant['pattern'] = g.argv
-    ? { kind: 'argv', argv: g.argv, ...(g.redirects ? { redirects: g.redirects } : {}) }
+    ? normaliseGrantPattern({ kind: 'argv', argv: g.argv, ...(g.match ? { match: g.match } : {}), ...(g.redirects ? { redirects: g.redirects } : {}) })
     : g.path
       ? { kind: 'path', glob: g.path }
       : g.url

@@ -1,8 +1,9 @@
 // Where a running Threshold finds its config, data and paths; shared by the CLI, the daemon and the app.
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { PathContext } from '../policy/paths';
 import { defaultDirs } from './dirs';
+export { resolveDataDir } from './dirs';
 import type { ThresholdConfig } from './load';
 import type { ManagedPolicy } from './managed';
 
@@ -42,8 +43,3 @@ function withManaged(config: ThresholdConfig, managed: ManagedPolicy | null): Th
   return { ...config, managed };
 }
 
-/** --data-dir, else THRESHOLD_HOME, else the default data folder. */
-export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const dir = flag ?? env['THRESHOLD_HOME'] ?? defaultDirs(env).dataDir;
-  return isAbsolute(dir) ? dir : resolve(dir);
-}

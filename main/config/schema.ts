@@ -10,6 +10,8 @@ const grantEntry = z
   .object({
     tool: z.string().min(1),
     argv: z.array(z.string().min(1)).min(1).optional(),
+    /** How argv matches: "exact" (these words only) or "prefix" (then any further arguments; the default, as before). */
+    match: z.enum(['exact', 'prefix']).optional(),
     redirects: z.array(z.string().min(1)).optional(),
     path: z.string().min(1).optional(),
     url: z.string().min(1).optional(),

@@ -113,30 +113,108 @@ describe('limits that close the connection with a JSON-RPC error', () => {
   });
 });
 
-describe('the connection cap', () => {
+describe('the message cap counts bytes as they arrive, newline or not', () => {
+  it.each([
+    { name: 'a line one byte over the cap, its newline in the same write', line: (max: number) => `"${'x'.repeat(max - 1)}"`, parsed: false },
+    { name: 'a line exactly at the cap', line: (max: number) => `"${'x'.repeat(max - 2)}"`, parsed: true },
+    { name: 'a line under the cap in characters but over it in bytes (é is two)', line: (max: number) => `"${'é'.repeat(max / 2)}"`, parsed: false },
+  ])('$name: parsed $parsed', async ({ line, parsed }) => {
+    const max = 4096;
+    const { path, stats } = await countingServer({ maxMessage: max }, 10);
+    const c = await connect(path);
+    c.write(line(max) + '\n');
+    const answer = await c.next();
+    expect({ handled: stats.handled, code: (answer['error'] as { data?: { code?: string } } | undefined)?.data?.code ?? null }).toEqual(parsed ? { handled: 1, code: null } : { handled: 0, code: 'message_too_large' });
+  });
+
+  it('a line over the cap sent in many small pieces is refused before its newline arrives', async () => {
+    const { path, stats } = await countingServer({ maxMessage: 4096 }, 10);
+    const c = await connect(path);
+    for (let i = 0; i < 50; i++) c.write('x'.repeat(100));
+    expect(await c.next()).toMatchObject({ id: null, error: { data: { code: 'message_too_large' } } });
+    await c.closed;
+    expect(stats.handled).toBe(0);
+  });
+});
+
+describe('the first message has a deadline', () => {
+  it.each([
+    { name: 'a connection that sends nothing', send: '' },
+    { name: 'a connection that sends half a message', send: '{"jsonrpc":"2.0",' },
+    { name: 'a connection that sends only newlines', send: '\n\n\n' },
+  ])('$name is closed with idle_timeout or message_incomplete', async ({ send }) => {
+    const { path } = await countingServer({ firstMessageTimeoutMs: 200, partialTimeoutMs: 5000 }, 10);
+    const c = await connect(path);
+    if (send) c.write(send);
+    expect(await c.next()).toMatchObject({ id: null, error: { data: { code: 'idle_timeout' } } });
+    await c.closed;
+  });
+
+  it('a connection that sent one message has no deadline after it', async () => {
+    const { path } = await countingServer({ firstMessageTimeoutMs: 100 }, 10);
+    const c = await connect(path);
+    c.write('{"jsonrpc":"2.0","id":1,"method":"m"}\n');
+    await c.next();
+    await settle(400);
+    c.write('{"jsonrpc":"2.0","id":2,"method":"m"}\n');
+    expect(await c.next()).toMatchObject({ id: 2 });
+  });
+});
+
+describe('places on the control socket: opening, waiting and quick connections are kept apart', () => {
   let core: ThresholdCore;
   let server: ControlServer;
+  const limits = { maxOpening: 3, maxWaiting: 2, maxQuick: 2 };
   beforeAll(async () => {
     core = await testCore();
-    server = await startControlServer(core, mkdtempSync(join(tmpdir(), 'threshold-conn-cap-')), null, undefined, { maxConnections: 3 });
+    server = await startControlServer(core, mkdtempSync(join(tmpdir(), 'threshold-conn-cap-')), null, undefined, limits);
   });
   afterAll(async () => {
     await server.close();
     core.dispose();
   });
+  const waitingRequest = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'approval.request', params: { tool: 'run_command', args: { command: `touch wait-${id}.txt` }, session_id: `s${id}` } }) + '\n';
+  const pending = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"approval.list_pending"}\n`;
 
-  it('answers one connection past the cap with an error and closes it; a freed slot serves again', async () => {
-    const first = await Promise.all([1, 2, 3].map(() => connect(server.path)));
-    for (const c of first) c.write('{"jsonrpc":"2.0","id":1,"method":"settings.get"}\n');
-    for (const c of first) expect(await c.next()).toMatchObject({ id: 1, result: { level: 'supervised' } });
-    const extra = await connect(server.path);
-    expect(await extra.next()).toMatchObject({ id: null, error: { code: -32014, data: { code: 'too_many_connections' } } });
-    await extra.closed;
-    first[0]!.close();
-    await first[0]!.closed;
-    await settle(50);
-    const again = await connect(server.path);
-    again.write('{"jsonrpc":"2.0","id":2,"method":"settings.get"}\n');
-    expect(await again.next()).toMatchObject({ id: 2, result: { level: 'supervised' } });
+  it('connections that send nothing never keep a new one out: the oldest of them goes', async () => {
+    const silent = await Promise.all(Array.from({ length: 10 }, () => connect(server.path)));
+    const c = await connect(server.path);
+    c.write(pending(1));
+    expect(await c.next()).toMatchObject({ id: 1, result: [] });
+    const refusals = await Promise.all(silent.slice(0, 7).map((s) => s.next()));
+    expect(new Set(refusals.map((r) => (r['error'] as { data: { code: string } }).data.code))).toEqual(new Set(['too_many_connections']));
+  });
+
+  it('requests waiting for their decisions fill the waiting places; one more is refused, and listing and deciding still work', async () => {
+    const waiters = await Promise.all([1, 2].map(() => connect(server.path)));
+    waiters.forEach((w, i) => w.write(waitingRequest(i + 1)));
+    for (let i = 0; i < 50 && core.gate.listPending().length < 2; i++) await settle(20);
+    const third = await connect(server.path);
+    third.write(waitingRequest(3));
+    expect(await third.next()).toMatchObject({ id: 3, error: { code: -32016, data: { code: 'too_many_waiting' } } });
+    // The refused request started nothing; its connection still does quick work.
+    third.write(pending(4));
+    const listed = (await third.next())['result'] as { id: string; hash: string }[];
+    expect(listed.length).toBe(2);
+    third.close();
+    const approver = await connect(server.path);
+    approver.write(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'approval.decide', params: { id: listed[0]!.id, hash: listed[0]!.hash, outcome: 'deny' } }) + '\n');
+    expect(await approver.next()).toMatchObject({ id: 5, result: { outcome: 'deny' } });
+    approver.write(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'approval.decide', params: { id: listed[1]!.id, hash: listed[1]!.hash, outcome: 'deny' } }) + '\n');
+    expect(await approver.next()).toMatchObject({ id: 6, result: { outcome: 'deny' } });
+    const answers = await Promise.all(waiters.map((w) => w.next()));
+    expect(answers.map((a) => (a['result'] as { outcome: string }).outcome)).toEqual(['deny', 'deny']);
+  });
+
+  it('an idle quick connection makes room for a new one, and is told why it was closed', async () => {
+    const idle = await Promise.all([1, 2].map(() => connect(server.path)));
+    for (const c of idle) {
+      c.write(pending(1));
+      await c.next();
+    }
+    const fresh = await connect(server.path);
+    fresh.write(pending(2));
+    expect(await fresh.next()).toMatchObject({ id: 2, result: [] });
+    expect(await idle[0]!.next()).toMatchObject({ id: null, error: { data: { code: 'too_many_connections' } } });
   });
 });

@@ -1,29 +1,33 @@
 // One control-socket connection: newline-framed JSON-RPC with limits, so that no client can make the
 // daemon hold more than a bounded amount of memory for it. A client that does not read its replies is
-// no longer read from (backpressure); a message may be at most `maxMessage` long and must arrive whole
-// within `partialTimeoutMs` of its first byte; a subscriber that leaves its events unread is dropped.
+// no longer read from (backpressure); a message may be at most `maxMessage` bytes, counted as they
+// arrive whether or not a newline came, and must arrive whole within `partialTimeoutMs` of its first
+// byte; the first message must arrive within `firstMessageTimeoutMs` of connecting; a subscriber that
+// leaves its events unread is dropped.
 import type { Socket } from 'node:net';
+import { DEFAULT_CONTROL_BUDGETS, type ControlBudgets } from './admission';
 import { RpcError } from './rpc';
 
-export interface ControlLimits {
-  /** The longest message (one line), in characters. */
+export interface ControlLimits extends ControlBudgets {
+  /** The longest message (one line), in bytes. */
   maxMessage: number;
   /** Requests received but not answered yet; past this the connection is not read until one is answered. */
   maxQueued: number;
   /** Unread event bytes a subscriber may leave in its queue before it is disconnected. */
   maxUnreadEventBytes: number;
-  /** Connections served at once; one more is answered with an error and closed. */
-  maxConnections: number;
   /** A message must arrive whole within this time of its first byte. */
   partialTimeoutMs: number;
+  /** A connection must send its first complete message within this time of connecting. */
+  firstMessageTimeoutMs: number;
 }
 
 export const DEFAULT_CONTROL_LIMITS: ControlLimits = {
+  ...DEFAULT_CONTROL_BUDGETS,
   maxMessage: 1024 * 1024,
   maxQueued: 16,
   maxUnreadEventBytes: 4 * 1024 * 1024,
-  maxConnections: 32,
   partialTimeoutMs: 10_000,
+  firstMessageTimeoutMs: 10_000,
 };
 
 export interface ConnectionHandlers {
@@ -31,6 +35,13 @@ export interface ConnectionHandlers {
   handle(text: string, subscribe: () => void): Promise<string | null>;
   /** Starts sending events to `push`; returns the unsubscribe. */
   subscribe(push: (text: string) => void): () => void;
+  /** The first complete message arrived; false refuses the connection (`too_many_connections`). */
+  identify?(): boolean;
+}
+
+export interface ConnectionControl {
+  /** Answers what was taken, then this refusal, then closes. */
+  refuse(code: string, message: string): void;
 }
 
 /** One JSON-RPC error line for the framing's own refusals (id null: no request was read). */
@@ -38,15 +49,19 @@ export function framingError(code: string, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: null, error: new RpcError(code, message).toObject() }) + '\n';
 }
 
-export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: ControlLimits): void {
-  socket.setEncoding('utf8');
-  let buffer = '';
-  let pieces: string[] = [];
-  let piecesLength = 0;
+const NEWLINE = 0x0a;
+
+export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: ControlLimits): ConnectionControl {
+  /** Bytes of the message being received (no newline yet), as they came. */
+  let pieces: Buffer[] = [];
+  let partialBytes = 0;
+  /** Complete messages not taken yet. */
+  const lines: string[] = [];
   let queued = 0;
   let writeBlocked = false;
   let unsubscribe: (() => void) | null = null;
   let partialTimer: NodeJS.Timeout | null = null;
+  let identified = false;
   let chain = Promise.resolve();
   let closing = false;
 
@@ -54,14 +69,22 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
   const refuse = (code: string, message: string) => {
     if (socket.destroyed || closing) return;
     closing = true;
-    buffer = '';
     pieces = [];
+    lines.length = 0;
+    clearTimers();
     socket.pause();
     void chain.then(() => {
       socket.end(framingError(code, message));
       // A client that does not read the refusal does not keep the connection either.
       setTimeout(() => socket.destroy(), 1000).unref();
     });
+  };
+  const firstTimer = setTimeout(() => refuse('idle_timeout', `No complete message arrived within ${limits.firstMessageTimeoutMs} ms of connecting; the connection is closed.`), limits.firstMessageTimeoutMs);
+  firstTimer.unref();
+  const clearTimers = () => {
+    clearTimeout(firstTimer);
+    if (partialTimer) clearTimeout(partialTimer);
+    partialTimer = null;
   };
   const tooLarge = () => `A message may be at most ${limits.maxMessage} bytes; this one is longer, so the connection is closed.`;
   const reply = (text: string) => {
@@ -80,15 +103,19 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     unsubscribe ??= h.subscribe(pushEvent);
   };
 
-  // Takes complete lines while the client reads its replies and few requests wait; otherwise stops
+  // Takes complete messages while the client reads its replies and few requests wait; otherwise stops
   // reading, so the kernel's buffer fills and the client's writes block instead of the daemon growing.
   const pump = () => {
-    while (!closing && !socket.destroyed && !writeBlocked && queued < limits.maxQueued) {
-      const nl = buffer.indexOf('\n');
-      if (nl === -1) break;
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
-      if (!line) continue;
+    while (!closing && !socket.destroyed && !writeBlocked && queued < limits.maxQueued && lines.length > 0) {
+      const line = lines.shift()!;
+      if (!identified) {
+        identified = true;
+        clearTimeout(firstTimer);
+        if (h.identify && !h.identify()) {
+          refuse('too_many_connections', `The control socket is busy: at most ${limits.maxQuick} connections run quick operations at once and none of them is idle. Try again in a moment.`);
+          return;
+        }
+      }
       queued++;
       // Requests on one connection are answered in order.
       chain = chain
@@ -102,19 +129,13 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
           pump();
         });
     }
-    if (buffer.length > limits.maxMessage && buffer.indexOf('\n') === -1) {
-      refuse('message_too_large', tooLarge());
-      return;
-    }
     if (closing) return;
-    watchPartial();
-    if (writeBlocked || queued >= limits.maxQueued) socket.pause();
+    if (writeBlocked || queued >= limits.maxQueued || lines.length > 0) socket.pause();
     else socket.resume();
   };
 
   const watchPartial = () => {
-    const partial = buffer.length + piecesLength > 0 && buffer.indexOf('\n') === -1;
-    if (!partial) {
+    if (partialBytes === 0) {
       if (partialTimer) clearTimeout(partialTimer);
       partialTimer = null;
     } else if (!partialTimer) {
@@ -125,20 +146,33 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     }
   };
 
-  socket.on('data', (chunk: string) => {
+  socket.on('data', (chunk: Buffer) => {
     if (closing) return;
-    // Pieces of a message still without its newline are kept as they came and joined once the newline
-    // arrives: appending and searching one growing string copied it on every chunk.
-    if (chunk.indexOf('\n') === -1 && buffer.indexOf('\n') === -1) {
-      pieces.push(chunk);
-      piecesLength += chunk.length;
-      if (buffer.length + piecesLength > limits.maxMessage) refuse('message_too_large', tooLarge());
-      else watchPartial();
-      return;
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      const end = nl === -1 ? chunk.length : nl;
+      // Counted on the bytes received, newline or not: a message one byte over the cap is never parsed.
+      if (partialBytes + (end - start) > limits.maxMessage) {
+        pump();
+        refuse('message_too_large', tooLarge());
+        return;
+      }
+      if (nl === -1) {
+        if (end > start) {
+          pieces.push(chunk.subarray(start));
+          partialBytes += end - start;
+        }
+        break;
+      }
+      const bytes = pieces.length ? Buffer.concat([...pieces, chunk.subarray(start, nl)]) : chunk.subarray(start, nl);
+      pieces = [];
+      partialBytes = 0;
+      start = nl + 1;
+      const line = bytes.toString('utf8').trim();
+      if (line) lines.push(line);
     }
-    buffer += pieces.join('') + chunk;
-    pieces = [];
-    piecesLength = 0;
+    watchPartial();
     pump();
   });
   socket.on('drain', () => {
@@ -146,10 +180,11 @@ export function serveConnection(socket: Socket, h: ConnectionHandlers, limits: C
     pump();
   });
   socket.on('close', () => {
-    if (partialTimer) clearTimeout(partialTimer);
+    clearTimers();
     unsubscribe?.();
-    buffer = '';
     pieces = [];
+    lines.length = 0;
   });
   socket.on('error', () => socket.destroy());
+  return { refuse };
 }

@@ -81,3 +81,19 @@ describe('depth: nested input is refused with a sentence, never a stack overflow
     client.close();
   });
 });
+
+describe('issue 26: the message cap is counted on bytes received, newline or not', () => {
+  it.each([
+    { name: 'a well-formed request one byte over 1 MiB, its newline in the same write, is never parsed', pad: (n: number) => 'x'.repeat(n) },
+    { name: 'a request under 1 MiB in characters but over it in bytes (three-byte characters) is never parsed', pad: (n: number) => '€'.repeat(Math.ceil(n / 3)) },
+  ])('$name', async ({ pad }) => {
+    const head = '{"jsonrpc":"2.0","id":1,"method":"approval.list_pending","params":{"pad":"';
+    const tail = '"}}';
+    const text = head + pad(1024 * 1024 + 1 - head.length - tail.length) + tail;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
+    const c = await rawClient(server.path);
+    c.write(text + '\n');
+    expect(await c.next()).toMatchObject({ id: null, error: { code: -32011, data: { code: 'message_too_large' } } });
+    await c.closed;
+  });
+});

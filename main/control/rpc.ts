@@ -22,6 +22,9 @@ export const RPC_ERRORS = {
   message_incomplete: -32013,
   too_many_connections: -32014,
   not_runnable: -32015,
+  too_many_waiting: -32016,
+  idle_timeout: -32017,
+  unauthorized: -32018,
 } as const;
 
 export type RpcId = string | number | null;

@@ -5,10 +5,13 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import type { Agent } from '../agent/agent';
 import type { ThresholdCore } from '../gate/core';
 import { checkDataDir } from '../gate/core';
-import { DEFAULT_CONTROL_LIMITS, framingError, serveConnection, type ControlLimits } from './connection';
+import { ControlAdmission } from './admission';
+import { DEFAULT_CONTROL_LIMITS, serveConnection, type ConnectionControl, type ControlLimits } from './connection';
 import type { Handlers } from '../runtime/handlers';
+import { connectionMethods, type DesktopChannel } from './desktop-channel';
 import { createMethods, methodsFor, type ControlMethods } from './methods';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
+import { resolveOperation } from '../../common/operations';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
 import { socketPath } from './socket-path';
 
@@ -29,19 +32,43 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
+/** A connection's place in the control socket's budgets (admission.ts), as one request sees it. */
+export interface RequestLease {
+  /** Null when a long request finds no waiting place; else the function that ends the request. */
+  begin(long: boolean): (() => void) | null;
+  /** False when there is no waiting place for a subscription. */
+  subscribe(): boolean;
+}
+
+/** Requests that wait for a person or a turn: they hold a waiting place, not a quick one. */
+export function waitsLong(method: string, params: unknown): boolean {
+  const canonical = resolveOperation(method, 'control');
+  const wait = params !== null && typeof params === 'object' ? (params as Record<string, unknown>)['wait'] : undefined;
+  return (canonical === 'approval.request' || canonical === 'agent.send') && wait !== false;
+}
+
+const tooManyWaiting = (max: number) =>
+  new RpcError('too_many_waiting', `${max} connections are already waiting (for a decision, a turn or events), the most the control socket keeps; this request was not started. Decide or stop some of them, or ask without waiting (--no-wait).`);
+
 /**
  * Handles one JSON-RPC message (or batch); returns the response text, or null for notifications. Never
  * rejects: whatever a message holds, the answer is a JSON-RPC reply.
  */
-export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
+export async function handleMessage(text: string, methods: ControlMethods, onSubscribe?: () => void, lease?: RequestLease, maxWaiting = DEFAULT_CONTROL_LIMITS.maxWaiting): Promise<string | null> {
   try {
-    return await handleText(text, methods, onSubscribe);
+    return await handleText(text, methods, { onSubscribe, lease, maxWaiting });
   } catch (err) {
     return JSON.stringify(errorResponse(null, new RpcError('internal_error', `Internal error: ${(err as Error).message}`)));
   }
 }
 
-async function handleText(text: string, methods: ControlMethods, onSubscribe?: () => void): Promise<string | null> {
+interface MessageContext {
+  onSubscribe?: () => void;
+  lease?: RequestLease;
+  maxWaiting: number;
+}
+
+async function handleText(text: string, methods: ControlMethods, ctx: MessageContext): Promise<string | null> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -51,10 +78,10 @@ async function handleText(text: string, methods: ControlMethods, onSubscribe?: (
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return JSON.stringify(errorResponse(null, new RpcError('invalid_request', 'An empty batch is not a request.')));
     if (parsed.length > MAX_BATCH) return JSON.stringify(errorResponse(null, new RpcError('invalid_request', `A batch may hold at most ${MAX_BATCH} requests.`)));
-    const responses = (await Promise.all(parsed.map((m) => handleOne(m, methods, onSubscribe)))).filter((r): r is RpcResponse => r !== null);
+    const responses = (await Promise.all(parsed.map((m) => handleOne(m, methods, ctx)))).filter((r): r is RpcResponse => r !== null);
     return responses.length ? JSON.stringify(responses) : null;
   }
-  const r = await handleOne(parsed, methods, onSubscribe);
+  const r = await handleOne(parsed, methods, ctx);
   return r ? JSON.stringify(r) : null;
 }
 
@@ -62,7 +89,7 @@ function isRpcId(v: unknown): v is RpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || v === null;
 }
 
-async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: () => void): Promise<RpcResponse | null> {
+async function handleOne(msg: unknown, methods: ControlMethods, ctx: MessageContext): Promise<RpcResponse | null> {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse(null, new RpcError('invalid_request', 'A request must be a JSON object.'));
   const m = msg as Record<string, unknown>;
   const hasId = Object.hasOwn(m, 'id');
@@ -75,13 +102,20 @@ async function handleOne(msg: unknown, methods: ControlMethods, onSubscribe?: ()
   let result: unknown;
   try {
     if (method === 'events.subscribe') {
-      onSubscribe?.();
+      if (ctx.lease && !ctx.lease.subscribe()) throw tooManyWaiting(ctx.maxWaiting);
+      ctx.onSubscribe?.();
       result = { subscribed: true };
     } else {
       if (nestingDepth(m['params'], MAX_PARAMS_NESTING) > MAX_PARAMS_NESTING) throw new RpcError('invalid_params', `Invalid params for ${method}: ${tooDeepMessage('they', MAX_PARAMS_NESTING)}.`);
-      // Names (own keys only: "constructor" is not a method), aliases and params schemas come from the
-      // operations table (common/operations.ts).
-      result = await methods.call(method, m['params'] ?? undefined);
+      const end = ctx.lease ? ctx.lease.begin(waitsLong(method, m['params'])) : () => undefined;
+      if (!end) throw tooManyWaiting(ctx.maxWaiting);
+      try {
+        // Names (own keys only: "constructor" is not a method), aliases and params schemas come from the
+        // operations table (common/operations.ts).
+        result = await methods.call(method, m['params'] ?? undefined);
+      } finally {
+        end();
+      }
     }
   } catch (err) {
     if (isNotification) return null;
@@ -101,6 +135,7 @@ export async function startControlServer(
   agent: Agent | null = null,
   handlers?: Handlers,
   limitsGiven: Partial<ControlLimits> = {},
+  desktop?: DesktopChannel,
 ): Promise<ControlServer> {
   const limits: ControlLimits = { ...DEFAULT_CONTROL_LIMITS, ...limitsGiven };
   checkDataDir(dataDir);
@@ -111,20 +146,26 @@ export async function startControlServer(
   }
   const methods = handlers ? methodsFor(handlers) : createMethods(core, 'control', agent);
   const sockets = new Set<Socket>();
+  // No cap on the listener: places are kept per kind of work (admission.ts), so waiting requesters and
+  // silent sockets never lock out the one who decides.
+  const admission = new ControlAdmission(limits);
   const server: Server = createServer((socket) => {
-    if (sockets.size >= limits.maxConnections) {
-      socket.on('error', () => socket.destroy());
-      socket.end(framingError('too_many_connections', `The control socket serves at most ${limits.maxConnections} connections at once; close one and try again.`));
-      setTimeout(() => socket.destroy(), 1000).unref();
-      return;
-    }
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    serveConnection(
+    // Each connection may become the desktop window's (desktop.attach); its approver ends with it.
+    const desktopAware = connectionMethods(methods, desktop);
+    let connection: ConnectionControl | null = null;
+    const lease = admission.open((code, message) => connection?.refuse(code, message));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      lease.release();
+      desktopAware.close();
+    });
+    connection = serveConnection(
       socket,
       {
-        handle: (text, subscribe) => handleMessage(text, methods, subscribe),
+        handle: (text, subscribe) => handleMessage(text, desktopAware.methods, subscribe, lease, limits.maxWaiting),
         subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
+        identify: () => lease.identify(),
       },
       limits,
     );
@@ -134,6 +175,8 @@ export async function startControlServer(
     server.listen(path, () => resolve());
   });
   chmodSync(path, 0o600);
+  // An accept that fails (EMFILE when file descriptors run out under a flood) must not end the core.
+  server.on('error', () => undefined);
   return {
     path,
     close: () =>

@@ -1,10 +1,9 @@
 // The core: store, gate, events, approvers and settings for one data directory. The `serve` daemon and
 // the desktop app's main process each host one; the control API and the IPC handlers call into it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
+import { acquireDataDirLock } from '../config/data-dir-lock';
 import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
 import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
 import { accessView, validUiRow } from '../config/access-view';
@@ -30,6 +29,8 @@ import { SandboxConsent } from './sandbox-consent';
 import { EventBus } from './events';
 import { ApprovalGate } from './gate';
 import { grantPatternProblem, grantScope } from './proposals';
+import { normaliseGrantPattern } from '../../common/grant-pattern';
+import { judgeGrantWidth } from '../policy/grant-width';
 
 export interface CoreOptions {
   dataDir: string;
@@ -267,7 +268,11 @@ export class ThresholdCore {
   // ── grants ──────────────────────────────────────────────────────────────────────────────────
 
   listGrants(opts: { include_inactive?: boolean } = {}): GrantRecord[] {
-    const stored = this.store.grants.list(opts.include_inactive ? {} : { active: true, now: this.now() });
+    // A stored grant the width judge refuses (made before it existed) says so, and is not in force.
+    const stored = this.store.grants.list(opts.include_inactive ? {} : { active: true, now: this.now() }).map((g) => {
+      const j = judgeGrantWidth(g.tool, g.pattern, this.o.paths);
+      return j.ok ? g : { ...g, not_in_force: `Not in force: ${j.reason}` };
+    });
     const fromConfig: GrantRecord[] = this.o.config.grants.map((g) => ({
       id: g.id,
       tool: g.tool,
@@ -288,7 +293,8 @@ export class ThresholdCore {
   }
 
   createGrant(input: { tool: string; pattern: GrantPattern; duration?: string; session_id?: string | null; note?: string | null }, by: string): CoreResult<GrantRecord> {
-    const problem = grantPatternProblem(input.tool, input.pattern, input.duration);
+    input = { ...input, pattern: normaliseGrantPattern(input.pattern) };
+    const problem = grantPatternProblem(input.tool, input.pattern, input.duration, this.o.paths);
     if (problem) return { ok: false, error: { code: 'invalid_grant', message: problem } };
     const duration = (input.duration ?? 'always') as GrantDuration;
     if (duration === 'session' && !input.session_id) return { ok: false, error: { code: 'invalid_grant', message: 'A session grant needs session_id.' } };
@@ -300,7 +306,8 @@ export class ThresholdCore {
     const id = newId('gr');
     this.store.transaction(() => {
       this.store.grants.insert({ id, tool: input.tool, pattern: stored.pattern, scope: scope.scope, session_id: scope.sessionId ?? null, expires_at: scope.expiresAt ?? null, source: 'user', source_session_id: null, source_call_id: null, created_at: at, note });
-      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by }) });
+      // The pattern as stored, verbatim: the grant row and its audit entry say the same (docs/approvals.md, Redaction).
+      this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by }, ['pattern']) });
     });
     const g = this.store.grants.get(id)!;
     this.events.emit('grant.created', g);
@@ -311,8 +318,8 @@ export class ThresholdCore {
     const current = this.store.grants.get(input.id);
     if (!current) return { ok: false, error: { code: 'not_found', message: `There is no grant ${input.id}${input.id.startsWith('config-') ? ' in the database (grants from the config file are edited in the file)' : ''}.` } };
     if (current.revoked_at !== null) return { ok: false, error: { code: 'revoked', message: `Grant ${input.id} was revoked; create a new one.` } };
-    const pattern = input.pattern ?? current.pattern;
-    const problem = grantPatternProblem(current.tool, pattern, input.duration);
+    const pattern = normaliseGrantPattern(input.pattern ?? current.pattern);
+    const problem = grantPatternProblem(current.tool, pattern, input.duration, this.o.paths);
     if (problem) return { ok: false, error: { code: 'invalid_grant', message: problem } };
     const at = this.now();
     const scope = input.duration ? grantScope(input.duration as GrantDuration, at, current.session_id ?? '') : null;
@@ -322,7 +329,7 @@ export class ThresholdCore {
     const note = input.note ? this.redactor.redactTextSync(input.note) : null;
     this.store.transaction(() => {
       this.store.grants.update(input.id, { pattern: stored.pattern, ...(scope ? { scope: scope.scope, expires_at: scope.expiresAt ?? null, session_id: scope.sessionId ?? null } : {}), ...(input.note !== undefined ? { note } : {}) });
-      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: this.redactor.redactRecord({ pattern: stored.pattern, duration: input.duration ?? null, ...(input.note !== undefined ? { note } : {}), by }) });
+      this.store.audit.append({ at, kind: 'grant.updated', subject: input.id, data: this.redactor.redactRecord({ pattern: stored.pattern, duration: input.duration ?? null, ...(input.note !== undefined ? { note } : {}), by }, ['pattern']) });
     });
     const g = this.store.grants.get(input.id)!;
     this.events.emit('grant.updated', g);
@@ -401,38 +408,10 @@ export function checkDataDir(dataDir: string): void {
   }
 }
 
-/** One process per data directory: a pid file, taken over when its owner is gone. */
+/** One process per data directory (main/config/data-dir-lock.ts). */
 function acquireLock(dataDir: string): () => void {
-  const file = join(dataDir, 'threshold.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(existsSync(file) ? readFileSync(file, 'utf8').trim() : NaN);
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && pid !== process.pid) {
-        throw new CoreError('data_dir_in_use', `Another Threshold (pid ${pid}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
-      }
-      rmSync(file, { force: true });
-    }
-  }
+  const lock = acquireDataDirLock(dataDir);
+  if ('release' in lock) return lock.release;
+  if (lock.heldBy !== null) throw new CoreError('data_dir_in_use', `Another Threshold (pid ${lock.heldBy}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
   throw new CoreError('data_dir_in_use', `Could not take the lock on ${dataDir}.`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -115,7 +115,7 @@ describe('what decisions remember', () => {
     const { decision } = await decideWith(c, 'make test', 'approve_always', { grant: { duration: '1h' } });
     expect(decision.ok && decision.value.grant_ids.length).toBe(1);
     const grants = c.listGrants();
-    expect(grants.map((g) => [g.pattern, g.scope, g.source, g.source_session_id])).toEqual([[{ kind: 'argv', argv: ['make', 'test'] }, 'until', 'approval', 's1']]);
+    expect(grants.map((g) => [g.pattern, g.scope, g.source, g.source_session_id])).toEqual([[{ kind: 'argv', argv: ['make', 'test'], match: 'exact' }, 'until', 'approval', 's1']]);
     const later = await c.gate.review(shellCall('make test', { sessionId: 's9' }));
     expect({ run: later.run, by: later.evaluation.decidedBy }).toEqual({ run: true, by: `grant:${grants[0]!.id}` });
     expect(c.store.grants.get(grants[0]!.id)).toMatchObject({ use_count: 1 });
@@ -123,7 +123,7 @@ describe('what decisions remember', () => {
 
   it('approve_always takes an edited pattern', async () => {
     const c = await core();
-    const { decision } = await decideWith(c, 'npm run lint', 'approve_always', { grant: { patterns: [{ kind: 'argv', argv: ['npm', 'run'] }], duration: 'always' } });
+    const { decision } = await decideWith(c, 'npm run lint', 'approve_always', { grant: { patterns: [{ kind: 'argv', argv: ['npm', 'run'], match: 'prefix' }], duration: 'always' } });
     expect(decision.ok).toBe(true);
     expect((await c.gate.review(shellCall('npm run build'))).run).toBe(true);
   });

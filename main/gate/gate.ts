@@ -13,7 +13,8 @@ import { approves } from '../reviewer/decision';
 import { reviewRequested } from '../reviewer/eligibility';
 import type { Reviewer, ReviewOutcome } from '../reviewer/review';
 import { decide as decidePolicy, invalidCallEvaluation, type Evaluation, type PolicyRules } from '../policy/evaluate';
-import { coverCall } from '../policy/grants';
+import { normaliseGrantPattern } from '../../common/grant-pattern';
+import { judgeGrantWidth, verdictFor } from '../policy/grant-width';
 import type { PathContext } from '../policy/paths';
 import { describeCall, type CallFacts, type McpToolDeclaration } from '../policy/tools';
 import type { Redactor } from '../redact/redactor';
@@ -155,7 +156,11 @@ export class ApprovalGate {
 
   private policyContext(sessionId: string | null) {
     const now = this.now();
-    const stored = this.o.store.grants.list({ active: true, now }).map(toPolicyGrant);
+    // A stored grant the width judge refuses (made before it existed) is not in force: fail closed.
+    const stored = this.o.store.grants
+      .list({ active: true, now })
+      .map(toPolicyGrant)
+      .filter((g) => judgeGrantWidth(g.tool, g.pattern, this.o.policy.paths()).ok);
     return {
       level: this.o.policy.level(),
       rules: this.o.policy.rules(),
@@ -247,10 +252,12 @@ export class ApprovalGate {
   /** The call asks: approve-all or nobody-to-ask answer at once; otherwise the waiter, the row, the broadcast. */
   private async park(j: Judged, signal?: AbortSignal): Promise<GateVerdict> {
     const { call, callId, evaluation, facts, explanation } = j;
-    // A grant is stored as written, so a proposal that holds a secret is not offered at all.
+    // A grant is stored as written (the home folder as ~ in globs), so the card shows the proposal in
+    // exactly its stored form, and a proposal that holds a secret is not offered at all.
     let proposal = facts ? proposeGrant(facts, evaluation, j.ctx.paths) : null;
-    const proposalShown = proposal ? await this.o.redactor.redactValue(proposal) : null;
-    if (proposalShown && JSON.stringify(proposalShown).includes('[REDACTED:')) proposal = null;
+    const shownPatterns = proposal ? proposal.patterns.map((p) => this.o.redactor.redactGrantPattern(p)) : [];
+    if (shownPatterns.some((p) => !p.ok)) proposal = null;
+    const proposalShown = proposal ? this.o.redactor.redactRecord({ tool: proposal.tool, patterns: shownPatterns.map((p) => (p as { pattern: GrantPattern }).pattern) }, ['patterns']) : null;
     const outcomes = availableOutcomes(evaluation, proposal);
     const approvalId = newId('ap');
     const created = this.now();
@@ -499,22 +506,27 @@ export class ApprovalGate {
     const stored = row.proposed_grant ? (JSON.parse(row.proposed_grant) as ProposedGrant) : null;
     const patterns = req.grant?.patterns ?? waiter?.proposal?.patterns ?? stored?.patterns;
     if (!patterns || patterns.length === 0) return { ok: false, message: 'approve_always needs a grant pattern, and this call has no proposal.' };
+    // One Always allow makes one grant: a compound command is granted as exactly that command line.
+    if (patterns.length !== 1) return { ok: false, message: `approve_always makes one grant, and ${patterns.length} patterns were given; for a compound command grant exactly the command.` };
     const duration = req.grant?.duration ?? 'always';
-    const scope = grantScope(duration, at, row.session_id);
-    const grants: Grant[] = [];
-    for (const p of patterns) {
-      const problem = grantPatternProblem(row.tool, p, duration);
-      if (problem) return { ok: false, message: problem };
-      const stored = this.o.redactor.redactGrantPattern(p);
-      if (!stored.ok) return { ok: false, message: stored.message };
-      grants.push({ id: newId('gr'), tool: row.tool, pattern: p, ...scope, provenance: { source: 'approval', sessionId: row.session_id, callId: row.call_id }, createdAt: at });
+    const paths = this.o.policy.paths();
+    const p = normaliseGrantPattern(patterns[0]!);
+    const problem = grantPatternProblem(row.tool, p, duration, paths);
+    if (problem) return { ok: false, message: problem };
+    const redacted = this.o.redactor.redactGrantPattern(p);
+    if (!redacted.ok) return { ok: false, message: redacted.message };
+    const grant: Grant = { id: newId('gr'), tool: row.tool, pattern: p, ...grantScope(duration, at, row.session_id), provenance: { source: 'approval', sessionId: row.session_id, callId: row.call_id }, createdAt: at };
+    // The grant must cover the call it approves: otherwise the preview's "never covers this call" would be
+    // a control that does nothing. Judged on the call itself while it waits; after a restart (an orphan)
+    // the proposal as offered stands, and an edited pattern is judged on the stored (redacted) call.
+    const offered = stored?.patterns.length === 1 && JSON.stringify(stored.patterns[0]) === JSON.stringify(redacted.pattern);
+    const facts = waiter?.facts ?? (offered ? null : this.storedFacts(row));
+    if (!waiter && !offered && !facts) return { ok: false, message: 'The grant cannot be checked against this call (it is from an earlier run of Threshold); keep the proposed pattern or choose approve_once.' };
+    if (facts) {
+      const v = verdictFor(facts, { ...grant, scope: 'always' }, paths);
+      if (v.verdict !== 'covered') return { ok: false, message: `The grant does not cover this call (${v.verdict === 'never' ? `no grant can: ${v.why}` : 'its pattern does not match it'}); change the pattern or choose approve_once.` };
     }
-    // An edited grant must still cover the call it approves: otherwise it is a control that does nothing here.
-    if (waiter) {
-      const coverage = coverCall(waiter.facts, grants, this.o.policy.paths(), { now: at, sessionId: row.session_id });
-      if (!coverage.covered) return { ok: false, message: 'The edited grant does not cover this call; widen the pattern or choose approve_once.' };
-    }
-    return { ok: true, grants };
+    return { ok: true, grants: [grant] };
   }
 
   /** After approve_all_session, the session's other pending non-floor asks are approved too. */
@@ -585,6 +597,21 @@ export class ApprovalGate {
       return fail('store_failed', `The reveal was refused because it could not be recorded in the audit history (${(err as Error).message}).`);
     }
     return { ok: true, value: { args: waiter.call.args } };
+  }
+
+  /** The stored (redacted) call of an approval, described again: the best a later run can judge. */
+  private storedFacts(row: NonNullable<ReturnType<Store['approvals']['get']>>): CallFacts | null {
+    const d = describeCall(row.tool, JSON.parse(row.args_redacted) as unknown, { ctx: this.o.policy.paths(), mcpTools: this.o.policy.mcpTools?.() });
+    return d.ok ? d.facts : null;
+  }
+
+  /**
+   * What the gate knows of a pending call, for judging a grant against it (the grant editor's preview):
+   * its facts from the exact arguments, which stay in memory and are never returned.
+   */
+  pendingFacts(approvalId: string): { facts: CallFacts; sessionId: string } | null {
+    const w = this.waiters.get(approvalId);
+    return w ? { facts: w.facts, sessionId: w.sessionId } : null;
   }
 
   listPending(): PendingApproval[] {

@@ -3,9 +3,9 @@
 import { GRANT_DURATIONS, type GrantDuration, type HumanOutcome, type ProposedGrant } from '../../common/approvals';
 import type { Grant, GrantPattern } from '../../common/domain';
 import type { Evaluation } from '../policy/evaluate';
-import { segmentUncoverable } from '../policy/grants';
-import { isInside, type PathContext } from '../policy/paths';
-import { BUILTIN_TOOL_NAMES, type CallFacts } from '../policy/tools';
+import { judgeGrantWidth, proposeGrantPattern } from '../policy/grant-width';
+import type { PathContext } from '../policy/paths';
+import type { CallFacts } from '../policy/tools';
 
 export function availableOutcomes(e: Evaluation, proposal: ProposedGrant | null): HumanOutcome[] {
   // A floor needs a decision for each call: nothing that would approve later calls is offered.
@@ -17,22 +17,11 @@ export function availableOutcomes(e: Evaluation, proposal: ProposedGrant | null)
   return out;
 }
 
+/** The one grant approve_always makes: exactly this call (main/policy/grant-width.ts), editable on the card. */
 export function proposeGrant(f: CallFacts, e: Evaluation, ctx: PathContext): ProposedGrant | null {
   if (e.floor || e.decider.kind === 'safety') return null;
-  const patterns: GrantPattern[] = [];
-  if (f.tool === 'run_command') {
-    for (const s of f.segments) {
-      if (segmentUncoverable(s) !== null) return null;
-      const redirects = s.redirects.filter((r) => r.op !== '<<' && r.op !== '<<<').map((r) => r.target);
-      const p: GrantPattern = redirects.length ? { kind: 'argv', argv: s.argv, redirects } : { kind: 'argv', argv: s.argv };
-      if (!patterns.some((q) => JSON.stringify(q) === JSON.stringify(p))) patterns.push(p);
-    }
-  } else if (f.url !== undefined) patterns.push({ kind: 'url', prefix: f.url });
-  else if (f.tool.startsWith('mcp.')) patterns.push({ kind: 'tool' });
-  else if (f.paths.length) {
-    for (const p of f.paths) patterns.push({ kind: 'path', glob: isInside(p.path, ctx.workspace) && p.path !== ctx.workspace ? p.path.slice(ctx.workspace.length + 1) : p.path });
-  }
-  return patterns.length ? { tool: f.tool, patterns } : null;
+  const pattern = proposeGrantPattern(f, ctx);
+  return pattern ? { tool: f.tool, patterns: [pattern] } : null;
 }
 
 export function grantScope(duration: GrantDuration, now: number, sessionId: string): Pick<Grant, 'scope' | 'expiresAt' | 'sessionId'> {
@@ -48,31 +37,13 @@ export function grantScope(duration: GrantDuration, now: number, sessionId: stri
   }
 }
 
-/** Why a grant pattern (for a tool, with a duration) cannot be used, or null when it can. */
-export function grantPatternProblem(tool: string, pattern: GrantPattern | undefined, duration: string | undefined): string | null {
-  if (!tool.startsWith('mcp.') && !(BUILTIN_TOOL_NAMES as string[]).includes(tool)) return `There is no tool named "${tool}".`;
-  if (tool === 'ask_user' || tool === 'notify_user') return `A grant would do nothing for ${tool}.`;
+/**
+ * Why a grant (for a tool, with a duration) cannot be made, or null when it can: its duration, then the
+ * width judge (shape, whether it ever lets anything run, whether it covers more than it shows).
+ */
+export function grantPatternProblem(tool: string, pattern: GrantPattern | undefined, duration: string | undefined, ctx: PathContext): string | null {
   if (duration !== undefined && !(GRANT_DURATIONS as readonly string[]).includes(duration)) return `"${duration}" is not a grant duration (${GRANT_DURATIONS.join(', ')}).`;
   if (!pattern || typeof pattern !== 'object') return 'A grant needs a pattern.';
-  switch (pattern.kind) {
-    case 'argv':
-      if (tool !== 'run_command') return 'argv patterns are for run_command.';
-      if (!Array.isArray(pattern.argv) || pattern.argv.length === 0 || pattern.argv.some((t) => typeof t !== 'string' || t === '')) return 'An argv pattern needs at least one non-empty token.';
-      return null;
-    case 'path':
-      if (tool === 'run_command' || tool === 'web_fetch') return `path patterns are not for ${tool}.`;
-      if (typeof pattern.glob !== 'string' || !pattern.glob.trim()) return 'A path pattern needs a glob.';
-      if (['**', '/**', '/', '~/**', '~'].includes(pattern.glob)) return `"${pattern.glob}" would cover every file; choose a narrower glob.`;
-      return null;
-    case 'url':
-      if (tool !== 'web_fetch') return 'url patterns are for web_fetch.';
-      if (typeof pattern.prefix !== 'string' || !/^https?:\/\/[^/]+\//.test(pattern.prefix)) return 'A URL prefix must include the scheme, the host and the slash after it (https://example.com/).';
-      return null;
-    case 'tool':
-      if (tool === 'run_command') return 'A grant for every command would allow anything; use an argv pattern.';
-      return null;
-    default:
-      return 'The pattern kind must be argv, path, url or tool.';
-  }
+  const j = judgeGrantWidth(tool, pattern, ctx);
+  return j.ok ? null : j.reason;
 }
-

@@ -15,6 +15,7 @@ import {
 } from '../../common/domain';
 import { formatDecidedBy, type DecidedBy, type FloorName } from '../../common/decided-by';
 import { describeHost, type HostTarget } from './classifier/network/types';
+import { patternText } from '../../common/grant-pattern';
 import { coverCall } from './grants';
 import type { PathContext } from './paths';
 import type { ReadText } from './classifier/network/types';
@@ -349,7 +350,7 @@ function describeTarget(f: CallFacts): string {
 
 function describeGrant(g: Grant): string {
   const p = g.pattern;
-  const pattern = p.kind === 'argv' ? `\`${p.argv.join(' ')}\`` : p.kind === 'path' ? `${g.tool} ${p.glob}` : p.kind === 'url' ? `${g.tool} ${p.prefix}` : g.tool;
+  const pattern = p.kind === 'argv' || p.kind === 'command' ? `\`${truncate(patternText(p), 80)}\`` : p.kind === 'path' ? `${g.tool} ${p.glob}` : p.kind === 'url' ? `${g.tool} ${p.prefix}` : g.tool;
   return `${pattern} (${g.scope === 'until' ? 'until ' + new Date(g.expiresAt ?? 0).toISOString() : g.scope})`;
 }
 

@@ -1,10 +1,12 @@
-// Matching calls against grants. A shell command is covered only when every segment is covered; a
-// grant never covers a segment with a substitution, code computed at run time, or a redirection it
-// did not name, and (checked by evaluate) never lowers a floor.
+// Matching calls against grants: the one matcher the policy, the grant editor's preview and the width
+// judge (grant-width.ts) all use. A shell command is covered only when every segment is covered (or a
+// grant names exactly its command line); a grant never covers a segment with a substitution, code
+// computed at run time, or a redirection it did not name, and (checked by evaluate) never lowers a floor.
 import type { Grant } from '../../common/domain';
 import { isHarmlessDevice, resolvePath, type PathContext } from './paths';
 import type { CallFacts } from './tools';
 import type { Segment } from './classifier';
+import { argvMatchOf, normaliseGrantPattern, tokenParts } from '../../common/grant-pattern';
 
 export interface GrantScopeContext {
   now: number;
@@ -47,12 +49,19 @@ function resolveGlobBase(glob: string, ctx: PathContext): string {
 }
 
 const tokenCache = new Map<string, RegExp>();
-/** An argv token pattern: exact, or with * (any characters) and ? (one character). */
+/**
+ * An argv token against a word of the command as written (common/grant-pattern.ts): `*` stands for any
+ * characters within that one word, `\*` and `\\` for a literal star and backslash; nothing else is special.
+ */
 export function tokenMatches(pattern: string, value: string): boolean {
-  if (!pattern.includes('*') && !pattern.includes('?')) return pattern === value;
+  if (!pattern.includes('*') && !pattern.includes('\\')) return pattern === value;
   let re = tokenCache.get(pattern);
   if (!re) {
-    re = new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '[\\s\\S]') + '$');
+    const src = tokenParts(pattern)
+      .map((p) => (p.kind === 'any' ? '[\\s\\S]*' : p.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    re = new RegExp(`^${src}$`);
+    if (tokenCache.size > 10_000) tokenCache.clear();
     tokenCache.set(pattern, re);
   }
   return re.test(value);
@@ -67,20 +76,35 @@ export function segmentUncoverable(s: Segment): string | null {
   return null;
 }
 
+/** The words a grant compares: the environment assignments written before the program, then its argv. */
+export function segmentWords(s: Segment): string[] {
+  return s.assignments.length ? [...s.assignments, ...s.argv] : s.argv;
+}
+
 export function segmentMatchesGrant(s: Segment, g: Grant, ctx: PathContext): boolean {
   if (g.pattern.kind !== 'argv') return false;
   if (segmentUncoverable(s) !== null) return false;
-  const argv = g.pattern.argv;
-  if (argv.length === 0 || argv.length > s.argv.length) return false;
-  for (let i = 0; i < argv.length; i++) if (!tokenMatches(argv[i]!, s.argv[i]!)) return false;
+  const pattern = normaliseGrantPattern(g.pattern) as Extract<Grant['pattern'], { kind: 'argv' }>;
+  const argv = pattern.argv;
+  const words = segmentWords(s);
+  if (argv.length === 0 || argv.length > words.length) return false;
+  if (argvMatchOf(pattern) === 'exact' && argv.length !== words.length) return false;
+  for (let i = 0; i < argv.length; i++) if (!tokenMatches(argv[i]!, words[i]!)) return false;
   // Every file redirection must be one the grant names.
   for (const r of s.redirects) {
     if (r.op === '<<' || r.op === '<<<') continue;
     const target = r.literal ? resolvePath(r.target, ctx.workspace, ctx) : null;
     if (target !== null && isHarmlessDevice(target)) continue;
-    if (!target || !(g.pattern.redirects ?? []).some((glob) => pathMatchesGlob(target, glob, ctx))) return false;
+    if (!target || !(pattern.redirects ?? []).some((glob) => pathMatchesGlob(target, glob, ctx))) return false;
   }
   return true;
+}
+
+/** A grant for exactly one command line covers that line, character for character, when every part of it can be granted. */
+export function commandMatchesGrant(facts: CallFacts, g: Grant): boolean {
+  if (g.pattern.kind !== 'command' || facts.command === undefined) return false;
+  if (facts.command.trim() !== g.pattern.command.trim()) return false;
+  return facts.segments.length > 0 && facts.segments.every((s) => segmentUncoverable(s) === null);
 }
 
 export interface Coverage {
@@ -95,6 +119,8 @@ export function coverCall(facts: CallFacts, grants: readonly Grant[], ctx: PathC
   const usable = grants.filter((g) => (g.tool === facts.tool || g.tool === '*') && grantIsActive(g, at));
   if (usable.length === 0) return { covered: false, grants: [] };
   if (facts.tool === 'run_command') {
+    const whole = usable.find((g) => commandMatchesGrant(facts, g));
+    if (whole) return { covered: true, grants: [whole] };
     const used: Grant[] = [];
     for (let i = 0; i < facts.segments.length; i++) {
       const s = facts.segments[i]!;

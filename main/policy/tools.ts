@@ -56,6 +56,8 @@ export interface CallFacts {
   hardline: boolean;
   /** Shell segments (run_command only). */
   segments: Segment[];
+  /** The command line as the model sent it (run_command only): a grant for exactly this command compares it. */
+  command?: string;
   /** Absolute paths the call reads or writes, when known. */
   paths: { path: string; access: 'read' | 'write' }[];
   /** The URL (web_fetch only). */
@@ -227,6 +229,7 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
       f.flags = c.flags;
       f.hardline = c.hardline;
       f.segments = c.segments;
+      f.command = a['command']!;
       for (const s of c.segments) for (const w of s.writes) f.paths.push({ path: w, access: 'write' });
       f.outsideWorkspace = c.segments.some((s) => s.writes.some((w) => !isInside(w, ctx.workspace)));
       if (!isInside(dir, ctx.workspace)) f.reasons.push(`runs in ${tildify(dir, ctx)}, outside the workspace`);

@@ -28,8 +28,9 @@ const times = (n: number, d: Decision): Decision[] => Array.from({ length: n }, 
 
 describe('grant suggestions from the history', () => {
   it.each([
-    { name: 'a write approved three times once at a time', decisions: times(3, { command: 'touch notes.txt', outcome: 'approve_once' }), expected: [{ text: 'touch notes.txt', count: 3, patterns: [{ kind: 'argv', argv: ['touch', 'notes.txt'] }] }] },
-    { name: 'approvals from the window, the browser and ctl together', decisions: [{ command: 'npm test', outcome: 'approve_once', surface: 'desktop' }, { command: 'npm test', outcome: 'approve_once', surface: 'web' }, { command: 'npm test', outcome: 'approve_session', surface: 'control' }] as Decision[], expected: [{ text: 'npm test', count: 3, patterns: [{ kind: 'argv', argv: ['npm', 'test'] }] }] },
+    { name: 'a write approved three times once at a time', decisions: times(3, { command: 'touch notes.txt', outcome: 'approve_once' }), expected: [{ text: 'touch notes.txt', count: 3, patterns: [{ kind: 'argv', argv: ['touch', 'notes.txt'], match: 'exact' }] }] },
+    { name: 'approvals from the window, the browser and ctl together', decisions: [{ command: 'npm test', outcome: 'approve_once', surface: 'desktop' }, { command: 'npm test', outcome: 'approve_once', surface: 'web' }, { command: 'npm test', outcome: 'approve_session', surface: 'control' }] as Decision[], expected: [{ text: 'npm test', count: 3, patterns: [{ kind: 'argv', argv: ['npm', 'test'], match: 'exact' }] }] },
+    { name: 'a compound command (one grant: exactly its line)', decisions: times(3, { command: 'mkdir -p build && touch build/a.txt', outcome: 'approve_once' }), expected: [{ text: 'mkdir -p build && touch build/a.txt', count: 3, patterns: [{ kind: 'command', command: 'mkdir -p build && touch build/a.txt' }] }] },
     { name: 'a call approved only twice', decisions: times(2, { command: 'touch notes.txt', outcome: 'approve_once' }), expected: [] },
     { name: 'a call skipped or denied, not approved', decisions: [...times(2, { command: 'touch notes.txt', outcome: 'skip' }), ...times(2, { command: 'touch notes.txt', outcome: 'deny' })] as Decision[], expected: [] },
     { name: 'a credential read approved again and again (a floor)', decisions: times(4, { command: 'cat /home/user/.ssh/id_ed25519', outcome: 'approve_once' }), expected: [] },

@@ -2,13 +2,15 @@
 // this workspace ("you approved `npm test` 12 times — always allow it?"), with the grant its card
 // offered. Never for a floor or a destructive call (the store leaves those out, and the call is judged
 // again here with today's classifier), never for a call a grant already covers, and never for a call
-// from another workspace. Accepting one makes the grant through the normal paths (grant.create, or
+// from another workspace. The grant offered is the one a card for that call offers today: exactly this
+// call, one grant. Accepting one makes the grant through the normal paths (grant.create, or
 // approve_always on a card), so a suggestion itself changes nothing.
 import type { z } from 'zod';
 import type { Effect } from '../../common/domain';
 import type { grantSuggestionSchema } from '../../common/operations';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
+import { judgeGrantWidth, proposeGrantPattern } from '../policy/grant-width';
 import { coverCall, segmentUncoverable } from '../policy/grants';
 import { isInside } from '../policy/paths';
 import { describeCall } from '../policy/tools';
@@ -27,7 +29,7 @@ const SCAN = 200;
 
 export function grantSuggestions(core: ThresholdCore, opts: { now: number; limit?: number; hash?: string }): GrantSuggestion[] {
   const ctx = core.paths;
-  const grants = [...core.config.grants, ...core.store.grants.list({ active: true, now: opts.now }).map(toPolicyGrant)];
+  const grants = [...core.config.grants, ...core.store.grants.list({ active: true, now: opts.now }).map(toPolicyGrant).filter((g) => judgeGrantWidth(g.tool, g.pattern, ctx).ok)];
   const out: GrantSuggestion[] = [];
   for (const r of core.store.repeats.repeatedApprovals({ minCount: SUGGEST_AFTER, deciders: PERSON_SURFACES, hash: opts.hash, limit: SCAN })) {
     if (out.length >= (opts.limit ?? 10)) break;
@@ -42,7 +44,10 @@ export function grantSuggestions(core: ThresholdCore, opts: { now: number; limit
     if (facts.class === 'destructive' || facts.hardline || facts.effects.some((e) => FLOOR_EFFECTS.includes(e)) || facts.segments.some((s) => segmentUncoverable(s) !== null)) continue;
     // Already covered: a grant made since (or a config grant) lets it run; nothing to suggest.
     if (coverCall(facts, grants, ctx, { now: opts.now, sessionId: null }).covered) continue;
-    out.push({ tool: r.tool, text, class: r.class, count: r.count, last_approved_at: r.lastAt, patterns: r.proposed.patterns, hash: r.hash });
+    // The grant today's card would offer: exactly this call, one grant (older rows stored one per part).
+    const pattern = proposeGrantPattern(facts, ctx);
+    if (!pattern || !judgeGrantWidth(r.tool, pattern, ctx).ok) continue;
+    out.push({ tool: r.tool, text, class: r.class, count: r.count, last_approved_at: r.lastAt, patterns: [pattern], hash: r.hash });
   }
   return out;
 }

@@ -2,15 +2,16 @@
 // by the Electron IPC, the web bridge and the JSON-RPC control API. Each surface builds its own set so
 // that a decision records who made it (desktop, web, control). Answers are Result values, never throws.
 import type { ErrorValue, EventPayloads, OperationName, ParamsOf, Result, ResultOf, Transport } from '../../common/operations';
-import { parseParams, resolveOperation } from '../../common/operations';
 import type { Agent } from '../agent/agent';
 import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
 import type { CoreEvents } from '../gate/events';
 import { CursorError } from '../store/call-history-repo';
+import type { CallFacts } from '../policy/tools';
 import { previewGrant } from './grant-preview';
 import { grantSuggestions } from './grant-suggestions';
+import type { KeyConfirmation } from './key-binding';
 import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
 import { previewPolicy } from './policy-preview';
@@ -28,6 +29,11 @@ export interface HandlerDeps {
   setApiKey?: (key: string) => Result<{ stored: true }>;
   /** Settings → Model (absent: no agent, so no provider to show). */
   model?: ModelSettings;
+  /**
+   * Asks the person at the desktop window before a provider key goes to an endpoint it is not bound to
+   * (key-binding.ts). The desktop surface only: a page or the control API never moves a key.
+   */
+  confirmKeyUse?: KeyConfirmation;
   /** Who decides through this surface. */
   surface: SurfaceKind;
   /** The person deciding, when the surface alone does not say (a paired phone: person:phone:<device>). */
@@ -146,13 +152,22 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'grant.revoke': (p) => withCore((c) => c.revokeGrant(p.id, surface)),
     'grant.preview': (p) =>
       withCore((c) => {
-        let callText: string | null = null;
+        let call: { text: string | null; facts: CallFacts | null } | null = null;
+        let sessionId: string | null = null;
         if (p.approval_id) {
           const pending = c.gate.listPending().find((a) => a.id === p.approval_id);
           if (!pending) return fail('not_found', `No pending approval ${p.approval_id}.`);
-          callText = exampleText(pending.tool, pending.args);
+          if (pending.tool !== p.tool) return fail('invalid_params', `Approval ${p.approval_id} is a ${pending.tool} call, not ${p.tool}.`);
+          // The verdict on the call comes from its exact arguments (in memory while it waits); the text shown is the card's.
+          call = { text: exampleText(pending.tool, pending.args), facts: c.gate.pendingFacts(pending.id)?.facts ?? null };
+          sessionId = pending.session_id;
         }
-        return ok({ samples: previewGrant({ tool: p.tool, patterns: p.patterns, callText, samples: p.samples }, c.paths, { now: Date.now() }) });
+        const recent = c.store.calls
+          .recentOfTool(p.tool, 24, sessionId)
+          .map((r) => exampleText(r.tool, parseJson(r.args_redacted)))
+          .filter((t): t is string => !!t)
+          .slice(0, 12);
+        return ok(previewGrant({ tool: p.tool, patterns: p.patterns, call, recent, samples: p.samples }, c.paths, { now: Date.now() }));
       }),
 
     'call.list': (p) =>
@@ -209,8 +224,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'settings.set_api_key': (p) => withCore(() => (deps.setApiKey ? deps.setApiKey(p.key) : fail('keychain_unavailable', `This Threshold has no OS keychain; set the key in the environment variable ${keyVariable(deps.model)} before starting it.`))),
 
     'model.get': () => withModel((m) => ok(m.view(!!deps.setApiKey))),
-    'model.set': (p) => withModel((m) => m.set(p, surface, !!deps.setApiKey)),
-    'model.test': (p) => withModel(async (m) => ok(await (deps.lifetime ? deps.lifetime.track(m.test(p, deps.lifetime.signal)) : m.test(p)))),
+    'model.set': (p) => withModel((m) => m.set(p, surface, !!deps.setApiKey, deps.confirmKeyUse)),
+    'model.test': (p) => withModel(async (m) => ok(await (deps.lifetime ? deps.lifetime.track(m.test(p, deps.lifetime.signal, deps.confirmKeyUse)) : m.test(p, undefined, deps.confirmKeyUse)))),
 
     'agent.get_info': () => withAgent((a) => ok({ model: a.modelLabel, running: a.runningSessions() })),
     'agent.send': (p) =>
@@ -254,6 +269,14 @@ function keyVariable(model: ModelSettings | undefined): string {
   return name ? name : 'named by [provider] api_key_env';
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** The call's own example for a grant preview: its command, path or URL. */
 function exampleText(tool: string, args: unknown): string | null {
   const a = (args ?? {}) as Record<string, unknown>;
@@ -261,22 +284,7 @@ function exampleText(tool: string, args: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/**
- * Runs one operation by name (or alias) for a transport: resolves it, parses its params with the
- * table's schema, calls the handler. Never throws; an operation the transport does not offer is
- * `unknown_operation`.
- */
-export async function invokeOperation(handlers: Handlers, transport: Transport, name: string, params: unknown): Promise<Result<unknown>> {
-  const canonical = typeof name === 'string' ? resolveOperation(name, transport) : null;
-  if (!canonical) return fail('unknown_operation', `There is no operation "${String(name)}"${transport === 'ui' ? ' for the window' : ''}.`);
-  const parsed = parseParams(canonical, params);
-  if (!parsed.ok) return parsed;
-  try {
-    return await (handlers[canonical] as (p: unknown) => Result<unknown> | Promise<Result<unknown>>)(parsed.value);
-  } catch (err) {
-    return fail('internal_error', `${canonical} failed: ${(err as Error).message}`);
-  }
-}
+export { invokeOperation } from './invoke';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** The core's event bus and the table's event schemas describe the same events (a drift is a compile error). */

@@ -27,7 +27,7 @@ describe('the model view', () => {
   ])('says where the key comes from with $name, and never shows the key', async ({ env, keychain, source }) => {
     const { m } = await settings({ env, keychain });
     const view = m.view(keychain !== undefined);
-    expect(view).toEqual({ kind: 'openai', base_url: `${fake.url}/v1`, model: 'fake-model', api_key_env: 'OPENAI_API_KEY', key_source: source, key_storable: keychain !== undefined, origin: 'config', label: 'OpenAI fake-model' });
+    expect(view).toEqual({ kind: 'openai', base_url: `${fake.url}/v1`, model: 'fake-model', api_key_env: 'OPENAI_API_KEY', key_source: source, key_storable: keychain !== undefined, origin: 'config', label: 'OpenAI fake-model', key_applies: source !== 'none', key_note: null });
     expect(JSON.stringify(view)).not.toMatch(/sk-(env|chain)/);
   });
 });
@@ -81,10 +81,10 @@ describe('Test connection', () => {
 describe('saving a provider', () => {
   it('keeps it over the config file, audits it, and lets the key variable follow the kind', async () => {
     const { core, m } = await settings();
-    const r = m.set({ kind: 'anthropic', base_url: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5' }, 'desktop', false);
+    const r = await m.set({ kind: 'anthropic', base_url: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5' }, 'desktop', false);
     const audit = core.store.audit.list({ limit: 1 })[0]!;
     expect({ r, config: core.config.provider.kind, audit: { kind: audit.kind, subject: audit.subject } }).toEqual({
-      r: { ok: true, value: { kind: 'anthropic', base_url: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', api_key_env: 'ANTHROPIC_API_KEY', key_source: 'none', key_storable: false, origin: 'page', label: 'Anthropic claude-sonnet-4-5' } },
+      r: { ok: true, value: { kind: 'anthropic', base_url: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', api_key_env: 'ANTHROPIC_API_KEY', key_source: 'none', key_storable: false, origin: 'page', label: 'Anthropic claude-sonnet-4-5', key_applies: false, key_note: null } },
       config: 'openai',
       audit: { kind: 'settings.changed', subject: 'provider' },
     });
@@ -92,6 +92,6 @@ describe('saving a provider', () => {
 
   it("refuses in the demo, whose scripted model stays", async () => {
     const { m } = await settings({ demo: true });
-    expect(m.set({ kind: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4o' }, 'web', false)).toMatchObject({ ok: false, error: { code: 'demo_model' } });
+    expect(await m.set({ kind: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4o' }, 'web', false)).toMatchObject({ ok: false, error: { code: 'demo_model' } });
   });
 });

@@ -8,6 +8,7 @@ import { createAgent, type AgentSetup } from '../agent';
 import type { Agent } from '../agent/agent';
 import { DEMO_PROMPT } from '../agent/demo-model';
 import type { ThresholdConfig } from '../config/load';
+import type { DesktopChannel } from '../control/desktop-channel';
 import { startControlServer, type ControlServer } from '../control/server';
 import type { SurfaceKind } from '../gate/approvers';
 import { ThresholdCore } from '../gate/core';
@@ -19,6 +20,7 @@ import { startWebServer, type WebServer } from '../web/server';
 import { loadWebToken } from '../web/token';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
+import type { KeyConfirmation } from './key-binding';
 import { ModelSettings } from './model-settings';
 import { startRemoteApprovers } from '../remote';
 import { loadOrCreateLanCertificate } from '../remote/certificate';
@@ -27,10 +29,38 @@ import type { RemoteApprovers } from '../remote/hub';
 import { phoneHandlers, phoneView } from '../remote/phone';
 import { RemoteService, type WritableBridgeKeychain } from '../remote/service';
 
-/** The OS keychain that holds the provider's key (the desktop app's; `serve` has none). */
+/**
+ * Where the provider's key comes from when it is not in the environment. The OS keychain belongs to the
+ * desktop shell (main/app/keychain.ts); the core holds in memory the key the shell hands it over the
+ * desktop channel (settings.set_api_key as the desktop surface), never on disk.
+ */
 export interface Keychain {
   read(): string | null;
   write(key: string): Result<{ stored: true }>;
+}
+
+/** The core's end of the desktop keychain: the key the shell last handed over, in memory only. */
+export function heldKeychain(): Keychain {
+  let key: string | null = null;
+  return {
+    read: () => key,
+    write: (k) => {
+      key = k;
+      return { ok: true, value: { stored: true } };
+    },
+  };
+}
+
+/** The core's end of the desktop keychain for bridge tokens: what the shell last handed over, in memory only. */
+export function heldBridgeKeychain(): WritableBridgeKeychain {
+  const tokens = new Map<'telegram' | 'matrix', string>();
+  return {
+    read: (bridge) => tokens.get(bridge) ?? null,
+    write: (bridge, token) => {
+      tokens.set(bridge, token);
+      return { ok: true, value: { stored: true } };
+    },
+  };
 }
 
 export interface RuntimeOptions {
@@ -40,11 +70,19 @@ export interface RuntimeOptions {
   version: string;
   /** The agent's setup; null: the gate only. */
   agent: Omit<AgentSetup, 'keychain'> | null;
+  /** Default: heldKeychain(), filled by a desktop shell when one attaches. */
   keychain?: Keychain;
-  /** Chat bridges' tokens in the OS keychain (the desktop app's); absent: environment variables only. */
+  /** Chat bridges' tokens from the OS keychain; default: heldBridgeKeychain(), filled by a desktop shell when one attaches. */
   bridgeKeychain?: WritableBridgeKeychain;
   /** Where bridge tokens' environment variables are read (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The desktop shell's confirmation before a provider key goes to an endpoint it is not bound to
+   * (key-binding.ts): given to the desktop surface's handlers only. Absent (serve): no surface can move a key.
+   */
+  confirmKeyUse?: KeyConfirmation;
+  /** Who started this core: a desktop shell (its Quit stops the core) or someone else. */
+  launchedBy?: 'desktop' | 'other';
   /** The JSON-RPC control socket (default: as configured). */
   control?: boolean;
   /** Whether the control socket counts as an approver surface (not for an unattended daemon). */
@@ -81,7 +119,8 @@ export interface Runtime extends Disposable {
   dispose(): Promise<void>;
 }
 
-export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
+  const o = { ...given, keychain: given.keychain ?? heldKeychain(), bridgeKeychain: given.bridgeKeychain ?? heldBridgeKeychain() };
   const owned = new DisposableStore();
   try {
     const core = await ThresholdCore.open({ dataDir: o.dataDir, config: o.config, paths: o.paths, executor: o.executor, store: o.store });
@@ -90,13 +129,19 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     if (agent) owned.defer(() => agent.dispose());
 
     const model = agent ? new ModelSettings({ core, agent, env: o.agent?.env ?? process.env, keychainKey: o.keychain ? () => o.keychain!.read() : undefined, demo: o.agent?.demo }) : undefined;
-    // A provider saved on the Model page outlives restarts (the config file is never rewritten).
-    if (model?.provider().origin === 'page') model.apply();
+    // A provider saved on the Model page outlives restarts (the config file is never rewritten); and
+    // whichever provider is in force gets only the key bound to it (key-binding.ts).
+    model?.apply();
     const setApiKey = o.keychain
       ? (key: string): Result<{ stored: true }> => {
           const stored = o.keychain!.write(key);
           if (stored.ok) {
             core.redactor.addKnownSecret(key);
+            // A key entered in the window is for the provider it shows: bound there.
+            if (model) {
+              const { cfg } = model.provider();
+              model.bindKey('keychain', { kind: cfg.kind, base_url: cfg.baseUrl }, 'desktop');
+            }
             model?.apply();
           }
           return stored;
@@ -122,14 +167,32 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       phone: null,
     });
     owned.defer(() => remoteService.dispose());
-    const handlers = (surface: SurfaceKind) => createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, surface, lifetime, remote: remoteService });
+    const handlers = (surface: SurfaceKind) =>
+      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? o.confirmKeyUse : undefined, surface, lifetime, remote: remoteService });
     const deviceHandlers = (deviceId: string) =>
       phoneHandlers(createHandlers({ version: o.version, core, agent, model, surface: 'phone', person: { kind: 'remote', via: 'phone', who: deviceId }, lifetime }), core, o.config.remote, deviceId);
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
+    // The UI token: what the browser page signs in with and the desktop shell attaches with.
+    let uiToken: string | null = null;
+    const token = () => {
+      if (uiToken === null) {
+        uiToken = loadWebToken(o.dataDir);
+        // The token never shows in a transcript, the audit history or a log line other than the one that prints it.
+        core.redactor.addKnownSecret(uiToken);
+      }
+      return uiToken;
+    };
+
     let control: ControlServer | null = null;
     if (o.control ?? o.config.controlEnabled) {
-      const server = await startControlServer(core, o.dataDir, agent, handlers('control'));
+      const desktop: DesktopChannel = {
+        token: token(),
+        handlers: handlers('desktop'),
+        addApprover: () => core.approvers.add('desktop'),
+        info: () => ({ pid: process.pid, version: o.version, data_dir: o.dataDir, launched_by: o.launchedBy ?? 'other' }),
+      };
+      const server = await startControlServer(core, o.dataDir, agent, handlers('control'), {}, desktop);
       control = server;
       owned.defer(() => server.close());
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));
@@ -138,9 +201,6 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     let web: WebServer | null = null;
     if (o.web) {
       try {
-        const token = loadWebToken(o.dataDir);
-        // The token never shows in a transcript, the audit history or a log line other than the one that prints it.
-        core.redactor.addKnownSecret(token);
         const rendererDir = o.web.rendererDir ?? (await ensureRendererBundle({ log: o.log }));
         const cert = phoneCfg ? await loadOrCreateLanCertificate(o.dataDir, phoneCfg.address) : null;
         const lan =
@@ -161,7 +221,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
                 },
               }
             : undefined;
-        const serve = (withLan: typeof lan) => startWebServer({ port: o.web!.port, rendererDir, token, handlers: handlers('web'), subscribe, addApprover: o.web!.approvers ? () => core.approvers.add('web') : undefined, log: o.log, lan: withLan });
+        const serve = (withLan: typeof lan) => startWebServer({ port: o.web!.port, rendererDir, token: token(), handlers: handlers('web'), subscribe, addApprover: o.web!.approvers ? () => core.approvers.add('web') : undefined, log: o.log, lan: withLan });
         // A phone page that cannot listen (an address this computer does not have) leaves the desk's page up.
         web = owned.add(
           await serve(lan).catch(async (err: Error) => {

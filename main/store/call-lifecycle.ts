@@ -170,7 +170,7 @@ export class CallLifecycle {
     }
     for (const g of step.grants ?? []) {
       s.grants.insert(g);
-      s.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: this.redactor.redactRecord({ tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expires_at, approval_id: row.id }) });
+      s.audit.append({ at, kind: 'grant.created', session_id: row.session_id, subject: g.id, data: this.redactor.redactRecord({ tool: g.tool, pattern: g.pattern, scope: g.scope, expires_at: g.expires_at, approval_id: row.id }, ['pattern']) });
     }
     if (step.outcome === 'approve_all_session') s.sessions.setApproveAll(row.session_id, at, row.id);
     if (step.insert?.review) s.audit.append({ at, kind: step.insert.review.outcome === 'approved' ? 'review.approved' : 'review.escalated', session_id: row.session_id, subject: row.id, data: this.redactor.redactRecord(reviewAudit(step.insert.review)) });

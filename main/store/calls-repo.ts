@@ -85,6 +85,15 @@ export class CallsRepo {
     return this.db.prepare('SELECT * FROM tool_calls ORDER BY created_at DESC, rowid DESC LIMIT ?').all(limit) as CallRow[];
   }
 
+  /** The newest calls of one tool, in one session or in any (the grant editor's preview judges them). */
+  recentOfTool(tool: string, limit: number, sessionId?: string | null): CallRow[] {
+    return (
+      sessionId
+        ? this.db.prepare('SELECT * FROM tool_calls WHERE session_id = ? AND tool = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(sessionId, tool, limit)
+        : this.db.prepare('SELECT * FROM tool_calls WHERE tool = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(tool, limit)
+    ) as CallRow[];
+  }
+
   /** Calls a process was still working on (after a crash: cut short). */
   listInFlight(): CallRow[] {
     const marks = IN_FLIGHT_STATES.map(() => '?').join(', ');

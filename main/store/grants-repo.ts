@@ -2,6 +2,7 @@
 // config file and are not stored.
 import type { GrantRecord } from '../../common/approvals';
 import type { Grant, GrantPattern, GrantScope } from '../../common/domain';
+import { normaliseGrantPattern } from '../../common/grant-pattern';
 import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
@@ -69,7 +70,8 @@ export function toPolicyGrant(g: GrantRecord): Grant {
   return {
     id: g.id,
     tool: g.tool,
-    pattern: g.pattern,
+    // As the matcher and the width judge read it (common/grant-pattern.ts), whatever version wrote the row.
+    pattern: normaliseGrantPattern(g.pattern),
     scope: g.scope,
     sessionId: g.session_id,
     expiresAt: g.expires_at,

@@ -4,18 +4,20 @@
 // channel needs the token, exchanged at /auth for an HttpOnly, SameSite=Strict cookie.
 //
 // With [remote.phone] (docs/remote.md) the same server also listens on one LAN address over HTTPS, for
-// paired phones: the same requests, limits and headers through the same functions, with the Host and
-// Origin checks set to exactly that address, and a paired device's own token (traded at /pair for a
-// one-time code) in place of the desk's. A device uses only the operations main/remote/phone.ts allows.
+// paired phones: the same requests, admission limits and headers through the same functions, with the
+// Host and Origin checks set to exactly that address, and a paired device's own token (traded at /pair for
+// a one-time code) in place of the desk's. A device uses only the operations main/remote/phone.ts allows.
 import { createReadStream } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { DisposableStore, type Disposable } from '../../common/disposable';
 import { resolveOperation, type CoreEvent, type Result } from '../../common/operations';
 import { AUTH_PATH, MAX_MESSAGE_BYTES, WS_PATH, clientMessageSchema, type ServerMessage } from '../../common/web-protocol';
 import { invokeOperation, type Handlers } from '../runtime/handlers';
+import { ConnectionAdmission, DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './admission';
 import { bearerToken, cookieName, deviceCookie, deviceCookieName, hostAllowed, lanHost, lanHostAllowed, lanOriginAllowed, originAllowed, readCookie, sameSecret, securityHeaders, sessionCookie } from './security';
 import { resolveStatic } from './static';
 
@@ -70,6 +72,7 @@ interface Session {
   addApprover?: () => () => void;
 }
 
+
 export interface WebServerOptions {
   /** 0: a random free port. */
   port: number;
@@ -85,9 +88,18 @@ export interface WebServerOptions {
   log?: (line: string) => void;
   /** How often idle sockets are pinged; one that misses a pong is closed (and stops counting as an approver). */
   heartbeatMs?: number;
+  /** Limits on connections that have not signed in yet, and on open pages (docs/web-mode.md); both listeners share them. */
+  limits?: Partial<WebLimits>;
   /** The phone page on a LAN address over HTTPS ([remote.phone]); absent: loopback only. */
   lan?: LanOptions;
 }
+
+export interface WebLimits extends AdmissionLimits {
+  /** Signed-in WebSockets open at once; one more is refused with 503. */
+  maxPages: number;
+}
+
+export const DEFAULT_WEB_LIMITS: WebLimits = { ...DEFAULT_ADMISSION_LIMITS, maxPages: 64 };
 
 export interface WebServer extends Disposable {
   port: number;
@@ -115,6 +127,11 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   /** Open sockets and whether each answered the last ping. */
   const sockets = new Map<WebSocket, { alive: boolean; deviceId: string | null }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const limits: WebLimits = { ...DEFAULT_WEB_LIMITS, ...o.limits };
+  // No cap on the listener (a full listener locks everyone out): connections that have not signed in are
+  // kept per address and timed (admission.ts); signed-in ones are never made to wait for them. One
+  // admission for both listeners: the phone page's connections count against the same limits.
+  const admission = owned.add(new ConnectionAdmission<Duplex>(limits));
 
   const loopback: Door = {
     kind: 'loopback',
@@ -147,8 +164,18 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       }
     : null;
 
+  /** The signed-in session a request carries; carrying one signs its connection in, whatever it asks for. */
+  const signedIn = (door: Door, req: IncomingMessage): Session | null => {
+    const session = door.session(req);
+    if (session) admission.signIn(req.socket);
+    return session;
+  };
+
+  /** One listener: the same request, upgrade and admission code for either door. */
   const listen = (server: Server, door: Door) => {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      admission.requestStarted(req.socket);
+      res.once('close', () => admission.requestEnded(req.socket));
       try {
         handleHttp(door, req, res);
       } catch (err) {
@@ -157,13 +184,25 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
         else res.destroy();
       }
     });
-    server.maxConnections = 128;
+    server.headersTimeout = limits.idleMs;
+    server.requestTimeout = 30_000;
+    // The TLS listener reports plain connections through 'secureConnection' as well; admission counts the raw socket.
+    server.on('connection', (socket: Socket) => {
+      admission.opened(socket, socket.remoteAddress ?? '');
+      socket.once('close', () => admission.closed(socket));
+    });
+    // Node's own answers to malformed requests carry the same headers as ours.
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+      if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      socket.end(rawResponse(door, status, 'Refused: the request could not be read.'));
+    });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(door, req, socket, head));
   };
 
   const server = createServer();
   listen(server, loopback);
-  const lanServer = o.lan ? createHttpsServer({ cert: o.lan.cert, key: o.lan.key, minVersion: 'TLSv1.2' }) : null;
+  const lanServer = o.lan && lan ? (createHttpsServer({ cert: o.lan.cert, key: o.lan.key, minVersion: 'TLSv1.2' }) as unknown as Server) : null;
   if (lanServer && lan) listen(lanServer, lan);
 
   const plain = (door: Door, res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}) => {
@@ -171,19 +210,30 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     res.end(text + '\n');
   };
 
+  /** An answer written straight to a socket (refused upgrades, unreadable requests), with every header a normal answer carries. */
+  const rawResponse = (door: Door, status: number, text: string, extra: Record<string, string> = {}): string => {
+    const body = text + '\n';
+    const headers = { ...door.headers(), 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': String(Buffer.byteLength(body)), ...extra };
+    return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n${body}`;
+  };
+
   function handleHttp(door: Door, req: IncomingMessage, res: ServerResponse): void {
     const refused = door.refusal(req);
     if (refused) return plain(door, res, refused.status, refused.text);
+    const session = signedIn(door, req);
     const url = new URL(req.url!, 'http://localhost');
     if (url.pathname === AUTH_PATH && door.kind === 'loopback') {
       if (req.method !== 'POST') return plain(door, res, 405, 'Use POST with Authorization: Bearer <token>.', { Allow: 'POST' });
       req.resume();
       if (!sameSecret(bearerToken(req.headers.authorization), o.token)) return plain(door, res, 401, 'Refused: the token is missing or wrong. Open the address threshold serve printed.');
+      admission.signIn(req.socket);
       res.writeHead(204, { ...door.headers(), 'Set-Cookie': sessionCookie(port, o.token) });
       return void res.end();
     }
     if (url.pathname === PAIR_PATH && door.kind === 'lan') return pair(door, req, res);
-    if (url.pathname === WS_PATH) return door.session(req) ? plain(door, res, 426, 'This address takes a WebSocket.', { Upgrade: 'websocket' }) : plain(door, res, 401, door.kind === 'lan' ? 'Refused: this device is not paired (or was revoked). Pair it from Settings → Devices on your computer.' : 'Refused: not signed in.');
+    if (url.pathname === WS_PATH) return session ? plain(door, res, 426, 'This address takes a WebSocket.', { Upgrade: 'websocket' }) : plain(door, res, 401, door.kind === 'lan' ? 'Refused: this device is not paired (or was revoked). Pair it from Settings → Devices on your computer.' : 'Refused: not signed in.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(door, res, 405, 'Only GET and HEAD.', { Allow: 'GET, HEAD' });
     const file = resolveStatic(o.rendererDir, url.pathname);
     if (!file) return plain(door, res, 404, 'Not found.');
@@ -225,16 +275,16 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
 
   function upgrade(door: Door, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    const refuse = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-    };
+    admission.requestStarted(socket);
+    const refuse = (status: number, text: string) => void socket.end(rawResponse(door, status, text));
     const refused = door.refusal(req);
     if (refused) return refuse(refused.status, refused.text);
     const url = new URL(req.url!, 'http://localhost');
     // Only the cookie signs a socket in: a token in the query would end up in logs and histories.
     if (url.pathname !== WS_PATH || url.search !== '') return refuse(404, 'Not found.');
-    const session = door.session(req);
+    const session = signedIn(door, req);
     if (!session) return refuse(401, door.kind === 'lan' ? 'Refused: this device is not paired (or was revoked).' : 'Refused: not signed in.');
+    if (sockets.size >= limits.maxPages) return refuse(503, `Refused: ${limits.maxPages} pages are open already; close one and reload.`);
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, session));
   }
 
@@ -324,9 +374,12 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       srv.closeAllConnections();
     });
   port = await bind(server, o.port, '127.0.0.1');
+  // An accept that fails (EMFILE when file descriptors run out under a flood) is logged, never thrown.
+  server.on('error', (err) => o.log?.(`web: ${err.message}`));
   if (lanServer && o.lan) {
     try {
-      lanPort = await bind(lanServer as unknown as Server, o.lan.port, o.lan.address);
+      lanPort = await bind(lanServer, o.lan.port, o.lan.address);
+      lanServer.on('error', (err) => o.log?.(`web (phone page): ${err.message}`));
     } catch (err) {
       await close(server);
       throw new Error(`the phone page could not listen on ${lanHost(o.lan.address, o.lan.family, o.lan.port)} (${(err as Error).message}); check [remote.phone] address is this computer's`, { cause: err });
@@ -335,7 +388,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   owned.defer(async () => {
     for (const ws of sockets.keys()) ws.terminate();
     wss.close();
-    await Promise.all([close(server), lanServer ? close(lanServer as unknown as Server) : Promise.resolve()]);
+    await Promise.all([close(server), lanServer ? close(lanServer) : Promise.resolve()]);
   });
   const origin = `http://127.0.0.1:${port}`;
   return { port, origin, url: `${origin}/#token=${o.token}`, lanOrigin: o.lan ? `https://${lanName()}` : null, connections: () => sockets.size, dispose: () => owned.dispose() };

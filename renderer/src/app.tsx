@@ -14,6 +14,7 @@ const CONNECTION_WORDS = {
   open: 'Connected',
   reconnecting: 'Connection lost: reconnecting…',
   unauthorized: 'Not signed in: open the link threshold serve printed (it carries the token).',
+  stopped: 'Not running: see the message below.',
 } as const;
 
 /** A paired phone is refused when it was never paired or was revoked: it is told how to pair again. */
@@ -26,6 +27,7 @@ export function App() {
   const info = useApp((s) => s.info);
   const connection = useApp((s) => s.connection);
   const problem = useApp((s) => s.problem);
+  const coreMessage = useApp((s) => s.coreMessage);
   const announcement = useApp((s) => s.announcement);
   const announcementSeq = useApp((s) => s.announcementSeq);
   const waiting = useApp((s) => s.pending.length);
@@ -57,7 +59,12 @@ export function App() {
         </span>
         {info && <span className="version">{`${info.version} (${info.runtime})`}</span>}
       </header>
-      {problem && (
+      {coreMessage && (
+        <p className="error banner" role="alert" data-testid="core-message">
+          {coreMessage}
+        </p>
+      )}
+      {problem && problem !== coreMessage && (
         <p className="error banner" role="alert">
           {problem}
         </p>

@@ -82,15 +82,18 @@ describe('chat and approval cards in the browser', () => {
     const c = card(page, 'run_command');
     await c.getByRole('button', { name: 'Always allow…' }).click();
     const editor = c.getByRole('group', { name: 'Always allow: the grant' });
-    expect(await editor.getByRole('textbox', { name: 'Pattern' }).inputValue()).toEqual('touch grant-e2e.txt');
+    expect(await editor.getByRole('radio', { name: 'Exactly this command' }).isChecked()).toEqual(true);
     await editor.getByRole('radio', { name: 'Until revoked' }).check();
     await editor.getByRole('textbox', { name: 'Note (optional)' }).fill('made in the e2e test');
-    // The preview is the gate's own judgement: the call is covered, a joined command never is.
-    await editor.getByText('(this call)').waitFor();
-    expect({ joined: await editor.locator('.asks code').getByText('touch grant-e2e.txt; rm -rf x', { exact: true }).count(), substitution: await editor.locator('.never code').getByText('touch grant-e2e.txt $(cat secret.txt)', { exact: true }).count() }).toEqual({ joined: 1, substitution: 1 });
+    // The preview is the gate's own judgement: the call is covered, a joined command is not, a substitution never is.
+    await editor.locator('li.sample[data-source="call"][data-verdict="covered"]').waitFor();
+    expect({
+      joined: await editor.locator('li.sample[data-verdict="asks"] code').getByText("touch grant-e2e.txt; python3 -c 'import os'", { exact: true }).count(),
+      substitution: await editor.locator('li.sample[data-verdict="never"] code').getByText('touch grant-e2e.txt $(cat ~/.ssh/id_ed25519)', { exact: true }).count(),
+    }).toEqual({ joined: 1, substitution: 1 });
     await shot(c, 'approval-card-grant-editor', 'approval-card');
     expect(await axeProblems(page)).toEqual([]);
-    await editor.getByRole('button', { name: 'Allow touch grant-e2e.txt (until revoked)' }).click();
+    await editor.getByRole('button', { name: 'Allow exactly touch grant-e2e.txt (until revoked)' }).click();
     await waitForText('Touched once.');
 
     await say(page, 'and again');

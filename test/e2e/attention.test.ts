@@ -175,7 +175,7 @@ describe('grant suggestions in the browser', () => {
     await say(page, 'touch it (4)');
     const suggestion = card(page, 'run_command').getByRole('group', { name: 'Suggestion' });
     await suggestion.waitFor();
-    expect(await suggestion.locator('p').textContent()).toEqual('You approved this call 3 times before in this workspace. Always allow touch suggest-e2e.txt *?');
+    expect(await suggestion.locator('p').textContent()).toEqual('You approved this call 3 times before in this workspace. Always allow exactly touch suggest-e2e.txt?');
     await shot(card(page, 'run_command'), 'approval-card-suggestion');
     expect(await axeProblems(page)).toEqual([]);
 
@@ -183,15 +183,15 @@ describe('grant suggestions in the browser', () => {
     await page.getByRole('tab', { name: 'Grants' }).click();
     const item = page.getByTestId('suggestion').filter({ hasText: command });
     await item.waitFor();
-    expect(await item.locator('p').first().textContent()).toEqual('You approved touch suggest-e2e.txt 3 times in this workspace. Always allow touch suggest-e2e.txt *?');
-    // The coverage preview is the gate's own: the call is covered, a joined command never is.
-    await item.locator('.covers code').getByText(command, { exact: true }).waitFor();
-    expect(await item.locator('.never code').getByText(`${command} $(cat secret.txt)`, { exact: true }).count()).toEqual(1);
+    expect(await item.locator('p').first().textContent()).toEqual('You approved touch suggest-e2e.txt 3 times in this workspace. Always allow exactly touch suggest-e2e.txt?');
+    // The coverage preview is the gate's own: the call is covered, a substitution never is.
+    await item.locator('li.sample[data-verdict="covered"] code').getByText(command, { exact: true }).waitFor();
+    expect(await item.locator('li.sample[data-verdict="never"] code').getByText(`${command} $(cat ~/.ssh/id_ed25519)`, { exact: true }).count()).toEqual(1);
     await shot(page, 'settings-grants-suggestion', 'settings-grants-suggestion');
     expect(await axeProblems(page)).toEqual([]);
 
-    await item.getByRole('button', { name: `Always allow ${command} *` }).click();
-    await page.getByRole('status').filter({ hasText: `Granted: ${command} * runs without asking until you revoke it.` }).waitFor();
+    await item.getByRole('button', { name: `Always allow exactly ${command}` }).click();
+    await page.getByRole('status').filter({ hasText: `Granted: exactly ${command} runs without asking until you revoke it.` }).waitFor();
     const row = page.getByRole('row').filter({ hasText: command });
     expect({ scope: await row.getByRole('cell').nth(2).textContent(), note: await row.locator('.grant-note').textContent(), left: await page.getByTestId('suggestion').count() }).toEqual({ scope: 'Until revoked', note: 'Suggested: approved 3 times', left: 0 });
 

@@ -73,7 +73,8 @@ const entryPoints: EntryPoint[] = [
       const g = core.createGrant({ tool: 'write_file', pattern: { kind: 'path', glob: 'src/**' } }, 'control');
       if (!g.ok) throw new Error(g.error.message);
       expect(core.updateGrant({ id: g.value.id, pattern: { kind: 'path', glob: `${home}/${SECRETS.aws}/**` } }, 'control')).toMatchObject({ ok: false, error: { code: 'invalid_grant' } });
-      expect(core.updateGrant({ id: g.value.id, pattern: { kind: 'path', glob: `${home}/project/**` }, note: `${ALL} ${home}` }, 'control')).toMatchObject({ ok: true, value: { pattern: { glob: '~/project/**' } } });
+      // (A folder inside the workspace: the whole workspace would be a grant wider than it looks.)
+      expect(core.updateGrant({ id: g.value.id, pattern: { kind: 'path', glob: `${home}/project/docs/**` }, note: `${ALL} ${home}` }, 'control')).toMatchObject({ ok: true, value: { pattern: { glob: '~/project/docs/**' } } });
     },
   },
   {

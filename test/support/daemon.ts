@@ -1,7 +1,10 @@
-// A real `threshold serve` process, for tests that kill and restart it.
+// A real `threshold serve` process, for tests that kill and restart it. It is started with the command the
+// desktop shell would use for it (main/app/core-launch.ts, as in a development checkout), so the web-mode
+// suites run against the core the desktop app would start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { coreLaunch, NODE_PATH_ENV } from '../../main/app/core-launch';
 import { ControlClient } from '../../main/control/client';
 import { ROOT } from './cli';
 
@@ -12,7 +15,20 @@ export interface Daemon {
 }
 
 export async function startDaemon(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'threshold.js'), 'serve', '--data-dir', dataDir, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const launch = coreLaunch({
+    packaged: false,
+    execPath: process.execPath,
+    appPath: ROOT,
+    home: ROOT,
+    dataDir,
+    serveArgs: args,
+    env: { ...process.env, [NODE_PATH_ENV]: process.execPath },
+    // Where serve ran before (its working folder) when a test names no workspace.
+    defaultWorkspace: process.env['THRESHOLD_WORKSPACE'] ?? ROOT,
+    readFile: () => '',
+  });
+  if ('problem' in launch) throw new Error(launch.problem);
+  const child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: { ...launch.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (log += c.toString()));

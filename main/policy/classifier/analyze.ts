@@ -60,6 +60,7 @@ interface Scope {
 class Draft {
   text: string;
   argv: string[] = [];
+  assignments: string[] = [];
   program: string | null = null;
   cls: Class = 'read';
   /** In the order first raised (the Segment lists them so). */
@@ -92,6 +93,7 @@ class Draft {
     return {
       text: this.text,
       argv: this.argv,
+      assignments: this.assignments,
       program: this.program,
       class: this.cls,
       effects: this.effects,
@@ -444,6 +446,7 @@ export class ShellAnalyzer {
       word = this.evalWord(value, d, scope);
       if (!word.literal) d.literal = false;
     }
+    if (!standalone) d.assignments.push(`${node.childForFieldName('name')?.text ?? name}${node.text.includes('+=') ? '+=' : '='}${word?.value ?? ''}`);
     this.judgeVariable(d, name, word, scope, standalone ? 'assigns' : 'runs with');
   }
 
@@ -1062,7 +1065,7 @@ function looksNonPosix(name: string, argv: string[]): boolean {
 }
 
 /** Shells and interpreters: connected to a socket, they are a remote shell. */
-const INTERPRETER_NAMES = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'php', 'node', 'nodejs', 'lua', 'tclsh', 'awk', 'gawk', 'busybox']);
+export const INTERPRETER_NAMES: ReadonlySet<string> = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'php', 'node', 'nodejs', 'lua', 'tclsh', 'awk', 'gawk', 'busybox']);
 
 /** Filters that pass their input through: a download piped through them is still a download. */
 const PASS_THROUGH = new Set(['cat', 'tee', 'head', 'tail', 'sed', 'tr', 'awk', 'grep', 'cut', 'sort', 'uniq', 'rev', 'tac', 'dd', 'pv', 'stdbuf']);

@@ -9,6 +9,7 @@ import { verifyRuleExamples } from './verify';
 export type { Classification, Segment, RedirectInfo } from './types';
 export type { HostTarget, NetworkUse, ReadText } from './network/types';
 export { initShellParser } from './parser';
+export { INTERPRETER_NAMES } from './analyze';
 
 export interface ClassifyOptions {
   ctx: PathContext;

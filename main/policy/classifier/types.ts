@@ -20,6 +20,8 @@ export interface Segment {
   text: string;
   /** Its arguments after quote removal (non-literal words keep their source text). */
   argv: string[];
+  /** `NAME=value` words written before the program (quote-removed): they change what runs, so a grant must name them. */
+  assignments: string[];
   /** The program, normalised (/usr/bin/rm is rm); null when computed at run time. */
   program: string | null;
   class: Class;

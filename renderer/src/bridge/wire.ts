@@ -1,5 +1,5 @@
 // The bridge wiring: core events into slice actions (the union narrows each payload).
-import { isShowApprovalSignal } from '../../../common/contract';
+import { isCoreStatusSignal, isShowApprovalSignal } from '../../../common/contract';
 import type { AppApi, CoreEvent } from '../../../common/operations';
 import type { AppStore } from '../store/store';
 
@@ -9,6 +9,8 @@ export function wireEvents(api: AppApi, store: AppStore): () => void {
     // The desktop's main process: its OS notification for a card was clicked.
     const signal: unknown = e;
     if (isShowApprovalSignal(signal)) return s.showApproval(signal.payload.id);
+    // The desktop's main process: its core stopped, restarts, cannot start, or answers again.
+    if (isCoreStatusSignal(signal)) return s.onCoreStatus(signal.payload);
     switch (e.name) {
       case 'approval.requested':
         return s.onRequested(e.payload);

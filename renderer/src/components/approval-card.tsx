@@ -5,8 +5,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { HumanOutcome, PendingApproval } from '../../../common/approvals';
 import { currentKey } from '../key-clock';
-import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, floorWords, formatRemaining, patternText, summarizeCall } from '../model/describe';
-import { DURATION_WORDS } from '../model/grant-preview';
+import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, floorWords, formatRemaining, summarizeCall } from '../model/describe';
 import { offersReveal } from '../model/reveal';
 import { cardShortcut, keyMayDecide } from '../model/type-ahead';
 import { useApp } from '../store/store';
@@ -157,7 +156,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
           initialDuration={editDuration}
           busy={busy}
           approval={p}
-          saveLabel={(v) => `Allow ${v.patterns.map(patternText).join(' and ') || '…'} (${DURATION_WORDS[v.duration].toLowerCase()})`}
+          verb="Allow"
           onCancel={() => setEditing(false)}
           onSave={(v) => void act('approve_always', { grant: { patterns: v.patterns, duration: v.duration }, grantNote: v.note.trim() || undefined })}
         />

@@ -1,24 +1,19 @@
 // Grant suggestions from the history: on Settings → Grants, every call approved one at a time three
-// times or more in this workspace, with its coverage preview and an Always allow that makes the grant
-// (grant.create); on a card, the same question once the call has been approved three times before,
+// times or more in this workspace, with its coverage preview and an Always allow that makes the one
+// grant it names, exactly that call (grant.create); on a card, the same question once the call has been approved three times before,
 // whose answer opens the card's own grant editor (approve_always, the normal path). The core never
 // suggests a floor or a destructive call.
 import { useEffect, useState } from 'react';
 import type { PendingApproval } from '../../../common/approvals';
-import type { GrantPattern } from '../../../common/domain';
-import { patternText } from '../model/describe';
+import { patternMeaning } from '../../../common/grant-pattern';
 import { useApp } from '../store/store';
 import type { GrantSuggestion } from '../store/types';
 import { Visible } from './call-body';
 import { ServerPreview } from './grant-editor';
 
-/** An argv pattern covers longer commands too (it matches a prefix), so it reads with a trailing *. */
-export function suggestedPatternText(p: GrantPattern): string {
-  return p.kind === 'argv' ? `${patternText(p)} *` : patternText(p);
-}
-
+/** The suggested grant in the words the Save buttons use: exactly what would be stored. */
 function grantText(s: GrantSuggestion): string {
-  return s.patterns.map(suggestedPatternText).join(' and ');
+  return s.patterns.map((p) => patternMeaning(s.tool, p)).join(' and ');
 }
 
 export function SuggestionsSection() {

@@ -37,6 +37,7 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
         <td>
           <code>{pattern}</code>
           {g.note && <div className="grant-note">{g.note}</div>}
+          {g.not_in_force && <div className="error grant-not-in-force">{g.not_in_force}</div>}
         </td>
         <td>{grantScopeText(g)}</td>
         <td>{grantExpiryText(g, now)}</td>
@@ -71,7 +72,7 @@ function GrantRow({ g, now }: { g: GrantRecord; now: number }) {
               initial={[g.pattern]}
               initialDuration={durationOf(g)}
               initialNote={g.note ?? ''}
-              saveLabel={() => 'Save grant'}
+              verb="Save grant:"
               onCancel={() => setEditing(false)}
               onSave={async (v) => {
                 const r = await update(g.id, { pattern: v.patterns[0]!, duration: v.duration, note: v.note.trim() || null });

@@ -1,7 +1,10 @@
 // Settings → Model: the provider kind, base URL and model, where the API key comes from, and "Test
 // connection" (one real request: the model's answer and the latency, or the provider's error). The key
 // is typed only in the desktop window, which stores it in the OS keychain; a browser page never takes
-// one (it names the environment variable to set instead), so a key never crosses the web socket.
+// one (it names the environment variable to set instead), so a key never crosses the web socket. A key goes
+// only to the kind and address it is bound to: testing or saving another one sends no key unless the
+// desktop window's own confirmation (shown by the app, not this page) says so; the page says where the
+// key is kept instead.
 import { useEffect, useId, useState } from 'react';
 import type { ModelTest, ModelView, ProviderInput } from '../store/types';
 import { useApp } from '../store/store';
@@ -13,6 +16,8 @@ const KIND_WORDS: Record<ProviderInput['kind'], string> = {
 };
 
 function keyWords(v: ModelView): string {
+  const where = v.key_source === 'keychain' ? 'the OS keychain' : `the environment variable ${v.api_key_env}`;
+  if (v.key_source !== 'none' && !v.key_applies) return `A key is in ${where}, but it is not sent to this provider:`;
   if (v.key_source === 'keychain') return 'The key comes from the OS keychain.';
   if (v.key_source === 'environment') return `The key comes from the environment variable ${v.api_key_env}.`;
   if (!v.api_key_env) return 'No key is set; an OpenAI-compatible server on this machine usually needs none.';
@@ -20,17 +25,28 @@ function keyWords(v: ModelView): string {
 }
 
 function TestResult({ r }: { r: ModelTest }) {
+  const withoutKey = r.key_note && (
+    <p className="hint" data-testid="model-test-key">
+      {`Sent without the API key. ${r.key_note}`}
+    </p>
+  );
   if (r.reached && r.answer !== null) {
     return (
-      <p className="test-result ok" data-testid="model-test-result">
-        {`Connected in ${r.latency_ms} ms. ${r.label} answered: “${r.answer}”`}
-      </p>
+      <>
+        <p className="test-result ok" data-testid="model-test-result">
+          {`Connected in ${r.latency_ms} ms. ${r.label} answered: “${r.answer}”`}
+        </p>
+        {withoutKey}
+      </>
     );
   }
   return (
-    <p className="test-result error" data-testid="model-test-result">
-      {`The test failed after ${r.latency_ms} ms: ${r.error ?? 'no answer.'}`}
-    </p>
+    <>
+      <p className="test-result error" data-testid="model-test-result">
+        {`The test failed after ${r.latency_ms} ms: ${r.error ?? 'no answer.'}`}
+      </p>
+      {withoutKey}
+    </>
   );
 }
 
@@ -51,7 +67,10 @@ function KeyField({ view }: { view: ModelView }) {
   return (
     <div className="field key">
       <label htmlFor={id}>API key (stored in the OS keychain, never shown again)</label>
-      <input id={id} type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} />
+      <input id={id} type="password" autoComplete="off" spellCheck={false} value={key} aria-describedby={`${id}-bound`} onChange={(e) => setKey(e.target.value)} />
+      <p className="hint" id={`${id}-bound`} data-testid="key-bound-to">
+        {`A key stored here is kept for ${KIND_WORDS[view.kind]} at ${view.base_url}, the provider in use, and is sent nowhere else.`}
+      </p>
       <button
         type="button"
         disabled={key.trim().length < 8}
@@ -173,6 +192,11 @@ export function ModelPage() {
           )}
           <h3>API key</h3>
           <p data-testid="key-source">{keyWords(view)}</p>
+          {view.key_note && (
+            <p className="error" role="note" data-testid="key-not-sent">
+              {view.key_note}
+            </p>
+          )}
           <KeyField view={view} />
         </>
       )}

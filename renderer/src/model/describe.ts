@@ -3,6 +3,7 @@
 import type { GrantRecord, HumanOutcome, Outcome } from '../../../common/approvals';
 import type { Class, GrantPattern } from '../../../common/domain';
 import { displayDecidedBy, REMOTE_PERSON_PREFIX } from '../../../common/decided-by';
+import { patternText as commonPatternText } from '../../../common/grant-pattern';
 import { visibleText } from './visible-text';
 
 export const OUTCOME_BUTTONS: Record<HumanOutcome, string> = {
@@ -103,21 +104,9 @@ export function toolLabel(name: string): string {
   return name;
 }
 
+/** A grant's pattern in a few words (common/grant-pattern.ts: the same text every surface prints). */
 export function patternText(p: GrantPattern): string {
-  switch (p.kind) {
-    case 'argv':
-      return p.argv.map(quoteToken).join(' ') + (p.redirects?.length ? ` (may write to ${p.redirects.join(', ')})` : '');
-    case 'path':
-      return p.glob;
-    case 'url':
-      return `${p.prefix}…`;
-    case 'tool':
-      return 'any call of this tool';
-  }
-}
-
-export function quoteToken(t: string): string {
-  return /^[\w@%+=:,./*?-]+$/.test(t) ? t : `'${t.replace(/'/g, `'\\''`)}'`;
+  return commonPatternText(p);
 }
 
 export function formatTime(ms: number, now = Date.now()): string {

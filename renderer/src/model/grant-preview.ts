@@ -1,9 +1,10 @@
-// The grant editor's model: the proposed pattern as editable text, parsed back to a pattern, and a
-// preview of what a pattern covers and what it never covers (from the gate's matching rules:
-// every segment must be covered, no substitution, no unnamed redirection, never a floor).
+// The grant editor's model: what a person chooses (exactly this command, this command then any further
+// arguments, or a pattern they write in the language of common/grant-pattern.ts) turned into the one
+// pattern that is stored, and the Save label that says exactly that. What a pattern covers is never
+// guessed here: the server's preview (grant.preview) judges it with the gate's own policy.
 import type { GrantDuration } from '../../../common/approvals';
 import type { GrantPattern } from '../../../common/domain';
-import { quoteToken } from './describe';
+import { argvMatchOf, formatArgvPattern, parseCommandPattern, patternMeaning, tokenHasWildcard, tokenLiteral } from '../../../common/grant-pattern';
 
 export const DURATION_WORDS: Record<GrantDuration, string> = {
   session: 'This session',
@@ -15,11 +16,61 @@ export const DURATION_WORDS: Record<GrantDuration, string> = {
 /** The order durations are offered in, narrowest first. */
 export const DURATION_ORDER: GrantDuration[] = ['session', '15m', '1h', 'always'];
 
-/** The text a person edits for one pattern. */
+/** How a command grant matches, as the editor offers it. */
+export type CommandMode = 'exact' | 'prefix' | 'pattern';
+
+export const MODE_WORDS: Record<CommandMode, string> = {
+  exact: 'Exactly this command',
+  prefix: 'This command, then any further arguments',
+  pattern: 'A pattern',
+};
+
+/** The choices for a proposal: a compound command (kind "command") can only be granted exactly, or by a pattern for one command. */
+export function commandModes(initial: GrantPattern): CommandMode[] {
+  return initial.kind === 'argv' ? ['exact', 'prefix', 'pattern'] : ['exact', 'pattern'];
+}
+
+/** The choice an editor opens on: exactly the command, unless the grant being edited already is wider. */
+export function initialMode(initial: GrantPattern): CommandMode {
+  if (initial.kind !== 'argv') return 'exact';
+  if (initial.argv.some(tokenHasWildcard)) return 'pattern';
+  return argvMatchOf(initial) === 'prefix' ? 'prefix' : 'exact';
+}
+
+/**
+ * The text the pattern field starts with: for a single command, its words up to the first option and a
+ * last `*` (`git log --oneline -5` → `git log *`), never the bare program when a word follows it.
+ */
+export function initialPatternText(initial: GrantPattern): string {
+  if (initial.kind !== 'argv') return '';
+  if (initial.argv.some(tokenHasWildcard)) return formatArgvPattern(initial.argv, argvMatchOf(initial));
+  const cut = initial.argv.findIndex((t, i) => i > 0 && (tokenLiteral(t) ?? '').startsWith('-'));
+  const words = cut === -1 ? initial.argv : cut === 1 ? initial.argv.slice(0, 1) : initial.argv.slice(0, cut);
+  return formatArgvPattern(words, 'prefix');
+}
+
+export type PatternResult = { ok: true; pattern: GrantPattern } | { ok: false; error: string };
+
+/** The one pattern a command grant stores for a choice. */
+export function commandPattern(initial: GrantPattern, mode: CommandMode, text: string): PatternResult {
+  const redirects = initial.kind === 'argv' && initial.redirects?.length ? { redirects: initial.redirects } : {};
+  if (mode === 'exact') return { ok: true, pattern: initial.kind === 'argv' ? { ...initial, match: argvMatchOf(initial) } : initial };
+  if (mode === 'prefix') {
+    if (initial.kind !== 'argv') return { ok: false, error: 'A compound command can only be granted exactly.' };
+    return { ok: true, pattern: { kind: 'argv', argv: initial.argv, match: 'prefix', ...redirects } };
+  }
+  const parsed = parseCommandPattern(text);
+  if (!parsed.ok) return parsed;
+  return { ok: true, pattern: { kind: 'argv', argv: parsed.argv, match: parsed.match, ...redirects } };
+}
+
+/** The text a person edits for a path or URL pattern. */
 export function patternToEditable(p: GrantPattern): string {
   switch (p.kind) {
     case 'argv':
-      return p.argv.map(quoteToken).join(' ');
+      return formatArgvPattern(p.argv, argvMatchOf(p));
+    case 'command':
+      return p.command;
     case 'path':
       return p.glob;
     case 'url':
@@ -29,58 +80,12 @@ export function patternToEditable(p: GrantPattern): string {
   }
 }
 
-/** Splits an edited argv line into tokens (single and double quotes group; backslash escapes). */
-export function tokenize(line: string): { ok: true; tokens: string[] } | { ok: false; error: string } {
-  const tokens: string[] = [];
-  let cur = '';
-  let has = false;
-  let quote: "'" | '"' | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quote) {
-      if (ch === quote) quote = null;
-      else if (ch === '\\' && quote === '"' && i + 1 < line.length) cur += line[++i];
-      else cur += ch;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      quote = ch;
-      has = true;
-    } else if (ch === '\\' && i + 1 < line.length) {
-      cur += line[++i];
-      has = true;
-    } else if (/\s/.test(ch)) {
-      if (has) tokens.push(cur);
-      cur = '';
-      has = false;
-    } else {
-      cur += ch;
-      has = true;
-    }
-  }
-  if (quote) return { ok: false, error: 'A quote is not closed.' };
-  if (has) tokens.push(cur);
-  return { ok: true, tokens };
-}
-
-const SHELL_SYNTAX = /[;&|<>`$()]/;
-
-/** The edited text back to a pattern of the same kind, or a sentence saying what is wrong. */
-export function editableToPattern(original: GrantPattern, text: string): { ok: true; pattern: GrantPattern } | { ok: false; error: string } {
+/** An edited path or URL back to a pattern of the same kind, or a sentence saying what is wrong (the server judges the width). */
+export function editableToPattern(original: GrantPattern, text: string): PatternResult {
   switch (original.kind) {
-    case 'argv': {
-      const t = tokenize(text);
-      if (!t.ok) return t;
-      if (t.tokens.length === 0 || t.tokens.some((x) => x === '')) return { ok: false, error: 'The command pattern needs at least one word.' };
-      const bad = t.tokens.find((x) => SHELL_SYNTAX.test(x) && !/^['"]/.test(x));
-      if (bad !== undefined && /^[;&|<>]+$/.test(bad)) return { ok: false, error: `"${bad}" joins commands; a grant covers one command (each part of a compound command needs its own).` };
-      if (t.tokens[0] === '*') return { ok: false, error: 'The first word must name the program; "*" would allow any command.' };
-      return { ok: true, pattern: original.redirects ? { kind: 'argv', argv: t.tokens, redirects: original.redirects } : { kind: 'argv', argv: t.tokens } };
-    }
     case 'path': {
       const glob = text.trim();
       if (!glob) return { ok: false, error: 'The path pattern needs a glob.' };
-      if (['**', '/**', '/', '~/**', '~'].includes(glob)) return { ok: false, error: `"${glob}" would cover every file; choose a narrower glob.` };
       return { ok: true, pattern: { kind: 'path', glob } };
     }
     case 'url': {
@@ -88,35 +93,12 @@ export function editableToPattern(original: GrantPattern, text: string): { ok: t
       if (!/^https?:\/\/[^/]+\//.test(prefix)) return { ok: false, error: 'A URL prefix must include the scheme, the host and the slash after it (https://example.com/).' };
       return { ok: true, pattern: { kind: 'url', prefix } };
     }
-    case 'tool':
+    default:
       return { ok: true, pattern: original };
   }
 }
 
-export interface CoveragePreview {
-  covers: string[];
-  never: string[];
-}
-
-/** Examples of what a pattern covers and never covers, from the gate's matching rules. */
-export function previewCoverage(tool: string, p: GrantPattern): CoveragePreview {
-  switch (p.kind) {
-    case 'argv': {
-      const base = p.argv.map(quoteToken).join(' ');
-      const wild = p.argv.some((t) => t.includes('*') || t.includes('?'));
-      return {
-        covers: [base, `${base} -- --watch (more arguments after these)`, ...(wild ? ['any word where the pattern has * or ?'] : []), ...(p.redirects?.length ? [`${base} > ${p.redirects[0]}`] : [])],
-        never: [`${base}; rm -rf x (each joined command needs its own grant)`, `${base} > out.txt (a redirection the grant does not name)`, `${base} $(…) (a substitution)`, 'anything destructive, or reading credentials (floors always ask)'],
-      };
-    }
-    case 'path':
-      return {
-        covers: [`${tool} on paths matching ${p.glob} (** crosses folders, * stays in one)`],
-        never: ['the same path through a link to somewhere else (the real path is checked)', 'credential locations such as ~/.ssh (floors always ask)', `other tools than ${tool}`],
-      };
-    case 'url':
-      return { covers: [`${tool} of URLs starting with ${p.prefix}`], never: ['other hosts, or the same host over a different scheme', `other tools than ${tool}`] };
-    case 'tool':
-      return { covers: [`every call of ${tool}`], never: ['other tools', 'anything a floor covers'] };
-  }
+/** The Save button's words: exactly what will be stored, and for how long. */
+export function saveLabel(verb: string, tool: string, pattern: GrantPattern | null, duration: GrantDuration): string {
+  return `${verb} ${pattern ? patternMeaning(tool, pattern) : '…'} (${DURATION_WORDS[duration].toLowerCase()})`;
 }

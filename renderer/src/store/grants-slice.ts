@@ -1,5 +1,4 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { GrantRecord } from '../../../common/approvals';
 import type { AppState, GrantsSlice, SliceDeps } from './types';
 
 export const createGrantsSlice =
@@ -42,18 +41,21 @@ export const createGrantsSlice =
       return r.ok ? (r.value.find((x) => !get().dismissedSuggestions.includes(x.hash)) ?? null) : null;
     },
     async acceptSuggestion(sg) {
-      const made: GrantRecord[] = [];
-      for (const pattern of sg.patterns) {
-        const r = await api.createGrant({ tool: sg.tool, pattern, duration: 'always', note: `Suggested: approved ${sg.count} times` });
-        if (!r.ok) {
-          set({ grantsError: r.error.message });
-          return r;
-        }
-        made.push(r.value);
-        get().onGrantChanged(r.value);
+      // One Always allow makes one grant (the server offers one pattern per suggestion).
+      const [pattern, ...more] = sg.patterns;
+      if (!pattern || more.length) {
+        const error = { code: 'invalid_grant', message: 'A suggestion makes exactly one grant.' };
+        set({ grantsError: error.message });
+        return { ok: false, error };
       }
+      const r = await api.createGrant({ tool: sg.tool, pattern, duration: 'always', note: `Suggested: approved ${sg.count} times` });
+      if (!r.ok) {
+        set({ grantsError: r.error.message });
+        return r;
+      }
+      get().onGrantChanged(r.value);
       await get().loadSuggestions();
-      return { ok: true, value: made };
+      return { ok: true, value: [r.value] };
     },
     dismissedSuggestions: [],
     dismissSuggestion(hash) {

@@ -22,8 +22,16 @@ const createConnectionSlice =
     model: null,
     workspace: null,
     problem: null,
+    coreMessage: null,
     setConnection(c) {
       set({ connection: c });
+    },
+    onCoreStatus({ state, message }) {
+      const was = get().connection;
+      const connection = state === 'open' ? 'open' : state === 'stopped' ? 'stopped' : state === 'restarting' ? 'reconnecting' : 'connecting';
+      set({ connection, coreMessage: message });
+      // A core that answers again (restarted, or started late): show what it holds now.
+      if (connection === 'open' && was !== 'open') void get().reloadAll();
     },
     async reloadAll() {
       const [info, agent, settings] = await Promise.all([api.getInfo(), api.getAgentInfo(), api.getSettings()]);

@@ -1,7 +1,7 @@
 // The one store's shape: slices, each with its state and the actions that change it. Only slice
 // actions (and the bridge wiring) call the API.
 import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingApproval } from '../../../common/approvals';
-import type { AppInfo, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
+import type { AppInfo, CoreState, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
 import type { AppApi, Result, callDetailSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
 import type { deviceViewSchema, pairingSchema, policyPreviewSchema, remoteStatusSchema } from '../../../common/operations';
@@ -12,12 +12,14 @@ import type { ReviewReport } from '../../../common/review';
 import type { CallState, ConsentOfferView, NotificationView } from '../bridge/events';
 
 export type GrantSample = z.output<typeof grantSampleSchema>;
+/** The server's preview of a grant: samples judged by the real policy, the width judge's verdict, whether it covers the card's call. */
+export type GrantPreview = { samples: GrantSample[]; verdict?: { ok: boolean; code?: string; reason?: string }; covers_call?: boolean | null };
 export type GrantSuggestion = z.output<typeof grantSuggestionSchema>;
 export type ModelView = z.output<typeof modelViewSchema>;
 export type ModelTest = z.output<typeof modelTestSchema>;
 export type ProviderInput = z.output<typeof providerInputSchema>;
 
-export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'unauthorized' | 'stopped';
 
 export interface ConnectionSlice {
   connection: Connection;
@@ -26,7 +28,11 @@ export interface ConnectionSlice {
   /** The workspace commands run in (a card's working folder when the call names none). */
   workspace: string | null;
   problem: string | null;
+  /** The desktop's word on its core: why it is not running (with the fix), or a problem of a running one. */
+  coreMessage: string | null;
   setConnection(c: Connection): void;
+  /** The desktop shell says where its core stands (common/contract.ts CORE_STATUS_SIGNAL). */
+  onCoreStatus(status: { state: CoreState; message: string | null }): void;
   /** Loads everything a fresh page (or a reconnected one) needs. */
   reloadAll(): Promise<void>;
 }
@@ -132,7 +138,7 @@ export interface GrantsSlice {
   revokeGrant(id: string): Promise<void>;
   updateGrant(id: string, change: { pattern: GrantPattern; duration: GrantDuration; note: string | null }): Promise<Result<GrantRecord>>;
   /** What a grant would cover, judged by the gate's own matching. */
-  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string; samples?: string[] }): Promise<Result<{ samples: GrantSample[] }>>;
+  previewGrant(req: { tool: string; patterns: GrantPattern[]; approval_id?: string; samples?: string[] }): Promise<Result<GrantPreview>>;
   onGrantChanged(g: GrantRecord): void;
   /** Repeated approvals a grant could replace (Settings → Grants). */
   suggestions: GrantSuggestion[];

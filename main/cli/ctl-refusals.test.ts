@@ -1,0 +1,73 @@
+// `ctl` reports a refusal as what it is: the daemon's own sentence and code, and exit code 4 ("running,
+// but no place for you now") for the socket's budgets, never 3 ("not running") or a dropped connection.
+// A real control server (main/control/server.ts) with its budgets set to refuse, and the real ctl code.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../test/support/cli';
+import { testCore } from '../../test/support/core';
+import type { ControlLimits } from '../control/connection';
+import { startControlServer } from '../control/server';
+import type { ThresholdCore } from '../gate/core';
+import { EXIT } from './ctl';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+});
+
+async function daemon(limits: Partial<ControlLimits>): Promise<{ dataDir: string; core: ThresholdCore }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'threshold-ctl-refused-'));
+  const core = await testCore();
+  const server = await startControlServer(core, dataDir, null, undefined, limits);
+  cleanup.push(async () => {
+    await server.close();
+    core.dispose();
+  });
+  return { dataDir, core };
+}
+
+const ctl = (dataDir: string, ...args: string[]) => runCli(['ctl', '--data-dir', dataDir, ...args]);
+
+describe('ctl says what refused it', () => {
+  it.each([
+    {
+      name: 'no place for quick operations: too_many_connections, exit 4',
+      limits: { maxQuick: 0 },
+      args: ['pending'],
+      code: EXIT.busy,
+      stderr: /^threshold ctl: The control socket is busy: at most 0 connections run quick operations at once and none of them is idle\. Try again in a moment\. \(too_many_connections\)\n$/,
+    },
+    {
+      name: 'no waiting place for a request that waits: too_many_waiting, exit 4',
+      limits: { maxWaiting: 0 },
+      args: ['request', '--tool', 'write_file', '--args', '{"path":"a.txt","content":"x"}'],
+      code: EXIT.busy,
+      stderr: /^threshold ctl: 0 connections are already waiting .*this request was not started\..* \(too_many_waiting\)\n$/,
+    },
+    {
+      name: 'a request over the message cap: message_too_large, exit 1 (the call failed; the daemon runs)',
+      limits: { maxMessage: 2048 },
+      args: ['request', '--tool', 'write_file', '--args', JSON.stringify({ path: 'a.txt', content: 'x'.repeat(4096) })],
+      code: EXIT.failed,
+      stderr: /^threshold ctl: A message may be at most 2048 bytes; this one is longer, so the connection is closed\. \(message_too_large\)\n$/,
+    },
+  ])('$name', async ({ limits, args, code, stderr }) => {
+    const { dataDir } = await daemon(limits);
+    const r = await ctl(dataDir, ...args);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code, stderr: expect.stringMatching(stderr) });
+  });
+
+  it('a request refused for want of a waiting place started nothing, and pending still answers (exit 0)', async () => {
+    const { dataDir, core } = await daemon({ maxWaiting: 0 });
+    await ctl(dataDir, 'request', '--tool', 'write_file', '--args', '{"path":"a.txt","content":"x"}');
+    const pending = await ctl(dataDir, '--json', 'pending');
+    expect({ code: pending.code, pending: JSON.parse(pending.stdout), calls: core.store.calls.listRecent(10).length }).toEqual({ code: 0, pending: [], calls: 0 });
+  });
+
+  it('a daemon that is not there is still exit 3', async () => {
+    const r = await ctl(mkdtempSync(join(tmpdir(), 'threshold-ctl-none-')), 'pending');
+    expect({ code: r.code, notRunning: /Threshold is not running/.test(r.stderr) }).toEqual({ code: EXIT.notRunning, notRunning: true });
+  });
+});

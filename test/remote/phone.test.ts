@@ -31,9 +31,9 @@ describe('the phone page answers only at exactly its LAN address', () => {
     { name: 'the address in another spelling (decimal)', host: () => '2130706434:' + new URL(b.origin).port },
     { name: 'the address on another port', host: () => '127.0.0.2:1' },
     { name: 'the address without a port', host: () => '127.0.0.2' },
-  ])('Host $name: refused', async ({ host }) => {
+  ])('Host $name: refused, with the security headers', async ({ host }) => {
     const r = await phoneRequest(b, '/', { host: host() });
-    expect(r.status).toBe(403);
+    expect({ status: r.status, csp: String(r.headers['content-security-policy']).includes("frame-ancestors 'none'"), nosniff: r.headers['x-content-type-options'] }).toEqual({ status: 403, csp: true, nosniff: 'nosniff' });
   });
 
   it.each([
@@ -52,6 +52,24 @@ describe('the phone page answers only at exactly its LAN address', () => {
     const auth = await phoneRequest(b, '/auth', { method: 'POST', body: '' });
     expect({ ws: ws.status, auth: auth.status }).toEqual({ ws: 401, auth: 405 });
   });
+});
+
+describe('the phone listener is held by the same limits as the desk', () => {
+  it('40 idle connections from one address: all but 16 are closed, and a paired phone still gets in', async () => {
+    const { connect } = await import('node:net');
+    const { cookie } = await pairDevice(b, 'Under flood');
+    const url = new URL(b.origin);
+    const idle = Array.from({ length: 40 }, () => connect({ host: url.hostname, port: Number(url.port) }));
+    const closed = new Set<number>();
+    idle.forEach((s, i) => {
+      s.on('close', () => closed.add(i));
+      s.on('error', () => undefined);
+    });
+    await new Promise((r) => setTimeout(r, 600));
+    const ws = await phoneRequest(b, '/ws', { cookie });
+    for (const s of idle) s.destroy();
+    expect({ keptAtMost16: 40 - closed.size <= 16, paired: ws.status }).toEqual({ keptAtMost16: true, paired: 426 });
+  }, 30_000);
 });
 
 describe("a device's token opens only the phone listener", () => {

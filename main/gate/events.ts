@@ -37,6 +37,17 @@ export interface CoreEvents {
   'notification.sent': Notification;
   /** Something the user should know that is not a model message (a provider problem, an MCP server down). */
   'session.note': { session_id: string | null; text: string };
+  'device.paired': DeviceView;
+  'device.revoked': DeviceView;
+}
+
+/** A paired phone as Settings → Devices shows it (main/remote/devices.ts). */
+export interface DeviceView {
+  id: string;
+  name: string;
+  created_at: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
 }
 
 // The call's states are one closed union, shared with the store's state machine.

@@ -18,7 +18,7 @@ import {
 } from '../paths';
 import { parseShell } from './parser';
 import { containsError, copyTree, plainTree, TooDeepError } from './syntax';
-import { lookupProgram, normaliseProgramName } from './programs';
+import { lookupProgram, normaliseProgramName, type ProgramEntry } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramConventions, ProgramRule, Producer, ReadKind, RedirectInfo, Segment } from './types';
 import { conventionsOf, inertInvocation, readKindOf, stdioOperand, STDIO_OPERAND } from './conventions';
@@ -637,7 +637,8 @@ export class ShellAnalyzer {
       out = this.runInvocation(d, nameWord.value, args, scope, input);
     }
     // Output sent to /dev/tcp is the reason the card shows, not what the program itself does.
-    const sent = d.reasons.findIndex((r) => r.startsWith('sends output to the network socket'));
+    // (judgeWrite records the socket in d.network before it gives that reason.)
+    const sent = d.network.length === 0 ? -1 : d.reasons.findIndex((r) => r.startsWith('sends output to the network socket'));
     if (sent !== -1 && sent !== d.reasons.length - 1) d.reasons.push(...d.reasons.splice(sent, 1));
     if (d.socket && d.program !== null && INTERPRETER_NAMES.has(lookupProgram(d.program)?.name ?? d.program)) {
       d.raise('destructive', `${d.program} is connected to a network socket: a remote shell`, SHELL_REACHABLE_EFFECTS);
@@ -685,7 +686,7 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
       const known = ascii ? lookupProgram(this.ctx.caseInsensitiveNames ? imitated.toLowerCase() : imitated) : undefined;
-      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, conventionsOf(known.rule, known.name)));
+      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, entryConventions(known)));
       return { kind: 'unknown' };
     }
     const trusted = normalised.trusted;
@@ -698,7 +699,7 @@ export class ShellAnalyzer {
       this.scanReads(d, expanded, argv, scope, 'content');
       const known = lookupProgram(name);
       if (!known?.rule.analyze) return { kind: 'unknown' };
-      const analysis = new RuleAnalysis(this, d, scope, conventionsOf(known.rule, known.name));
+      const analysis = new RuleAnalysis(this, d, scope, entryConventions(known));
       known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
       return analysis.produced ?? { kind: 'unknown' };
     }
@@ -716,7 +717,7 @@ export class ShellAnalyzer {
     }
     const rule = found.rule;
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
-    const conventions = conventionsOf(rule, found.name);
+    const conventions = entryConventions(found);
     // The shared conventions come first: `bash -n script.sh`, `apt-get -s install x`, `git --version`.
     const inert = inertInvocation(inv, conventions);
     if (inert) {
@@ -724,9 +725,9 @@ export class ShellAnalyzer {
       for (const i of inert.reads) if (expanded[i]) this.judgeRead(d, argv[i]!, expanded[i]!.literal, scope.cwd, false, expanded[i]!.glob, 'content', stdioOperand(conventions));
       return { kind: 'unknown' };
     }
-    d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
+    d.raise(rule.base, name === found.name ? found.baseReason : `${name} ${rule.what}`, rule.effects);
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
-    const table = rule.checksOwnOptions ? null : optionTableOf(rule, found.name);
+    const table = entryTable(found);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
     if (!rule.analyze) return passThrough(found.name, argv, stdin);
     const analysis = new RuleAnalysis(this, d, scope, conventions);
@@ -769,7 +770,7 @@ export class ShellAnalyzer {
         if (eq === -1) continue;
         v = v.slice(eq + 1);
       }
-      const assignment = /^[A-Za-z_][\w.-]*=(.*)$/.exec(v);
+      const assignment = v.includes('=') ? /^[A-Za-z_][\w.-]*=(.*)$/.exec(v) : null;
       if (assignment) v = assignment[1]!;
       this.judgeRead(d, v, true, scope.cwd, false, w.glob, kind, stdio);
     }
@@ -1179,6 +1180,17 @@ class RuleAnalysis implements Analysis {
   assign(name: string, value: Word): void {
     this.analyzer.judgeVariable(this.d, name, value, this.scope, 'runs with');
   }
+}
+
+/** The conventions of a program's rule for its name, kept on its entry. */
+function entryConventions(e: ProgramEntry): ProgramConventions {
+  return (e.conventions ??= conventionsOf(e.rule, e.name));
+}
+
+/** The option table applyRule checks a program's arguments against (none when its rule checks its own), kept on its entry. */
+function entryTable(e: ProgramEntry): OptionTable | null {
+  if (e.table === undefined) e.table = e.rule.checksOwnOptions ? null : optionTableOf(e.rule, e.name);
+  return e.table;
 }
 
 /** The option table a rule declares for one of its programs, compiled. */

@@ -16,8 +16,8 @@ import {
   secretReadReason,
   type PathContext,
 } from '../paths';
-import { parseShell } from './parser';
-import { containsError, copyTree, plainTree, TooDeepError } from './syntax';
+import { parseAndCopyShell } from './parser';
+import { containsError, plainTree, TooDeepError } from './syntax';
 import { lookupProgram, normaliseProgramName, type ProgramEntry } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramConventions, ProgramRule, Producer, ReadKind, RedirectInfo, Segment } from './types';
@@ -1271,12 +1271,7 @@ export function setPlainCommandShortcut(on: boolean): void {
 }
 
 function parseAndCopy(source: string): Node {
-  const tree = parseShell(source);
-  try {
-    return copyTree(tree, source, MAX_TREE_DEPTH);
-  } finally {
-    tree.delete();
-  }
+  return parseAndCopyShell(source, MAX_TREE_DEPTH);
 }
 
 function fieldOf(parent: Node, index: number): string | null {

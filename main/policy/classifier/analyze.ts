@@ -618,13 +618,20 @@ export class ShellAnalyzer {
     }
     const nameProducers: Producer[] = [];
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
-    const args: Word[] = [];
-    for (const n of argNodes) args.push(this.evalWord(n, d, scope));
-    for (const n of fed.extraArgs) args.push(this.evalWord(n, d, scope));
-    const argv = [nameWord.value];
-    for (const w of args) argv.push(w.value);
+    // Arrays of their final length: a pushed-to empty array takes room for 17 elements at its first push.
+    const count = argNodes.length + fed.extraArgs.length;
+    const args = new Array<Word>(count);
+    const argv = new Array<string>(count + 1);
+    argv[0] = nameWord.value;
+    let literal = nameWord.literal;
+    for (let i = 0; i < count; i++) {
+      const w = this.evalWord(i < argNodes.length ? argNodes[i]! : fed.extraArgs[i - argNodes.length]!, d, scope);
+      args[i] = w;
+      argv[i + 1] = w.value;
+      if (!w.literal) literal = false;
+    }
     d.argv = argv;
-    if (!nameWord.literal || args.some((w) => !w.literal)) d.literal = false;
+    if (!literal) d.literal = false;
 
     let out: Producer;
     if (!nameWord.literal) {
@@ -876,7 +883,9 @@ export class ShellAnalyzer {
    * to it (`git < in.txt push --force` gives the redirect three destinations); bash passes them to the
    * command: they are returned as `extraArgs`, in order, and judged as the command's arguments.
    */
-  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[]; extraArgs: Node[] } {
+  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: readonly Node[]; extraArgs: readonly Node[] } {
+    // Most commands have none: one shared answer (its lists are only read).
+    if (nodes.length === 0) return NO_REDIRECTS;
     let stdin: Producer | undefined;
     const continuations: Node[] = [];
     const extraArgs: Node[] = [];
@@ -1072,7 +1081,7 @@ export class ShellAnalyzer {
     return {
       class: cls,
       hardline,
-      flags: FLAG_ORDER.filter((f) => this.flags.has(f)),
+      flags: this.flags.size === 0 ? [] : FLAG_ORDER.filter((f) => this.flags.has(f)),
       segments,
       reasons,
       effects,
@@ -1083,7 +1092,7 @@ export class ShellAnalyzer {
    * `cat <<EOF | sh` parses with the rest of the line inside the heredoc node. A continuation that starts
    * with | receives the output of the command the here-document fed; anything else runs after it.
    */
-  private walkContinuations(nodes: Node[], scope: Scope, fed: Producer): Producer {
+  private walkContinuations(nodes: readonly Node[], scope: Scope, fed: Producer): Producer {
     let out = fed;
     for (const node of nodes) {
       if (node.type === 'pipeline' && node.child(0)?.type.startsWith('|')) {
@@ -1238,12 +1247,18 @@ const OUTPUT_RANK: Record<Producer['kind'], number> = { none: 0, literal: 1, unk
 
 function combineOutputs(a: Producer, b: Producer): Producer {
   if (a.kind === 'literal' && b.kind === 'literal') return { kind: 'literal', text: a.text + b.text };
-  const [high, low] = OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind] ? [a, b] : [b, a];
+  // Without destructuring a pair: this runs for every statement, often before the function is optimised.
+  const aFirst = OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind];
+  const high = aFirst ? a : b;
+  const low = aFirst ? b : a;
   // The higher rank names the stream (remote code piped to a shell), but local output in it still
   // counts for exfiltration: `ls; curl x | …` must not hide the ls behind the download.
   if ((high.kind === 'remote' || high.kind === 'decoded') && (low.kind === 'unknown' || ('withLocal' in low && low.withLocal))) return { kind: high.kind, withLocal: true };
   return high;
 }
+
+/** applyRedirects of no redirection: nothing fed to standard input, no continuation, no extra argument. */
+const NO_REDIRECTS: { stdin?: Producer; continuations: readonly Node[]; extraArgs: readonly Node[] } = Object.freeze({ continuations: Object.freeze([]), extraArgs: Object.freeze([]) });
 
 /** Text that is an array subscript holding a command substitution: a[$(cmd)], a[`cmd`]. */
 const SUBSCRIPT_WITH_CODE = /\[[^\]]*(\$\(|`)/;

@@ -61,6 +61,9 @@ interface Scope {
   depth: number;
 }
 
+/** The effects of a raise that names none (one shared list: raise only reads it). */
+const NO_EFFECTS: readonly Effect[] = Object.freeze([]);
+
 class Draft {
   text: string;
   argv: string[] = [];
@@ -91,7 +94,7 @@ class Draft {
   private decisive: string | null = null;
   private secretReason: string | null = null;
 
-  raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
+  raise(cls: Class, reason: string, effects: readonly Effect[] = NO_EFFECTS): void {
     const raised = maxClass(this.cls, cls);
     // The last reason given at the segment's class: the path, option or program that put it there.
     if (reason && cls === raised) this.decisive = reason;
@@ -1129,7 +1132,7 @@ class RuleAnalysis implements Analysis {
     this.d.network.push({ ...use, hosts: use.hosts.map((h) => (h && typeof h === 'object' ? h : { host: null, why: 'the classifier could not read this host' })) });
   }
 
-  raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
+  raise(cls: Class, reason: string, effects: readonly Effect[] = NO_EFFECTS): void {
     this.d.raise(cls, reason, effects);
   }
   addEffects(effects: readonly Effect[]): void {

@@ -829,7 +829,7 @@ export class ShellAnalyzer {
       if (why) d.raise('read', `${verb} ${raw}, ${why}`, ['secret_read']);
       return;
     }
-    const secret = secretReadReason(abs, this.ctx, kind === 'metadata' ? { byName: false } : {});
+    const secret = secretReadReason(abs, this.ctx, kind === 'metadata' ? NOT_BY_NAME : BY_NAME);
     if (secret !== null) d.raise('read', `${verb} ${tildify(abs, this.ctx)}, ${secret}`, ['secret_read', 'file_read']);
     else if (recursive && kind !== 'metadata' && containsCredentialLocation(abs, this.ctx))
       d.raise('read', `reads ${tildify(abs, this.ctx)} recursively, which holds credential locations`, ['secret_read', 'file_read']);
@@ -1259,6 +1259,10 @@ function combineOutputs(a: Producer, b: Producer): Producer {
   if ((high.kind === 'remote' || high.kind === 'decoded') && (low.kind === 'unknown' || ('withLocal' in low && low.withLocal))) return { kind: high.kind, withLocal: true };
   return high;
 }
+
+/** secretReadReason's options for a metadata read (names and sizes: not judged by the file's name), and for any other. */
+const NOT_BY_NAME = Object.freeze({ byName: false });
+const BY_NAME = Object.freeze({});
 
 /** applyRedirects of no redirection: nothing fed to standard input, no continuation, no extra argument. */
 const NO_REDIRECTS: { stdin?: Producer; continuations: readonly Node[]; extraArgs: readonly Node[] } = Object.freeze({ continuations: Object.freeze([]), extraArgs: Object.freeze([]) });

@@ -2,7 +2,7 @@
 // does not recognise fails closed: an unknown node is at least write and flagged; an unknown program
 // can reach every effect; code computed at run time is dynamic.
 import type { SyntaxNode as Node } from './syntax';
-import { CLASSES, SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
+import { CLASSES, FLAGS, SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
 import {
   containsCredentialLocation,
   globCouldReachCredential,
@@ -132,7 +132,8 @@ class Draft {
 
 export class ShellAnalyzer {
   private readonly drafts: Draft[] = [];
-  private readonly flags = new Set<Flag>();
+  /** The flags raised, one bit each (FLAG_BIT): no Set to make for every command. */
+  private flagBits = 0;
   private readonly topReasons: string[] = [];
   private functions: Set<string> | null = null;
   /** @internal */
@@ -187,7 +188,7 @@ export class ShellAnalyzer {
 
   /** @internal */
   flag(flag: Flag, reason: string): void {
-    this.flags.add(flag);
+    this.flagBits |= FLAG_BIT[flag];
     if (reason && !this.topReasons.includes(reason)) this.topReasons.push(reason);
   }
 
@@ -1071,8 +1072,9 @@ export class ShellAnalyzer {
       if (s.hardline) hardline = true;
       for (const e of s.effects) if (!effects.includes(e)) effects.push(e);
     }
-    if (hardline) this.flags.add('hardline');
-    const failClosed = this.flags.has('parse_error') || this.flags.has('unknown_syntax') || this.flags.has('obfuscation');
+    if (hardline) this.flagBits |= FLAG_BIT.hardline;
+    const bits = this.flagBits;
+    const failClosed = (bits & FAIL_CLOSED_BITS) !== 0;
     if (failClosed && classRank(cls) < classRank('write')) cls = 'write';
     if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) if (!effects.includes(e)) effects.push(e);
     if (segments.length === 0) cls = failClosed ? 'write' : 'read';
@@ -1084,7 +1086,7 @@ export class ShellAnalyzer {
     return {
       class: cls,
       hardline,
-      flags: this.flags.size === 0 ? [] : FLAG_ORDER.filter((f) => this.flags.has(f)),
+      flags: bits === 0 ? [] : flagsOf(bits),
       segments,
       reasons,
       effects,
@@ -1379,6 +1381,18 @@ function addReasons(reasons: string[], s: Segment): void {
 }
 
 const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];
+
+/** One bit per flag the domain knows. */
+const FLAG_BIT = Object.fromEntries(FLAGS.map((f, i) => [f, 1 << i])) as Record<Flag, number>;
+/** Flags that make a command at least write with every effect a shell reaches. */
+const FAIL_CLOSED_BITS = FLAG_BIT.parse_error | FLAG_BIT.unknown_syntax | FLAG_BIT.obfuscation;
+
+/** The flags of a bit set, in FLAG_ORDER. */
+function flagsOf(bits: number): Flag[] {
+  const out: Flag[] = [];
+  for (const f of FLAG_ORDER) if ((bits & FLAG_BIT[f]) !== 0) out.push(f);
+  return out;
+}
 
 /** Where a variable's new value comes from when only the run knows it (read, a substitution, such a variable). */
 function runtimeOrigin(word: Word | null, known: ReadonlyMap<string, string> | null): string | null {

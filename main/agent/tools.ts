@@ -13,7 +13,7 @@ import type { ThresholdCore } from '../gate/core';
 import type { Evaluation } from '../policy/evaluate';
 import { resolvePath } from '../policy/paths';
 import { toolArgSchemas, type BuiltinToolName } from '../policy/tools';
-import type { McpToolInfo } from './mcp';
+import type { McpToolInfo } from '../calls/mcp-servers';
 import { webFetch } from './web-fetch';
 import { consentedHost } from './web-fetch-hosts';
 

@@ -2,6 +2,7 @@
 // takes it; the desktop shell only reads it, to find the core it should attach to instead of starting one.
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { CoreError } from './dirs';
 
 export function dataDirLockFile(dataDir: string): string {
   return join(dataDir, 'threshold.lock');
@@ -53,4 +54,12 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Takes the data directory for this process, or says which process has it: the function that releases it. */
+export function lockDataDir(dataDir: string): () => void {
+  const lock = acquireDataDirLock(dataDir);
+  if ('release' in lock) return lock.release;
+  if (lock.heldBy !== null) throw new CoreError('data_dir_in_use', `Another Threshold (pid ${lock.heldBy}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
+  throw new CoreError('data_dir_in_use', `Could not take the lock on ${dataDir}.`);
 }

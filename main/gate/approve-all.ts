@@ -7,7 +7,7 @@ import type { DecisionRecord } from '../../common/approvals';
 import { formatDecidedBy } from '../../common/decided-by';
 import type { Redactor } from '../redact/redactor';
 import type { Store } from '../store/store';
-import type { EventBus } from './events';
+import type { CoreEventBus as EventBus } from './events';
 
 export interface ApproveAllView {
   session_id: string;

@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
-import { acquireDataDirLock } from '../config/data-dir-lock';
+import { lockDataDir } from '../config/data-dir-lock';
 import { parseOrigin } from '../../common/origin';
-import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
+import { checkDataDir } from '../config/dirs';
 import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
 import { accessView, validUiRow } from '../config/access-view';
 import { ConfigError, configFromObject, type ThresholdConfig } from '../config/load';
@@ -29,7 +29,7 @@ import { crashPoint } from './crash-hook';
 import { CheckpointService } from './checkpoint-service';
 import { ExecutionService } from './execution';
 import { SandboxConsent } from './sandbox-consent';
-import { EventBus } from './events';
+import { CoreEventBus } from './events';
 import { ApprovalGate } from './gate';
 import { grantPatternProblem, grantScope } from './proposals';
 import { normaliseGrantPattern } from '../../common/grant-pattern';
@@ -50,18 +50,9 @@ export interface CoreOptions {
 
 export type CoreResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
-export class CoreError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export class ThresholdCore {
   readonly store: Store;
-  readonly events = new EventBus();
+  readonly events = new CoreEventBus();
   readonly approvers = new ApproverRegistry();
   readonly redactor: Redactor;
   readonly gate: ApprovalGate;
@@ -88,7 +79,7 @@ export class ThresholdCore {
     this.now = o.now ?? Date.now;
     if (!o.store) {
       checkDataDir(o.dataDir);
-      this.releaseLock = acquireLock(o.dataDir);
+      this.releaseLock = lockDataDir(o.dataDir);
     }
     try {
       this.store = o.store ?? Store.openDataDir(o.dataDir);
@@ -416,26 +407,4 @@ export class ThresholdCore {
     this.releaseLock?.();
     this.releaseLock = null;
   }
-}
-
-/**
- * The data directory must be the running user's and closed to others (mode 0700): whoever can write it
- * could set the level or swap the database, whoever can read it reads the history, and the control
- * socket's safety depends on it. Refused by name with the fix (see main/config/dirs.ts).
- */
-export function checkDataDir(dataDir: string): void {
-  try {
-    ensurePrivateDir(dataDir);
-  } catch (err) {
-    if (err instanceof UnsafePathError) throw new CoreError(err.code, err.message);
-    throw err;
-  }
-}
-
-/** One process per data directory (main/config/data-dir-lock.ts). */
-function acquireLock(dataDir: string): () => void {
-  const lock = acquireDataDirLock(dataDir);
-  if ('release' in lock) return lock.release;
-  if (lock.heldBy !== null) throw new CoreError('data_dir_in_use', `Another Threshold (pid ${lock.heldBy}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
-  throw new CoreError('data_dir_in_use', `Could not take the lock on ${dataDir}.`);
 }

@@ -5,7 +5,7 @@
 // every surface in step.
 import type { Redactor } from '../redact/redactor';
 import type { Store } from '../store/store';
-import type { EventBus } from './events';
+import type { CoreEventBus as EventBus } from './events';
 
 export interface SessionApprovalView {
   approval_id: string;

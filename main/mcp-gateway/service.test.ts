@@ -3,7 +3,7 @@
 // to it says why it did not run; every call is judged first (nothing reaches a server the gate refused).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpManager } from '../agent/mcp';
+import { McpManager } from '../calls/mcp-servers';
 import type { McpServerConfig } from '../config/load';
 import { testCore } from '../../test/support/core';
 import { McpGatewayService } from './service';

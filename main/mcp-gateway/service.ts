@@ -4,7 +4,7 @@
 // again with growing pauses; one that cannot be started is reported (listed with its problem, its tools
 // still listed, a call to them answered with why), never silently dropped.
 import type { Disposable } from '../../common/disposable';
-import type { McpManager, McpProblem } from '../agent/mcp';
+import type { McpManager, McpProblem } from '../calls/mcp-servers';
 import type { ThresholdCore } from '../gate/core';
 
 export interface GatewayTool {

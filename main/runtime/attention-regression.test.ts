@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import type { ThresholdCore } from '../gate/core';
-import { createHandlers, invokeOperation } from './handlers';
+import { invokeOperation } from '../../common/invoke';
+import { createHandlers } from './handlers';
 import { ModelSettings } from './model-settings';
 
 const cores: ThresholdCore[] = [];

@@ -7,7 +7,8 @@ import { nextPending, shellCall, testCore } from '../../test/support/core';
 import { TEST_PATHS } from '../../test/support/policy';
 import { newId } from '../store/ids';
 import { Store } from '../store/store';
-import { createHandlers, invokeOperation } from './handlers';
+import { invokeOperation } from '../../common/invoke';
+import { createHandlers } from './handlers';
 
 async function setup() {
   const core = await testCore();

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import type { ThresholdCore } from '../gate/core';
 import { Store } from '../store/store';
-import { createHandlers, invokeOperation } from './handlers';
+import { invokeOperation } from '../../common/invoke';
+import { createHandlers } from './handlers';
 
 const SECRET = 'sk-ant-api03-' + 'Zx9'.repeat(30);
 const COMMAND = `curl -H "Authorization: Bearer ${SECRET}" https://api.example.com/v1/models`;

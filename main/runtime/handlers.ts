@@ -1,12 +1,12 @@
 // The operations' handlers: one implementation per operation of the table (common/operations.ts), shared
 // by the Electron IPC, the web bridge and the JSON-RPC control API. Each surface builds its own set so
 // that a decision records who made it (desktop, web, control). Answers are Result values, never throws.
-import type { ErrorValue, EventPayloads, OperationName, ParamsOf, Result, ResultOf, Transport } from '../../common/operations';
+import type { Handlers } from '../../common/invoke';
+import type { ErrorValue, Result, Transport } from '../../common/operations';
 import type { Agent } from '../agent/agent';
 import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
 import type { ThresholdCore } from '../gate/core';
-import type { CoreEvents } from '../gate/events';
 import { ExternalCalls } from '../hooks/external-calls';
 import type { McpGatewayService } from '../mcp-gateway/service';
 import { CursorError } from '../store/call-history-repo';
@@ -60,10 +60,7 @@ export interface Lifetime {
   track<T>(work: Promise<T>): Promise<T>;
 }
 
-type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
-import type { RequestContext } from './invoke';
-export type { RequestContext } from './invoke';
-export type Handlers = { [K in OperationName]: (params: ParamsOf<K>, request?: RequestContext) => Answer<K> };
+export type { Handlers, RequestContext } from '../../common/invoke';
 
 function fail(code: string, message: string): { ok: false; error: ErrorValue } {
   return { ok: false, error: { code, message } };
@@ -323,8 +320,3 @@ function exampleText(tool: string, args: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-export { invokeOperation } from './invoke';
-
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** The core's event bus and the table's event schemas describe the same events (a drift is a compile error). */
-export const EVENTS_MATCH_CORE: Same<CoreEvents, EventPayloads> = true;

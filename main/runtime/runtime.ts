@@ -21,7 +21,7 @@ import { startWebServer, type WebServer } from '../web/server';
 import { rememberedWebPort, rememberWebPort } from '../web/port';
 import { loadWebToken } from '../web/token';
 import { ExternalCalls } from '../hooks/external-calls';
-import { McpManager } from '../agent/mcp';
+import { McpManager } from '../calls/mcp-servers';
 import { McpGatewayService } from '../mcp-gateway/service';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
@@ -179,7 +179,7 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
         keyUseTimeoutMs: Math.min(o.keyUseTimeoutMs ?? KEY_USE_TIMEOUT_MS, KEY_USE_TIMEOUT_MS),
         info: () => ({ pid: process.pid, version: o.version, data_dir: o.dataDir, launched_by: o.launchedBy ?? 'other' }),
       };
-      const server = await startControlServer(core, o.dataDir, agent, handlers('control'), {}, desktop);
+      const server = await startControlServer(o.dataDir, handlers('control'), (listener) => core.events.onAny(listener), {}, desktop);
       control = server;
       owned.defer(() => server.close());
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShadowGit } from '../../executor/checkpoints';
 import { Agent } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
+import { createModel } from '../../main/providers/create-model';
 import type { ProviderConfig } from '../../main/config/load';
 import { Store } from '../../main/store/store';
 import { FakeProvider } from '../fake-provider/server';

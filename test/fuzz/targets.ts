@@ -8,7 +8,6 @@ import { ALIASES, OPERATION_NAMES, type OperationName } from '../../common/opera
 import { CLASSES } from '../../common/domain';
 import { IPC_CHANNELS, registerHandlers, type IpcEventLike } from '../../main/app/ipc';
 import { ConfigError, loadConfigFile, parseConfig } from '../../main/config/load';
-import { createMethods } from '../../main/control/methods';
 import { createHandlers } from '../../main/runtime/handlers';
 import { handleMessage } from '../../main/control/server';
 import { classifyCommand, initClassifier } from '../../main/policy/classifier';
@@ -17,6 +16,7 @@ import { BUILTIN_TOOL_NAMES } from '../../main/policy/tools';
 import { testCore } from '../support/core';
 import { TEST_PATHS } from '../support/policy';
 import { anyOrNasty, anyString, INVALID_UTF8, NASTY_STRINGS, NASTY_VALUES } from './nasty';
+import { createMethods } from '../support/control';
 
 export interface FuzzTarget<T = unknown> {
   name: string;

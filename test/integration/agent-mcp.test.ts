@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../main/config/load';
 import type { ThresholdCore } from '../../main/gate/core';
-import { McpManager } from '../../main/agent/mcp';
+import { McpManager } from '../../main/calls/mcp-servers';
 import { useAgentHarness, type SetupOptions } from '../support/agent';
 
 const h = useAgentHarness();

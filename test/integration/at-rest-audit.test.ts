@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { startControlServer } from '../../main/control/server';
 import { ThresholdCore } from '../../main/gate/core';
 import type { VerifyLayer } from '../../main/store/audit-repo';
 import { openDatabase, type Db } from '../../main/store/db';
@@ -16,6 +15,7 @@ import { Store } from '../../main/store/store';
 import { runCli } from '../support/cli';
 import { shellCall } from '../support/core';
 import { TEST_PATHS } from '../support/policy';
+import { serveControl } from '../support/control';
 
 const root = mkdtempSync(join(tmpdir(), 'threshold-audit-'));
 const original = join(root, 'original');
@@ -268,7 +268,7 @@ describe('the audit chain, attacked by someone with the database but not the key
     const results: Record<string, { code: number; out: string }> = {};
     for (const [name, dir] of [['intact', intact], ['edited', edited]] as const) {
       const core = await openCore(dir);
-      const server = await startControlServer(core, dir);
+      const server = await serveControl(core, dir);
       try {
         const r = await runCli(['ctl', '--data-dir', dir, 'verify']);
         results[name] = { code: r.code, out: r.stdout.trim() };

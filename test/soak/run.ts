@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
+import { createModel } from '../../main/providers/create-model';
 import type { ProviderConfig } from '../../main/config/load';
 import { Store } from '../../main/store/store';
 import { percentile } from '../bench/harness';

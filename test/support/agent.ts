@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { PendingApproval } from '../../common/approvals';
 import { Agent, type AgentOptions } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
+import { createModel } from '../../main/providers/create-model';
 import type { ProviderConfig, ThresholdConfig } from '../../main/config/load';
 import type { ThresholdCore } from '../../main/gate/core';
 import type { Store } from '../../main/store/store';

@@ -11,7 +11,7 @@ import { ensureCliBundle } from '../../bin/cli-bundle.js';
 import { CORE_STATUS_SIGNAL, EVENT_CHANNEL, isCoreStatusSignal } from '../../common/contract';
 import { ATTACH_METHOD, CONFIRM_KEY_USE_NOTIFICATION, KEY_USE_ANSWER_METHOD, KEY_USE_TIMEOUT_ENV, type ConfirmKeyUseParams } from '../../common/desktop-channel';
 import type { Result } from '../../common/operations';
-import { isAlive } from '../config/data-dir-lock';
+import { isAlive } from '../../node/pid-lock.js';
 import { ControlClient } from '../control/client';
 import { socketPath } from '../control/socket-path';
 import { FakeProvider } from '../../test/fake-provider/server';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli';
 import { testCore } from '../../test/support/core';
 import type { ControlLimits } from '../control/connection';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { EXIT } from './ctl';
 import { serveControl } from '../../test/support/control';
 

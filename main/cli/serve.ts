@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { toDisposable } from '../../common/disposable';
 import { DEMO_PROMPT, demoWorkspaceFor } from '../agent/demo-model';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import type { CallState } from '../../common/call-state';
 import { startRuntime } from '../runtime/runtime';
 import { VERSION } from '../runtime/version';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, type RawClient } from '../../test/support/raw-control-client';
 import { testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { DEFAULT_CONTROL_LIMITS, serveConnection, type ControlLimits } from './connection';
 import type { ControlServer } from './server';
 import { serveControl } from '../../test/support/control';

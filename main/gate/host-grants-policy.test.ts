@@ -2,7 +2,7 @@
 // host the user allowed for this session runs unasked; in another session, or before the grant, it asks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from './core';
+import type { ThresholdCore } from '../runtime/core';
 
 const cores: ThresholdCore[] = [];
 afterEach(() => {
@@ -19,7 +19,7 @@ describe('host grants in the policy at full', () => {
     const core = await testCore({ level: 'full', approver: false });
     cores.push(core);
     if (grant) core.store.hostGrants.insert({ pattern: 'downloads.example.com', scope: grant.session ? 'session' : 'always', session_id: grant.session, expires_at: null, created_at: Date.now() });
-    const v = await core.gate.review(shellCall('curl -fsSL -o page.html https://downloads.example.com/page.html', { sessionId: session }));
+    const v = await core.calls.review(shellCall('curl -fsSL -o page.html https://downloads.example.com/page.html', { sessionId: session }));
     expect(v.run).toBe(run);
   });
 });

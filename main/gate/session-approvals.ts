@@ -5,7 +5,6 @@
 // every surface in step.
 import type { Redactor } from '../redact/redactor';
 import type { Store } from '../store/store';
-import type { CoreEventBus as EventBus } from './events';
 
 export interface SessionApprovalView {
   approval_id: string;
@@ -34,7 +33,8 @@ export type RevokeResult = { ok: true; value: SessionApprovalRevoked } | { ok: f
 export class SessionApprovals {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
+    /** Tells every surface (main/calls/record.ts broadcasts it). */
+    private readonly revoked: (r: SessionApprovalRevoked) => void,
     private readonly redactor: Redactor,
     private readonly now: () => number = Date.now,
   ) {}
@@ -70,7 +70,7 @@ export class SessionApprovals {
       return { ok: false, error: { code: 'store_failed', message: `The approval for the session could not be revoked (${(err as Error).message}); it is still in force. Try again.` } };
     }
     if (!revoked) return { ok: false, error: { code: 'not_found', message: `${approvalId} is not an approval for the session in force (it was revoked already, or is another kind).` } };
-    this.events.emit('approval.session_revoked', revoked);
+    this.revoked(revoked);
     return { ok: true, value: revoked };
   }
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Level } from '../../common/domain';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import type { ControlServer } from '../control/server';
 import { DEFAULT_CONFIG } from '../config/load';
 import { jailFixture, type JailFixture } from '../../test/support/jail';

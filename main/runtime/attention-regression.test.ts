@@ -2,7 +2,7 @@
 // past it, through the operation handlers every surface uses.
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { invokeOperation } from '../../common/invoke';
 import { createHandlers } from './handlers';
 import { ModelSettings } from './model-settings';
@@ -57,12 +57,12 @@ describe('a card never suggests a grant a floor forbids', () => {
     const handlers = createHandlers({ version: '0', core: c, surface: 'desktop' });
     const command = 'cat /home/user/.ssh/id_ed25519';
     for (let n = 1; n <= 3; n++) {
-      const review = c.gate.review(shellCall(command, { sessionId: `s${n}`, turnId: `t${n}` }));
+      const review = c.calls.review(shellCall(command, { sessionId: `s${n}`, turnId: `t${n}` }));
       const p = await nextPending(c);
       await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' });
       await review;
     }
-    const review = c.gate.review(shellCall(command, { sessionId: 's4', turnId: 't4' }));
+    const review = c.calls.review(shellCall(command, { sessionId: 's4', turnId: 't4' }));
     const p = await nextPending(c);
     expect(await invokeOperation(handlers, 'ui', 'grant.list_suggestions', { approval_id: p.id })).toEqual({ ok: true, value: [] });
     expect(await invokeOperation(handlers, 'ui', 'grant.list_suggestions', undefined)).toEqual({ ok: true, value: [] });

@@ -1,7 +1,7 @@
 // Grant suggestions over a real gate and store: calls parked and decided as a person would, then mined.
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { grantSuggestions, SUGGEST_AFTER } from './grant-suggestions';
 
 const cores: ThresholdCore[] = [];
@@ -16,7 +16,7 @@ async function decideAll(c: ThresholdCore, decisions: Decision[]): Promise<void>
   let n = 0;
   for (const d of decisions) {
     n++;
-    const review = c.gate.review(shellCall(d.command, { sessionId: `s${n}`, turnId: `t${n}`, ...(d.cwd ? { cwd: d.cwd } : {}) }));
+    const review = c.calls.review(shellCall(d.command, { sessionId: `s${n}`, turnId: `t${n}`, ...(d.cwd ? { cwd: d.cwd } : {}) }));
     const p = await nextPending(c);
     const r = await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: d.outcome, surface: d.surface ?? 'desktop' });
     if (!r.ok) throw new Error(r.error.message);

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Effect } from '../../common/domain';
 import type { grantSuggestionSchema } from '../../common/operations';
 import type { SurfaceKind } from '../gate/approvers';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { judgeGrantWidth, proposeGrantPattern } from '../policy/grant-width';
 import { coverCall, segmentUncoverable } from '../policy/grants';
 import { isInside } from '../policy/paths';

@@ -2,7 +2,7 @@
 // process, only over the UI transports, and the audit records that a reveal happened, never what it showed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { Store } from '../store/store';
 import { invokeOperation } from '../../common/invoke';
 import { createHandlers } from './handlers';
@@ -23,7 +23,7 @@ async function core(opts: Parameters<typeof testCore>[0] = {}) {
 
 /** Parks the secret-holding command and returns its card; the review settles when the card is decided or the core disposed. */
 async function parkSecret(c: ThresholdCore) {
-  const review = c.gate.review(shellCall(COMMAND));
+  const review = c.calls.review(shellCall(COMMAND));
   return { p: await nextPending(c), review };
 }
 

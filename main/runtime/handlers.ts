@@ -6,7 +6,7 @@ import type { ErrorValue, Result, Transport } from '../../common/operations';
 import type { Agent } from '../agent/agent';
 import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { ExternalCalls } from '../hooks/external-calls';
 import type { McpGatewayService } from '../mcp-gateway/service';
 import { CursorError } from '../store/call-history-repo';
@@ -16,6 +16,8 @@ import { grantSuggestions } from './grant-suggestions';
 import type { KeyConfirmation } from './key-binding';
 import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
+import { externalParts } from './parts';
+import { parseToolName } from '../policy/tools';
 import { previewPolicy } from './policy-preview';
 
 export interface HandlerDeps {
@@ -50,7 +52,7 @@ const externalByCore = new WeakMap<ThresholdCore, ExternalCalls>();
 function externalCallsOf(core: ThresholdCore, given: ExternalCalls | undefined): ExternalCalls {
   if (given) return given;
   let e = externalByCore.get(core);
-  if (!e) externalByCore.set(core, (e = new ExternalCalls(core)));
+  if (!e) externalByCore.set(core, (e = new ExternalCalls(externalParts(core))));
   return e;
 }
 
@@ -115,7 +117,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const sessionId = p.session_id ?? 'control';
         const turnId = p.turn_id ?? `${sessionId}-turn-${Date.now()}-${++requestCounter}`;
         const cwd = p.cwd ? realDir(p.cwd) : core.paths.workspace;
-        const review = core.gate.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: p.tool, args: p.args, cwd, origin: { kind: 'control' } });
+        // A call without a runner: judged, recorded, parked; run here only when asked (execute).
+        const review = core.calls.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: parseToolName(p.tool), args: p.args, cwd, origin: { kind: 'control' } });
         const summarise = (v: Awaited<typeof review>) => ({
           call_id: v.callId,
           hash: v.hash,
@@ -133,7 +136,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           const v = await review;
           const summary = summarise(v);
           if (!p.execute || !v.run || p.tool !== 'run_command') return ok(summary);
-          const run = core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
+          const run = core.calls.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
           const report = await (deps.lifetime ? deps.lifetime.track(run) : run);
           return ok({ ...summary, execution: { status: report.status, exit_code: report.result?.exitCode ?? null, output: core.redactor.redactTextSync(report.text), checkpoint_id: report.checkpoint?.id ?? null, offers: report.offers } });
         }
@@ -155,7 +158,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'external.review': (p, request) =>
       withCore(async (c) => {
         const v = await externalCallsOf(c, deps.external).review(
-          { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: p.tool, args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
+          { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: parseToolName(p.tool), args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
           request?.signal,
         );
         return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
@@ -182,7 +185,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
         return ok({ decision: r.decision, reason: r.reason, call_id: r.callId, content: r.content, is_error: r.isError, ...(r.structuredContent !== undefined ? { structured_content: r.structuredContent } : {}) });
       }),
-    'approval.record_outcome': (p) => withCore((c) => c.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
+    'approval.record_outcome': (p) => withCore((c) => c.calls.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
     'approval.list_follow_ups': (p) => withCore((c) => ok(c.gate.awaitingFollowUps(p?.session_id))),
 
     'grant.list': (p) => withCore((c) => ok(c.listGrants({ include_inactive: p?.include_inactive }))),

@@ -11,7 +11,7 @@ import type { modelTestSchema, modelViewSchema, providerInputSchema } from '../.
 import type { Agent } from '../agent/agent';
 import { createModel } from '../providers/create-model';
 import { PROVIDER_DEFAULTS, type ProviderConfig } from '../config/load';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { KEY_BINDINGS_SETTING, KeyBindings, keyNeverGoesTo, sourceWords, type Endpoint, type KeyConfirmation, type KeySourceId } from './key-binding';
 
 export type ModelView = z.output<typeof modelViewSchema>;

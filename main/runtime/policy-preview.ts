@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Decision } from '../../common/domain';
 import type { policyPreviewSchema } from '../../common/operations';
 import { applyChange, fileLayerOfConfig, mergeLayers, type AccessChange } from '../config/layers';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { observeCall } from '../gate/observe';
 import { evaluate, type Evaluation, type PolicyContext } from '../policy/evaluate';
 import { toPolicyGrant } from '../store/grants-repo';

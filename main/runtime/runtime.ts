@@ -4,7 +4,7 @@
 // running turns (killing their processes) and MCP servers, then closes the store; nothing outlives it.
 import { DisposableStore, type Disposable } from '../../common/disposable';
 import type { CoreEvent, Result } from '../../common/operations';
-import { createAgent, type AgentSetup } from '../agent';
+import { createAgent, type AgentSetup } from './create-agent';
 import type { Agent } from '../agent/agent';
 import { DEMO_PROMPT } from '../agent/demo-model';
 import type { ThresholdConfig } from '../config/load';
@@ -12,7 +12,7 @@ import { KEY_USE_TIMEOUT_MS } from '../../common/desktop-channel';
 import type { DesktopChannel } from '../control/desktop-channel';
 import { startControlServer, type ControlServer } from '../control/server';
 import type { SurfaceKind } from '../gate/approvers';
-import { ThresholdCore } from '../gate/core';
+import { ThresholdCore } from './core';
 import type { PathContext } from '../policy/paths';
 import type { Store } from '../store/store';
 import type { Executor } from '../../executor/run';
@@ -27,6 +27,7 @@ import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import type { KeyConfirmation } from './key-binding';
 import { ModelSettings } from './model-settings';
+import { externalParts, gatewayParts } from './parts';
 
 /**
  * Where the provider's key comes from when it is not in the environment. The OS keychain belongs to the
@@ -138,7 +139,7 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     const lifetime = owned.add(new WorkLifetime());
     let web: WebServer | null = null;
     // Other agents' calls (their hooks): one set of run tickets for every surface.
-    const external = owned.add(new ExternalCalls(core));
+    const external = owned.add(new ExternalCalls(externalParts(core)));
     // The MCP servers in threshold.toml, for `threshold mcp-gateway`: the agent's own when it runs (one
     // process per server), supervised here.
     let mcpGateway: McpGatewayService | undefined;
@@ -150,7 +151,7 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
         owned.defer(() => own.close());
         mcp = own;
       }
-      mcpGateway = owned.add(new McpGatewayService(core, mcp, o.log));
+      mcpGateway = owned.add(new McpGatewayService(gatewayParts(core), mcp, o.log));
     }
     // Only the desktop surface stores a key or may ask a person to move one.
     const handlersWith = (surface: SurfaceKind, confirmKeyUse: KeyConfirmation | undefined) =>

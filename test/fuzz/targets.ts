@@ -12,7 +12,7 @@ import { createHandlers } from '../../main/runtime/handlers';
 import { handleMessage } from '../../main/control/server';
 import { classifyCommand, initClassifier } from '../../main/policy/classifier';
 import { canonicalJson } from '../../main/store/canonical';
-import { BUILTIN_TOOL_NAMES } from '../../main/policy/tools';
+import { BUILTIN_TOOL_NAMES, parseToolName } from '../../main/policy/tools';
 import { testCore } from '../support/core';
 import { TEST_PATHS } from '../support/policy';
 import { anyOrNasty, anyString, INVALID_UTF8, NASTY_STRINGS, NASTY_VALUES } from './nasty';
@@ -275,7 +275,7 @@ export const toolCallTarget: FuzzTarget<CallInput> = {
     return {
       async check({ tool, args }) {
         const turnId = `fuzz-${n++}`;
-        const v = await core.gate.review({ sessionId: 'fuzz', turnId, turnKind: 'unattended', tool, args, cwd: TEST_PATHS.workspace });
+        const v = await core.calls.review({ sessionId: 'fuzz', turnId, turnKind: 'unattended', tool: parseToolName(tool), args, cwd: TEST_PATHS.workspace });
         if (!/^[0-9a-f]{64}$/.test(v.hash)) fail('every call gets a content hash', v);
         if (!['allow', 'ask', 'deny'].includes(v.evaluation.decision)) fail('a decision is allow, ask or deny', v.evaluation);
         if (!v.run && !nonEmpty(v.message)) fail('a refused call says why', v);

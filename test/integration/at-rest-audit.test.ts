@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { ThresholdCore } from '../../main/gate/core';
+import { ThresholdCore } from '../../main/runtime/core';
 import type { VerifyLayer } from '../../main/store/audit-repo';
 import { openDatabase, type Db } from '../../main/store/db';
 import { KEYED_AUDIT_SCHEMA } from '../../main/store/migrations';
@@ -40,16 +40,16 @@ async function parked(core: ThresholdCore) {
 
 /** A short, real history: a policy decision, two asks decided by a person, an outcome, a level change. */
 async function makeHistory(core: ThresholdCore, session: string) {
-  await core.gate.review(shellCall('ls', { sessionId: session }));
+  await core.calls.review(shellCall('ls', { sessionId: session }));
   for (const [command, outcome] of [
     ['touch denied.txt', 'deny'],
     ['touch approved.txt', 'approve_once'],
   ] as const) {
-    const verdict = core.gate.review(shellCall(command, { sessionId: session, turnId: `${session}-${outcome}` }));
+    const verdict = core.calls.review(shellCall(command, { sessionId: session, turnId: `${session}-${outcome}` }));
     const p = await parked(core);
     expect(await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome, surface: 'desktop' })).toMatchObject({ ok: true });
     const v = await verdict;
-    if (v.run) core.recordOutcome(v.callId, { status: 'succeeded', exit_code: 0, signal: null, duration_ms: 7 });
+    if (v.run) core.calls.recordOutcome(v.callId, { status: 'succeeded', exit_code: 0, signal: null, duration_ms: 7 });
   }
   core.setLevel('auto-edit', 'test');
   core.setLevel('supervised', 'test');

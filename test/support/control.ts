@@ -4,7 +4,7 @@ import type { ControlLimits } from '../../main/control/connection';
 import { methodsFor, type ControlMethods } from '../../main/control/methods';
 import { startControlServer, type ControlServer } from '../../main/control/server';
 import type { SurfaceKind } from '../../main/gate/approvers';
-import type { ThresholdCore } from '../../main/gate/core';
+import type { ThresholdCore } from '../../main/runtime/core';
 import { createHandlers } from '../../main/runtime/handlers';
 import { VERSION } from '../../main/runtime/version';
 

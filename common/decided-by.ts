@@ -8,6 +8,13 @@ export type SafetyReason = 'parse_error' | 'unknown_syntax' | 'obfuscation' | 'o
 export const FLOORS = ['hardline', 'destructive', 'secret_read', 'capability_change', 'human_input'] as const;
 export type FloorName = (typeof FLOORS)[number];
 export type ToolProblem = 'invalid_args' | 'unknown_tool' | 'refused';
+/** Where a remote person answered from: a chat bridge, or a paired phone's page. */
+export const REMOTE_VIAS = ['telegram', 'matrix', 'phone'] as const;
+export type RemoteVia = (typeof REMOTE_VIAS)[number];
+/** Every stored form of a remote person starts with this (`person:telegram:42`). */
+export const REMOTE_PERSON_PREFIX = 'person:';
+/** A person decider: at the desk (a surface) or away from it. */
+export type PersonDecider = Extract<DecidedBy, { kind: 'human' | 'remote' }>;
 
 export type DecidedBy =
   /** The hardline list or an always-ask floor. */
@@ -24,6 +31,8 @@ export type DecidedBy =
   | { kind: 'tool'; problem: ToolProblem | string }
   /** A person, through a surface (desktop, web, control). */
   | { kind: 'human'; surface: string }
+  /** A person away from the desk: a chat bridge's user, or a paired phone (main/remote). */
+  | { kind: 'remote'; via: RemoteVia; who: string }
   /** An earlier human decision covered this exact call (same content hash). */
   | { kind: 'earlier_approval'; approvalId: string; via: 'approve_session' | 'follow_up' }
   /** The session is in approve-all mode. */
@@ -56,6 +65,8 @@ export function formatDecidedBy(d: DecidedBy): string {
       return `tool:${d.problem}`;
     case 'human':
       return d.surface;
+    case 'remote':
+      return `${REMOTE_PERSON_PREFIX}${d.via}:${d.who}`;
     case 'earlier_approval':
       return `approval:${d.approvalId}:${d.via}`;
     case 'session_approve_all':
@@ -71,4 +82,13 @@ export function formatDecidedBy(d: DecidedBy): string {
     case 'reviewer':
       return `reviewer:${d.reviewers.map((r) => `${r.name}(model ${r.model})`).join('+')}`;
   }
+}
+
+/**
+ * The stored form as a person reads it: a remote person is `person via telegram:42`; every other
+ * decider reads as stored. Formatting, not logic: nothing decides on this text.
+ */
+export function displayDecidedBy(stored: string): string {
+  if (!stored.startsWith(REMOTE_PERSON_PREFIX)) return stored;
+  return `person via ${stored.slice(REMOTE_PERSON_PREFIX.length)}`;
 }

@@ -13,6 +13,8 @@ import type { CallOrigin } from './origin';
  */
 export const DECIDER_GROUPS = [
   { key: 'person', label: 'A person', exact: ['desktop', 'web', 'control'], prefixes: [] },
+  // A person away from the desk (main/remote): person:telegram:<user>, person:matrix:<user>, person:phone:<device>.
+  { key: 'remote', label: 'A person away from the desk (chat or phone)', exact: [], prefixes: ['person:'] },
   { key: 'grant', label: 'A grant', exact: [], prefixes: ['grant:'] },
   { key: 'earlier_approval', label: 'An earlier approval', exact: ['session_approve_all'], prefixes: ['approval:'] },
   { key: 'level', label: 'The level', exact: [], prefixes: ['level:'] },

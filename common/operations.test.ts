@@ -42,6 +42,13 @@ describe('the operations table', () => {
       stop: 'agent.stop',
       listSessions: 'agent.list_sessions',
       getTranscript: 'agent.get_transcript',
+      getRemoteStatus: 'remote.status',
+      configureRemote: 'remote.configure',
+      sendRemoteTest: 'remote.send_test',
+      setRemoteToken: 'remote.set_token',
+      listDevices: 'device.list',
+      pairDevice: 'device.pair',
+      revokeDevice: 'device.revoke',
       listQuestions: 'question.list',
       answerQuestion: 'question.answer',
       dismissQuestion: 'question.dismiss',
@@ -107,7 +114,7 @@ describe('the operations table', () => {
 
   it('lists the events the UI listens to', () => {
     expect(EVENT_NAMES.sort()).toEqual(
-      ['approval.decided', 'approval.requested', 'approval.session_revoked', 'approve_all.ended', 'approve_all.started', 'call.output', 'call.state', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
+      ['approval.decided', 'approval.requested', 'approval.session_revoked', 'approve_all.ended', 'approve_all.started', 'call.output', 'call.state', 'device.paired', 'device.revoked', 'grant.created', 'grant.revoked', 'grant.updated', 'notification.sent', 'question.asked', 'question.closed', 'review.approved', 'review.escalated', 'sandbox.decided', 'sandbox.denied', 'session.note', 'settings.changed', 'turn.ended', 'turn.started', 'turn.text'].sort(),
     );
   });
 

@@ -140,9 +140,9 @@ export const grantRecordSchema = z.object({
   origin_label: z.string().optional(),
 });
 
-export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon']) });
+export const appInfoSchema = z.object({ name: z.string(), version: z.string(), runtime: z.enum(['electron', 'web', 'daemon', 'phone']) });
 
-export const surfaceKindSchema = z.enum(['desktop', 'web', 'control']);
+export const surfaceKindSchema = z.enum(['desktop', 'web', 'control', 'telegram', 'matrix', 'phone']);
 
 // ── agent access: the configuration layers (main/config/layers.ts) ─────────────────────────────────
 
@@ -435,6 +435,46 @@ export const grantSuggestionSchema = z.object({
 export const turnEndReasonSchema = z.enum(['completed', 'stopped', 'denied', 'step_limit', 'provider_error', 'crashed']);
 export const questionOutcomeKindSchema = z.enum(['answered', 'dismissed', 'timed_out', 'cancelled', 'no_one']);
 export const notificationSchema = z.object({ id: z.string(), session_id: z.string(), message: z.string(), urgency: z.enum(['info', 'attention', 'urgent']), created_at: z.number() });
+
+// ── approvers away from the desk (main/remote, docs/remote.md) ──────────────────────────────────────
+
+export const bridgeNameSchema = z.enum(['telegram', 'matrix']);
+export const deviceViewSchema = z.object({ id: z.string(), name: z.string(), created_at: z.number(), last_seen_at: z.number().nullable(), revoked_at: z.number().nullable() });
+export const remoteStatusSchema = z.object({
+  /** Cards above this class carry no approve button away from the desk. */
+  max_class: classSchema,
+  content: z.enum(['summary', 'none']),
+  bridges: z.array(
+    z.object({
+      name: bridgeNameSchema,
+      /** The chat or room whose answers count. */
+      audience: z.string(),
+      /** Where its token is sent: the Bot API or the homeserver. */
+      endpoint: z.string(),
+      /** Matrix: the only person whose answers count (null for Telegram, where the chat decides). */
+      person: z.string().nullable(),
+      /** Where its token comes from (never the token). */
+      token_source: z.enum(['keychain', 'environment', 'none']),
+      /** The environment variable the config names for the token. */
+      token_env: z.string(),
+      state: z.enum(['starting', 'ok', 'failing', 'stopped', 'not_started']),
+      error: z.string().nullable(),
+      last_ok_at: z.number().nullable(),
+    }),
+  ),
+  /** The phone page on the LAN; null when [remote.phone] is not set (loopback only). */
+  phone: z.object({ origin: z.string(), fingerprint: z.string() }).nullable(),
+});
+export const pairingSchema = z.object({
+  /** What the QR code holds: the phone page's address with the one-time code in its fragment. */
+  url: z.string(),
+  code: z.string(),
+  /** The QR code as an SVG document. */
+  qr_svg: z.string(),
+  /** SHA-256 of the phone page's certificate, to compare with what the phone's browser shows. */
+  fingerprint: z.string(),
+  expires_at: z.number(),
+});
 
 // ── the history of calls (common/history.ts) ────────────────────────────────────────────────────────
 
@@ -865,6 +905,35 @@ export const OPERATIONS = {
   'agent.list_sessions': op({ summary: 'Sessions, most recently active first.', params: z.strictObject({ limit: limit.optional() }).optional(), result: z.array(sessionViewSchema), transports: both, verb: 'listSessions', aliases: ['agent.sessions'] }),
   'agent.get_transcript': op({ summary: "A session's messages (redacted) and notes.", params: z.strictObject({ session_id: id }), result: z.array(transcriptEntrySchema), transports: both, verb: 'getTranscript', aliases: ['agent.transcript'] }),
 
+  'remote.status': op({ summary: 'Approvers away from the desk: each chat bridge (where its token comes from, never the token; whether it reaches its service) and the phone page.', params: none, result: remoteStatusSchema, transports: both, verb: 'getRemoteStatus' }),
+  'remote.configure': op({
+    summary: 'Sets where cards go from Settings → Devices (Telegram chat; Matrix homeserver, room and person; null turns a bridge off), saved over the config file and applied at once; a new endpoint only from the desktop window.',
+    params: z.strictObject({
+      telegram: z.strictObject({ chat_id: z.number().int() }).nullable().optional(),
+      matrix: z.strictObject({ homeserver: z.string().min(1).max(2000), room_id: z.string().min(1).max(255), user_id: z.string().min(1).max(255) }).nullable().optional(),
+    }),
+    result: remoteStatusSchema,
+    transports: both,
+    verb: 'configureRemote',
+  }),
+  'remote.send_test': op({
+    summary: 'Sends a test message to a chat bridge (no buttons, nothing to decide) and reports whether it arrived.',
+    params: z.strictObject({ bridge: bridgeNameSchema }),
+    result: z.object({ sent: z.literal(true), message_id: z.string() }),
+    transports: both,
+    verb: 'sendRemoteTest',
+  }),
+  'remote.set_token': op({
+    summary: "Stores a chat bridge's token in the OS keychain (the desktop window only); it is never sent back, and the bridge restarts with it.",
+    params: z.strictObject({ bridge: bridgeNameSchema, token: z.string().min(8).max(4096).regex(/^\S+$/, 'a token has no spaces') }),
+    result: z.object({ stored: z.literal(true) }),
+    transports: ['ui'],
+    verb: 'setRemoteToken',
+  }),
+  'device.list': op({ summary: 'Paired phones: name, when paired, last seen (revoked ones with include_revoked).', params: z.strictObject({ include_revoked: z.boolean().optional() }).optional(), result: z.array(deviceViewSchema), transports: both, verb: 'listDevices' }),
+  'device.pair': op({ summary: 'Starts pairing a phone: a one-time code (five minutes, one try per wrong guess up to five) and the QR code that holds it with the phone page address.', params: none, result: pairingSchema, transports: ['ui'], verb: 'pairDevice' }),
+  'device.revoke': op({ summary: "Revokes a paired phone: its open page is closed and its next request is refused.", params: z.strictObject({ id }), result: deviceViewSchema, transports: both, verb: 'revokeDevice' }),
+
   'question.list': op({ summary: 'Open questions (ask_user).', params: none, result: z.array(questionViewSchema), transports: both, verb: 'listQuestions' }),
   'question.answer': op({ summary: 'Answers a question.', params: z.strictObject({ id, answer: z.string().min(1).max(20_000) }), result: z.object({ id: z.string(), outcome: z.literal('answered') }), transports: both, verb: 'answerQuestion' }),
   'question.dismiss': op({ summary: 'Dismisses a question (the agent uses its best judgment).', params: z.strictObject({ id }), result: z.object({ id: z.string(), outcome: z.literal('dismissed') }), transports: both, verb: 'dismissQuestion' }),
@@ -942,6 +1011,10 @@ export const EVENTS = {
   'notification.sent': notificationSchema,
   /** Something the user should know that is not a model message (a provider problem, an MCP server down). */
   'session.note': z.object({ session_id: z.string().nullable(), text: z.string() }),
+  /** A phone was paired (Settings → Devices lists it). */
+  'device.paired': deviceViewSchema,
+  /** A phone was revoked: its open page is closed. */
+  'device.revoked': deviceViewSchema,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

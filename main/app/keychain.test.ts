@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProviderKeychain, type SafeStorageLike } from './keychain';
+import { BridgeTokenKeychain, ProviderKeychain, type SafeStorageLike } from './keychain';
 
 // A stand-in for the OS encryption service (the outside boundary): reversible, but not plain text.
 const fakeSafe = (available = true): SafeStorageLike => ({
@@ -29,5 +29,20 @@ describe('the provider keychain', () => {
     const k = new ProviderKeychain(dir, fakeSafe(false));
     expect(k.write('sk-test')).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
     expect(k.read()).toBeNull();
+  });
+});
+
+describe('the chat bridges\' tokens in the keychain', () => {
+  it('keeps each bridge apart, encrypted, owner-only, and never beside the provider key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'threshold-keychain-'));
+    const k = new BridgeTokenKeychain(dir, fakeSafe());
+    const provider = new ProviderKeychain(dir, fakeSafe());
+    expect(k.write('telegram', '123456:ABC-telegram-token')).toEqual({ ok: true, value: { stored: true } });
+    expect({ telegram: k.read('telegram'), matrix: k.read('matrix'), provider: provider.read(), plain: readFileSync(join(dir, 'telegram-token.enc')).toString('utf8').includes('ABC-telegram'), mode: statSync(join(dir, 'telegram-token.enc')).mode & 0o777 }).toEqual({ telegram: '123456:ABC-telegram-token', matrix: null, provider: null, plain: false, mode: 0o600 });
+  });
+
+  it('refuses without OS encryption and names the environment variable to use instead', () => {
+    const k = new BridgeTokenKeychain(mkdtempSync(join(tmpdir(), 'threshold-keychain-')), fakeSafe(false));
+    expect(k.write('matrix', 'syt_token')).toMatchObject({ ok: false, error: { code: 'keychain_unavailable', message: expect.stringMatching(/\[remote.matrix\] access_token_env/) } });
   });
 });

@@ -643,6 +643,30 @@ describe('the OS keychain', () => {
   });
 });
 
+describe("the OS keychain for chat bridges' tokens", () => {
+  it('stores a Telegram token from the window, hands it to the core over the channel, and again to a restarted core; never on a command line', async () => {
+    const f = fixture('[remote.telegram]\napi_base = "http://127.0.0.1:9"\nbot_token_env = "THRESHOLD_TEST_UNSET_TG"\nchat_id = 42\n');
+    const r = startRig(f, { serveArgs: ['--config', f.config] });
+    await r.ready();
+    const token = '123456:TEST-shell-token-abcdefghijklmn';
+    const stored = await ipc(r, 'remote.set_token', { bridge: 'telegram', token });
+    const source = async () => ((await ipc(r, 'remote.status')) as { ok: true; value: { bridges: { token_source: string; state: string }[] } }).value.bridges[0];
+    await until('the bridge to start with the token', async () => (await source())?.state !== 'not_started');
+    const first = await source();
+    process.kill(r.supervisor.core!.pid, 'SIGKILL');
+    await until('a new core', () => r.supervisor.status.state === 'open' && launches(f).length === 2);
+    await until('the token handed again', async () => (await source())?.token_source === 'keychain');
+    const everywhere = launches(f).flatMap((l) => [...l.argv, ...Object.values(l.env)]);
+    expect({ stored, first: first?.token_source, file: readFileSync(join(f.dataDir, 'telegram-token.enc'), 'utf8'), inArgvOrEnv: everywhere.some((v) => v.includes(token)), inOutput: r.output().includes(token) }).toEqual({
+      stored: { ok: true, value: { stored: true } },
+      first: 'keychain',
+      file: `enc:${[...token].reverse().join('')}`,
+      inArgvOrEnv: false,
+      inOutput: false,
+    });
+  });
+});
+
 describe('start-up that never dead-ends', () => {
   it('a native module built for another runtime: one sentence naming the fix, in the window and on the terminal', async () => {
     const f = fixture();

@@ -14,7 +14,7 @@ import type { KeyUseRequest } from '../../common/key-use';
 import type { CoreLink, KeyUseQuestion } from './core-link';
 import type { CoreStatus, CoreSupervisor } from './core-supervisor';
 import { registerHandlers, type IpcLike } from './ipc';
-import { ProviderKeychain, type SafeStorageLike } from './keychain';
+import { BridgeTokenKeychain, ProviderKeychain, type SafeStorageLike } from './keychain';
 import { keptRunningNotice, quitSummary, trayView, type TrayView } from './tray';
 import { WorkMirror, workAlive } from './work';
 
@@ -110,6 +110,8 @@ export function startShell(o: ShellOptions): Shell {
   const { electron, supervisor } = o;
   const { app } = electron;
   const keychain = new ProviderKeychain(o.dataDir, electron.safeStorage);
+  // Chat bridges' tokens (docs/remote.md) are kept and handed over the same way as the provider key.
+  const bridgeKeychain = new BridgeTokenKeychain(o.dataDir, electron.safeStorage);
   // The mirror reads the core that answers now and never waits for one (it is refreshed when one answers).
   const mirror = new WorkMirror((op, params) => (supervisor.link ? supervisor.link.invoke(op, params) : Promise.resolve({ ok: false, error: { code: 'core_unavailable', message: 'No core answers right now.' } })));
   const eventListeners = new Set<(e: CoreEvent) => void>();
@@ -193,6 +195,12 @@ export function startShell(o: ShellOptions): Shell {
       const handed = await link.invoke('settings.set_api_key', { key });
       if (!handed.ok) o.say(`the key in the OS keychain was not handed to the core: ${handed.error.message}`);
     }
+    for (const bridge of ['telegram', 'matrix'] as const) {
+      const token = bridgeKeychain.read(bridge);
+      if (!token) continue;
+      const handed = await link.invoke('remote.set_token', { bridge, token });
+      if (!handed.ok) o.say(`the ${bridge} token in the OS keychain was not handed to the core: ${handed.error.message}`);
+    }
     await mirror.refresh();
     const settings = await link.invoke('settings.get');
     const jail = settings.ok ? (settings.value as { jail: { problem: unknown; warning: string | null } }).jail : null;
@@ -244,7 +252,7 @@ export function startShell(o: ShellOptions): Shell {
     }));
 
   // ── IPC: the window's operations, relayed through the operations table ─────────────────────────
-  registerHandlers(electron.ipc, { handlers: relayHandlers(supervisor, keychain), trustedFrame: o.trustedFrame });
+  registerHandlers(electron.ipc, { handlers: relayHandlers(supervisor, keychain, bridgeKeychain), trustedFrame: o.trustedFrame });
 
   // ── closing and quitting ────────────────────────────────────────────────────────────────────────
   app.on('window-all-closed', () => {
@@ -296,12 +304,20 @@ export function startShell(o: ShellOptions): Shell {
 }
 
 /** The window's operations: each one forwarded to the core; the API key goes to the OS keychain first. */
-export function relayHandlers(supervisor: Pick<CoreSupervisor, 'invoke'>, keychain: Pick<ProviderKeychain, 'write'>): OperationHandlers {
+export function relayHandlers(supervisor: Pick<CoreSupervisor, 'invoke'>, keychain: Pick<ProviderKeychain, 'write'>, bridgeKeychain?: Pick<BridgeTokenKeychain, 'write'>): OperationHandlers {
   const handlers = Object.fromEntries(OPERATION_NAMES.map((name) => [name, (params: unknown) => supervisor.invoke(name, params)])) as Record<OperationName, (params: unknown) => Promise<Result<unknown>>>;
   handlers['settings.set_api_key'] = async (params) => {
     const stored = keychain.write((params as ParamsOf<'settings.set_api_key'>).key);
     if (!stored.ok) return stored;
     return supervisor.invoke('settings.set_api_key', params);
   };
+  // A bridge token typed in the window: into the OS keychain first, then to the core (which keeps it in memory).
+  if (bridgeKeychain)
+    handlers['remote.set_token'] = async (params) => {
+      const p = params as ParamsOf<'remote.set_token'>;
+      const stored = bridgeKeychain.write(p.bridge, p.token);
+      if (!stored.ok) return stored;
+      return supervisor.invoke('remote.set_token', params);
+    };
   return handlers as OperationHandlers;
 }

@@ -15,6 +15,7 @@ import { AUTO_APPROVAL_OFF, resolveAutoApproval, type AutoApprovalConfig } from 
 import { ConfigFileProblem, readConfigText } from './read-file';
 import type { ManagedPolicy } from './managed';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
+import { REMOTE_OFF, remoteFromInput, type RemoteConfig } from '../remote/config';
 
 export class ConfigError extends Error {
   constructor(
@@ -49,6 +50,8 @@ export interface ThresholdConfig {
   network: { allowHosts: string[] };
   /** The reviewer ([security.auto_approval], [reviewers.*]); off unless enabled. */
   autoApproval: AutoApprovalConfig;
+  /** Approvers away from the desk ([remote], docs/remote.md): chat bridges and the phone page; off unless set. */
+  remote: RemoteConfig;
   /** Start-up warnings (printed by serve and the app): settings that work but are unwise. */
   warnings: string[];
   /** The file's parsed TOML before defaults: which keys the file itself sets (main/config/layers.ts). */
@@ -107,6 +110,7 @@ export const DEFAULT_CONFIG: ThresholdConfig = {
   auditRetention: {},
   network: { allowHosts: [...DEFAULT_ALLOW_HOSTS] },
   autoApproval: AUTO_APPROVAL_OFF,
+  remote: REMOTE_OFF,
   warnings: [],
 };
 
@@ -190,6 +194,7 @@ export async function configFromObject(raw: unknown, file: string, paths?: PathC
     },
     network: { allowHosts: [...cfg.network.allow_hosts] },
     autoApproval,
+    remote: remoteFromInput(cfg.remote, (key, problem) => new ConfigError(file, key, problem)),
     warnings,
     raw: raw as Record<string, unknown>,
   };

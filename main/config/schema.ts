@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { EFFECTS, EFFECT_RULES, LEVELS, TOOL_RULES } from '../../common/domain';
 import { DEFAULT_ALLOW_HOSTS, hostPatternProblem } from '../../common/hosts';
+import { remoteSchema } from '../remote/config-schema';
 
 const effectRules = z.object(Object.fromEntries(EFFECTS.map((e) => [e, z.enum(EFFECT_RULES).optional()]))).strict();
 
@@ -149,6 +150,7 @@ export const configSchema = z
           .strict(),
       )
       .default({}),
+    remote: remoteSchema,
     audit: z
       .object({
         retention_max_entries: z.number().int().min(1000).optional(),

@@ -7,6 +7,8 @@ import type { EventPayloads } from '../../common/operations';
 export type CoreEvents = EventPayloads;
 export type CoreEventName = keyof CoreEvents;
 export type TurnEndReason = CoreEvents['turn.ended']['reason'];
+/** A paired phone as Settings → Devices shows it (main/remote/devices.ts). */
+export type DeviceView = CoreEvents['device.paired'];
 
 /** The core's bus: a failing listener becomes a process warning and stops nothing else. */
 export class CoreEventBus extends EventBus<CoreEvents> {

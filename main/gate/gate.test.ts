@@ -123,9 +123,10 @@ describe('what decisions remember', () => {
 
   it('approve_always takes an edited pattern', async () => {
     const c = await core();
-    const { decision } = await decideWith(c, 'npm run lint', 'approve_always', { grant: { patterns: [{ kind: 'argv', argv: ['npm', 'run'], match: 'prefix' }], duration: 'always' } });
+    // From exactly `npm run lint` to `npm run lint` and any further arguments (`npm run *` is too wide: see grant-width.test.ts).
+    const { decision } = await decideWith(c, 'npm run lint', 'approve_always', { grant: { patterns: [{ kind: 'argv', argv: ['npm', 'run', 'lint'], match: 'prefix' }], duration: 'always' } });
     expect(decision.ok).toBe(true);
-    expect((await c.calls.review(shellCall('npm run build'))).run).toBe(true);
+    expect((await c.calls.review(shellCall('npm run lint -- --fix'))).run).toBe(true);
   });
 
   it('approve_always refuses an edited pattern that would not cover the call', async () => {

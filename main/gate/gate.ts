@@ -8,7 +8,7 @@
 // (main/calls/pipeline.ts) owns the call around it: it records the judged call, runs it, records how it ended.
 import type { CallPart, DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import { HUMAN_OUTCOMES, PREVIEW_CUT_LINE, PREVIEW_MAX_CHARS, isApproval } from '../../common/approvals';
-import type { DecidedBy } from '../../common/decided-by';
+import type { DecidedBy, PersonDecider } from '../../common/decided-by';
 import type { CallOrigin } from '../../common/origin';
 import type { Grant, GrantPattern, Level } from '../../common/domain';
 import type { ReviewerView, ReviewReport, ReviewUsage } from '../../common/review';
@@ -138,8 +138,10 @@ export interface DecideRequest {
   approvalId: string;
   hash: string;
   outcome: string;
-  /** Which surface decided: desktop, web, control. */
+  /** Which surface decided: desktop, web, control (a remote approver's surface: telegram, matrix, phone). */
   surface: string;
+  /** Who decided, when more than the surface says (a remote person: main/remote); default the surface's person. */
+  by?: PersonDecider;
   note?: string | null;
   /** For approve_always: the grant as edited on the card (defaults to the proposal) and its duration. */
   grant?: { patterns?: GrantPattern[]; duration?: GrantDuration };
@@ -401,7 +403,7 @@ export class ApprovalGate {
       kind: 'approval_decided',
       approvalId: row.id,
       outcome,
-      by: { kind: 'human', surface: req.surface },
+      by: req.by ?? { kind: 'human', surface: req.surface },
       note,
       orphan,
       grants: grants.map((g, i) => ({

@@ -140,15 +140,15 @@ export interface PathProbe {
 
 /** Files a path glob wider than one file may not cover, for every file tool. */
 export const PATH_PROBES: readonly PathProbe[] = [
-  { path: 'package.json', why: 'whose scripts run when you use npm' },
-  { path: 'Makefile', why: 'which runs when you use make' },
-  { path: '.github/workflows/ci.yml', why: 'which runs in your CI with its secrets' },
-  { path: '.vscode/tasks.json', why: 'which your editor runs' },
-  { path: '.envrc', why: 'which direnv runs when you enter the folder' },
-  { path: '.npmrc', why: 'which can change the shell npm runs scripts with' },
+  { path: 'package.json', why: 'the file whose scripts npm runs' },
+  { path: 'Makefile', why: 'the file make runs' },
+  { path: '.github/workflows/ci.yml', why: 'a workflow your CI runs with its secrets' },
+  { path: '.vscode/tasks.json', why: 'tasks your editor runs' },
+  { path: '.envrc', why: 'a script direnv runs when you enter the folder' },
+  { path: '.npmrc', why: 'a file that can change the shell npm runs scripts with' },
   { path: '.git/config', why: "the repository's configuration (it names programs git runs)" },
   { path: '.git/HEAD', why: "the repository's own record of where its history is" },
-  { path: '.git/hooks/pre-commit', why: 'which runs at every commit' },
+  { path: '.git/hooks/pre-commit', why: 'a hook git runs at every commit' },
   { path: '~/.bashrc', why: 'your shell start-up file' },
   { path: '~/.ssh/authorized_keys', why: 'who may log in as you' },
   { path: '~/.ssh/id_ed25519', why: 'your private key' },

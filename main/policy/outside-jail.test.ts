@@ -27,7 +27,7 @@ describe('a call another agent runs outside the jail', () => {
     { name: 'at full a download from an allowed host asks (no egress proxy outside the jail)', call: cmd('curl -o page.html https://example.com/'), ctx: at('full'), want: { decision: 'ask', decidedBy: 'level:full' } },
     { name: 'at full a command whose code is only known at run time asks', call: cmd('bash -c "$SCRIPT"'), ctx: at('full'), want: { decision: 'ask', decidedBy: 'level:full' } },
     { name: 'at full inside the jail the same download runs', call: cmd('curl -o page.html https://example.com/'), ctx: at('full', { runsOutsideJail: false }), want: { decision: 'allow', decidedBy: 'level:full' } },
-    { name: 'a grant the user made still allows the command', call: cmd('touch a.txt'), ctx: at('supervised', { grants: [grant('run_command', { kind: 'argv', argv: ['touch'] }, { id: 'gt' })] }), want: { decision: 'allow', decidedBy: 'grant:gt' } },
+    { name: 'a grant the user made still allows the command', call: cmd('touch a.txt'), ctx: at('supervised', { grants: [grant('run_command', { kind: 'argv', argv: ['touch'], match: 'prefix' }, { id: 'gt' })] }), want: { decision: 'allow', decidedBy: 'grant:gt' } },
     { name: 'an explicit allow rule still allows it', call: cmd('touch a.txt'), ctx: at('auto-edit', { rules: { tools: { run_command: 'allow' }, effects: {} } }), want: { decision: 'allow', decidedBy: 'rule:tool:run_command=allow' } },
     { name: 'the hardline still denies', call: cmd('rm -rf ~'), ctx: at('full'), want: { decision: 'deny', decidedBy: 'floor:hardline' } },
   ];

@@ -19,6 +19,8 @@ import { historyOf } from './history';
 import { externalParts } from './parts';
 import { parseToolName } from '../policy/tools';
 import { previewPolicy } from './policy-preview';
+import type { PersonDecider } from '../../common/decided-by';
+import type { RemoteService } from '../remote/service';
 
 export interface HandlerDeps {
   version: string;
@@ -38,6 +40,10 @@ export interface HandlerDeps {
   confirmKeyUse?: KeyConfirmation;
   /** Who decides through this surface. */
   surface: SurfaceKind;
+  /** The person deciding, when the surface alone does not say (a paired phone: person:phone:<device>). */
+  person?: PersonDecider;
+  /** Settings → Devices: chat bridges and paired phones (main/remote/service.ts). */
+  remote?: RemoteService;
   /** The owner of commands the handlers start (approval.request with execute): aborted and awaited on dispose. */
   lifetime?: Lifetime;
   /** The web UI's address with its token, while web mode serves (null: off or not started). */
@@ -98,10 +104,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     if (!deps.model) return fail('agent_unavailable', 'This Threshold runs without an agent, so there is no model to set.');
     return fn(deps.model);
   };
+  const withRemote = <T>(fn: (r: RemoteService) => Result<T> | Promise<Result<T>>): Result<T> | Promise<Result<T>> => {
+    if (!deps.core) return unavailable();
+    if (!deps.remote) return fail('remote_unavailable', 'Approvers away from the desk are not available in this Threshold.');
+    return fn(deps.remote);
+  };
   const noQuestion = (id: string) => fail('not_found', `No open question ${id} (already answered, dismissed or timed out).`);
 
   return {
-    'app.get_info': () => ok({ name: 'Threshold', version: deps.version, runtime: surface === 'desktop' ? 'electron' : surface === 'web' ? 'web' : 'daemon' }),
+    'app.get_info': () => ok({ name: 'Threshold', version: deps.version, runtime: surface === 'desktop' ? 'electron' : surface === 'web' ? 'web' : surface === 'phone' ? 'phone' : 'daemon' }),
 
     'app.get_web_address': () => {
       const url = deps.webUrl?.() ?? null;
@@ -110,7 +121,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'approval.list_pending': () => withCore((c) => ok(c.gate.listPending())),
     'approval.list_decisions': (p) => withCore((c) => ok(historyOf(c).decisions({ ...p, limit: p?.limit ?? 50 }))),
-    'approval.decide': (p) => withCore((c) => c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: p.outcome, surface, note: p.note ?? null, grant: p.grant })),
+    'approval.decide': (p) => withCore((c) => c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: p.outcome, surface, by: deps.person, note: p.note ?? null, grant: p.grant })),
     'approval.reveal': (p) => withCore((c) => c.gate.revealArgs(p.id, surface)),
     'approval.request': (p) =>
       withCore(async (core) => {
@@ -295,6 +306,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const transcript = historyOf(c).transcript(p.session_id);
         return transcript ? ok(transcript) : fail('not_found', `No session ${p.session_id}.`);
       }),
+
+    'remote.status': () => withRemote((r) => ok(r.status())),
+    'remote.configure': (p) => withRemote((r) => r.configure(p, surface)),
+    'remote.send_test': (p) => withRemote((r) => r.sendTest(p.bridge)),
+    'remote.set_token': (p) => withRemote((r) => (surface === 'desktop' ? r.setToken(p.bridge, p.token) : fail('keychain_unavailable', 'Bridge tokens are stored from the desktop window, or set in the environment variable the config names.'))),
+    'device.list': (p) => withRemote((r) => r.listDevices(p?.include_revoked)),
+    'device.pair': () => withRemote((r) => r.pair(surface)),
+    'device.revoke': (p) => withRemote((r) => r.revokeDevice(p.id, surface)),
 
     'question.list': () => withAgent((a) => ok(a.questions.pending())),
     'question.answer': (p) => withAgent((a) => (a.questions.answer(p.id, p.answer) ? ok({ id: p.id, outcome: 'answered' as const }) : noQuestion(p.id))),

@@ -28,6 +28,12 @@ import { historyOf } from './history';
 import type { KeyConfirmation } from './key-binding';
 import { ModelSettings } from './model-settings';
 import { externalParts, gatewayParts } from './parts';
+import { startRemoteApprovers } from '../remote';
+import { loadOrCreateLanCertificate } from '../remote/certificate';
+import { PairedDevices } from '../remote/devices';
+import type { RemoteApprovers } from '../remote/hub';
+import { phoneHandlers, phoneView } from '../remote/phone';
+import { RemoteService, type WritableBridgeKeychain } from '../remote/service';
 
 /**
  * Where the provider's key comes from when it is not in the environment. The OS keychain belongs to the
@@ -51,6 +57,18 @@ export function heldKeychain(): Keychain {
   };
 }
 
+/** The core's end of the desktop keychain for bridge tokens: what the shell last handed over, in memory only. */
+export function heldBridgeKeychain(): WritableBridgeKeychain {
+  const tokens = new Map<'telegram' | 'matrix', string>();
+  return {
+    read: (bridge) => tokens.get(bridge) ?? null,
+    write: (bridge, token) => {
+      tokens.set(bridge, token);
+      return { ok: true, value: { stored: true } };
+    },
+  };
+}
+
 export interface RuntimeOptions {
   dataDir: string;
   config: ThresholdConfig;
@@ -60,6 +78,10 @@ export interface RuntimeOptions {
   agent: Omit<AgentSetup, 'keychain'> | null;
   /** Default: heldKeychain(), filled by a desktop shell when one attaches. */
   keychain?: Keychain;
+  /** Chat bridges' tokens from the OS keychain; default: heldBridgeKeychain(), filled by a desktop shell when one attaches. */
+  bridgeKeychain?: WritableBridgeKeychain;
+  /** Where bridge tokens' environment variables are read (default: this process's). */
+  env?: NodeJS.ProcessEnv;
   /**
    * A confirmation before a provider key goes to an endpoint it is not bound to (key-binding.ts), for the
    * desktop surface's handlers of an in-process host (`handlers('desktop')`). The desktop shell's own
@@ -92,6 +114,10 @@ export interface Runtime extends Disposable {
   readonly control: ControlServer | null;
   /** Null when web mode is off or could not start (the reason was logged). */
   readonly web: WebServer | null;
+  /** The chat bridges ([remote], docs/remote.md); null when none is configured. */
+  readonly remote: RemoteApprovers | null;
+  /** Paired phones; null when the phone page is off ([remote.phone] unset, or no web mode). */
+  readonly devices: PairedDevices | null;
   /** The operations' handlers as one surface sees them. */
   handlers(surface: SurfaceKind): Handlers;
   /** Takes ownership of something the caller made (a listener, a timer): disposed with the runtime. */
@@ -107,7 +133,7 @@ export interface Runtime extends Disposable {
 }
 
 export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
-  const o = { ...given, keychain: given.keychain ?? heldKeychain() };
+  const o = { ...given, keychain: given.keychain ?? heldKeychain(), bridgeKeychain: given.bridgeKeychain ?? heldBridgeKeychain() };
   const owned = new DisposableStore();
   try {
     const core = await ThresholdCore.open({ dataDir: o.dataDir, config: o.config, paths: o.paths, executor: o.executor, store: o.store });
@@ -153,10 +179,29 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
       }
       mcpGateway = owned.add(new McpGatewayService(gatewayParts(core), mcp, o.log));
     }
+    // Remote approvers ([remote.telegram], [remote.matrix]): they count as approver surfaces while they run.
+    const env = o.env ?? o.agent?.env ?? process.env;
+    // The phone page ([remote.phone]): off unless configured, and only with web mode.
+    const phoneCfg = o.web ? o.config.remote.phone : null;
+    const devices = phoneCfg ? new PairedDevices(core) : null;
+    // The bridges as the file and Settings → Devices set them; the service restarts them when the page changes them.
+    const remoteService = new RemoteService({
+      config: o.config.remote,
+      env,
+      keychain: o.bridgeKeychain,
+      startHub: (config) => startRemoteApprovers({ core, config, dataDir: o.dataDir, env, keychain: o.bridgeKeychain, log: o.log }),
+      settings: core.store.settings,
+      audit: (kind, data) => core.store.transaction(() => core.store.audit.append({ at: Date.now(), kind, data: core.redactor.redactRecord(data) })),
+      devices,
+      phone: null,
+    });
+    owned.defer(() => remoteService.dispose());
     // Only the desktop surface stores a key or may ask a person to move one.
     const handlersWith = (surface: SurfaceKind, confirmKeyUse: KeyConfirmation | undefined) =>
-      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null, external, mcpGateway });
+      createHandlers({ version: o.version, core, agent, model, setApiKey: surface === 'desktop' ? setApiKey : undefined, confirmKeyUse: surface === 'desktop' ? confirmKeyUse : undefined, surface, lifetime, webUrl: () => web?.url ?? null, external, mcpGateway, remote: remoteService });
     const handlers = (surface: SurfaceKind) => handlersWith(surface, o.confirmKeyUse);
+    const deviceHandlers = (deviceId: string) =>
+      phoneHandlers(createHandlers({ version: o.version, core, agent, model, surface: 'phone', person: { kind: 'remote', via: 'phone', who: deviceId }, lifetime }), core, o.config.remote, deviceId);
     const subscribe = (listener: (event: CoreEvent) => void) => core.events.onAny((name, payload) => listener({ name, payload } as CoreEvent));
 
     // The UI token: what the browser page signs in with and the desktop shell attaches with.
@@ -189,8 +234,39 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     if (o.web) {
       try {
         const rendererDir = o.web.rendererDir ?? (await ensureRendererBundle({ log: o.log }));
-        const start = (port: number) => startWebServer({ port, rendererDir, token: token(), handlers: handlers('web'), subscribe, addApprover: o.web!.approvers ? () => core.approvers.add('web') : undefined, log: o.log });
+        const cert = phoneCfg ? await loadOrCreateLanCertificate(o.dataDir, phoneCfg.address) : null;
+        const lan =
+          phoneCfg && devices && cert
+            ? {
+                address: phoneCfg.address,
+                family: phoneCfg.family,
+                port: phoneCfg.port,
+                cert: cert.cert,
+                key: cert.key,
+                devices: {
+                  authenticate: (t: string) => devices.authenticate(t),
+                  paired: (id: string) => devices.paired(id),
+                  pair: (code: string, name: string) => devices.pair(code, name),
+                  handlersFor: deviceHandlers,
+                  view: (e: CoreEvent) => phoneView(e, o.config.remote),
+                  addApprover: o.web.approvers ? () => core.approvers.add('phone') : undefined,
+                },
+              }
+            : undefined;
+        const serve = (port: number, withLan: typeof lan) => startWebServer({ port, rendererDir, token: token(), handlers: handlers('web'), subscribe, addApprover: o.web!.approvers ? () => core.approvers.add('web') : undefined, log: o.log, lan: withLan });
+        // A phone page that cannot listen (an address this computer does not have) leaves the desk's page up.
+        const start = (port: number) =>
+          serve(port, lan).catch(async (err: Error) => {
+            // The loopback port taken: startOnStablePort picks another. Anything about the LAN address: without the phone page.
+            if (!lan || ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && (err as { address?: string }).address !== lan.address)) throw err;
+            o.log(`phone page unavailable: ${err.message}`);
+            return serve(port, undefined);
+          });
         web = owned.add(await startOnStablePort(o.dataDir, o.web, start, o.log));
+        if (web.lanOrigin && cert) {
+          remoteService.setPhone({ origin: web.lanOrigin, fingerprint: cert.fingerprint });
+          o.log(`phone page: ${web.lanOrigin} (certificate SHA-256 ${cert.fingerprint}); pair a phone from Settings → Devices`);
+        }
       } catch (err) {
         o.log(`web UI unavailable: ${(err as Error).message}`);
       }
@@ -201,6 +277,10 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
       agent,
       control,
       web,
+      get remote() {
+        return remoteService.hub;
+      },
+      devices,
       handlers,
       subscribe: (listener) => {
         const off = subscribe(listener);

@@ -123,6 +123,9 @@ describe('decider groups', () => {
   const examples: [DecidedBy, string][] = [
     [{ kind: 'human', surface: 'desktop' }, 'person'],
     [{ kind: 'human', surface: 'control' }, 'person'],
+    [{ kind: 'remote', via: 'telegram', who: '123456789' }, 'remote'],
+    [{ kind: 'remote', via: 'matrix', who: '@me:example.org' }, 'remote'],
+    [{ kind: 'remote', via: 'phone', who: 'dev_abc' }, 'remote'],
     [{ kind: 'grant', grantIds: ['gr_1', 'gr_2'] }, 'grant'],
     [{ kind: 'level', level: 'auto-edit' }, 'level'],
     [{ kind: 'rule', on: 'tool', tool: 'web_fetch', value: 'allow' }, 'rule'],

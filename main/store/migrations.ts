@@ -279,6 +279,44 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE approvals ADD COLUMN parts TEXT;
     `,
   },
+  {
+    version: 14,
+    name: 'approvers away from the desk: the buttons sent to chat bridges, the messages to edit, paired phones',
+    sql: `
+      CREATE TABLE remote_tokens (
+        id TEXT PRIMARY KEY,
+        approval_id TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        bridge TEXT NOT NULL,
+        audience TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        mac TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        used_at INTEGER,
+        used_by TEXT
+      );
+      CREATE INDEX remote_tokens_approval ON remote_tokens(approval_id, bridge, outcome);
+      CREATE TABLE remote_messages (
+        approval_id TEXT NOT NULL,
+        bridge TEXT NOT NULL,
+        audience TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        sent_at INTEGER NOT NULL,
+        final_at INTEGER,
+        PRIMARY KEY (approval_id, bridge)
+      );
+      CREATE INDEX remote_messages_ref ON remote_messages(bridge, message_id);
+      CREATE TABLE paired_devices (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER,
+        revoked_at INTEGER
+      );
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */

@@ -16,6 +16,7 @@ import { GrantsRepo } from './grants-repo';
 import { HostGrantsRepo } from './host-grants-repo';
 import { verifyHistory } from './history-verify';
 import { OutcomesRepo } from './outcomes-repo';
+import { RemoteRepo } from './remote-repo';
 import { RepeatsRepo } from './repeats-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
@@ -46,6 +47,8 @@ export class Store {
   /** Every call as history shows it (read only). */
   readonly history: CallHistoryRepo;
   readonly repeats: RepeatsRepo;
+  /** Remote approvers' tokens, chat messages and paired phones (main/remote). */
+  readonly remote: RemoteRepo;
 
   constructor(opts: StoreOptions) {
     const { db, fromVersion } = openDatabaseFrom(opts.file);
@@ -62,6 +65,7 @@ export class Store {
     this.hostGrants = new HostGrantsRepo(this.db);
     this.history = new CallHistoryRepo(this.db);
     this.repeats = new RepeatsRepo(this.db);
+    this.remote = new RemoteRepo(this.db);
     this.audit.ensureKeyed(fromVersion, (opts.now ?? Date.now)());
   }
 

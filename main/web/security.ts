@@ -18,6 +18,33 @@ export function originAllowed(origin: string | undefined, port: number): boolean
   return LOOPBACK_NAMES.some((name) => origin.toLowerCase() === `http://${name}:${port}`);
 }
 
+/** The LAN address as a Host header writes it: `192.168.1.20:8443`, `[fd00::5]:8443`. */
+export function lanHost(address: string, family: 4 | 6, port: number): string {
+  return family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+/**
+ * The phone page's listener (docs/remote.md): the Host must be exactly the paired LAN address and port,
+ * and an Origin, when sent, exactly its https origin. No name, no other spelling of the address, and
+ * never a loopback name: a page on the LAN listener is a paired device, nothing else.
+ */
+export function lanHostAllowed(host: string | undefined, lan: string): boolean {
+  return typeof host === 'string' && host.toLowerCase() === lan.toLowerCase();
+}
+
+export function lanOriginAllowed(origin: string | undefined, lan: string): boolean {
+  return origin === undefined || origin.toLowerCase() === `https://${lan}`.toLowerCase();
+}
+
+/** A paired device's cookie: only over https, never to another site, kept a year (the device stays paired until revoked). */
+export function deviceCookieName(port: number): string {
+  return `threshold_device_${port}`;
+}
+
+export function deviceCookie(port: number, token: string): string {
+  return `${deviceCookieName(port)}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=31536000`;
+}
+
 /** Cookies are not kept apart by port, so each daemon's cookie carries its port in its name. */
 export function cookieName(port: number): string {
   return `${COOKIE_NAME}_${port}`;
@@ -51,14 +78,14 @@ export function sessionCookie(port: number, token: string): string {
 }
 
 /** No inline script, nothing from elsewhere; the WebSocket back to this daemon only. */
-export function contentSecurityPolicy(port: number): string {
+export function contentSecurityPolicy(port: number, lan?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    lan ? `connect-src 'self' wss://${lan}` : `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -66,9 +93,9 @@ export function contentSecurityPolicy(port: number): string {
   ].join('; ');
 }
 
-export function securityHeaders(port: number): Record<string, string> {
+export function securityHeaders(port: number, lan?: string): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(port),
+    'Content-Security-Policy': contentSecurityPolicy(port, lan),
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',

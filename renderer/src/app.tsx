@@ -10,6 +10,10 @@ import { HistoryScreen } from './components/history-screen';
 import { SettingsScreen } from './components/settings-screen';
 import { Toasts } from './components/prompt-cards';
 import { CONNECTION_WORDS, ConnectionBanner, SignInNeeded } from './components/connection';
+import { PhoneApp } from './components/phone-app';
+
+/** A paired phone is refused when it was never paired or was revoked: it is told how to pair again. */
+const PHONE_UNAUTHORIZED = 'This phone is not paired (or was revoked): pair it again from Settings → Devices on your computer.';
 
 export function App() {
   const view = useApp((s) => s.view);
@@ -22,6 +26,10 @@ export function App() {
   const announcement = useApp((s) => s.announcement);
   const announcementSeq = useApp((s) => s.announcementSeq);
   const waiting = useApp((s) => s.pending.length);
+  // The phone page (https on the LAN address): its own compact view, whoever it turns out to be.
+  if (info?.runtime === 'phone' || (typeof location !== 'undefined' && location.protocol === 'https:' && !window.threshold)) {
+    return <PhoneApp connectionWords={connection === 'unauthorized' ? PHONE_UNAUTHORIZED : CONNECTION_WORDS[connection]} />;
+  }
   // Not signed in: the notice covers the app, which cannot be used meanwhile but keeps what was typed.
   const signedOut = connection === 'unauthorized';
   return (

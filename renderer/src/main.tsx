@@ -4,7 +4,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AppApi } from '../../common/operations';
 import { App } from './app';
+import { pairCodeFromHash } from './bridge/pairing';
 import { connectWeb } from './bridge/web-bridge';
+import { PairScreen } from './components/pair-screen';
 import { wireEvents } from './bridge/wire';
 import { installKeyClock } from './key-clock';
 import { createAppStore, StoreContext } from './store/store';
@@ -49,4 +51,21 @@ async function start(): Promise<void> {
   );
 }
 
-void start();
+// A phone opened from the pairing QR code: the code leaves the address bar first, then the phone is named and paired.
+const pairCode = window.threshold ? null : pairCodeFromHash(window.location.hash);
+if (pairCode) {
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  const rootEl = document.getElementById('root')!;
+  const root = createRoot(rootEl);
+  root.render(
+    <StrictMode>
+      <PairScreen
+        code={pairCode}
+        onPaired={() => {
+          root.unmount();
+          void start();
+        }}
+      />
+    </StrictMode>,
+  );
+} else void start();

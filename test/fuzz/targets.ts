@@ -289,4 +289,72 @@ export const toolCallTarget: FuzzTarget<CallInput> = {
   },
 };
 
-export const TARGETS: FuzzTarget<never>[] = [ipcTarget, rpcTarget, configTarget, classifierTarget, toolCallTarget] as unknown as FuzzTarget<never>[];
+// ---- An answer from a chat service, through the remote approvers' checks ----
+
+interface PressInput {
+  bridge: 'telegram' | 'matrix';
+  audience: string;
+  sender: string;
+  token: string | null;
+  card: { messageId: string; outcome: string } | null;
+}
+
+const tokenish = fc.oneof(
+  anyString,
+  fc.stringMatching(/^1\.[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{22}$/),
+  fc.constantFrom('approve_once', '1..', '1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA', ''),
+);
+
+export const remotePressTarget: FuzzTarget<PressInput> = {
+  name: 'chat answers through the remote approvers',
+  arbitrary: fc.record({
+    bridge: fc.constantFrom('telegram' as const, 'matrix' as const),
+    audience: fc.oneof(fc.constantFrom('42', '!room:example.org', '', '-42'), anyString),
+    sender: fc.oneof(fc.constantFrom('42', '@me:example.org', '0'), anyString),
+    token: fc.option(tokenish, { nil: null }),
+    card: fc.option(fc.record({ messageId: fc.oneof(anyString, fc.constantFrom('100', '$ev1:example.org')), outcome: fc.oneof(fc.constantFrom('approve_once', 'approve_always', 'deny', 'unknown:x'), anyString) }), { nil: null }),
+  }),
+  nasty: NASTY_STRINGS.slice(0, 40).flatMap((x) => [
+    { bridge: 'telegram' as const, audience: '42', sender: '42', token: x, card: null },
+    { bridge: 'matrix' as const, audience: '!room:example.org', sender: '@me:example.org', token: null, card: { messageId: x, outcome: x } },
+  ]),
+  async setup() {
+    await initClassifier();
+    const { FakeTelegram } = await import('../fake-remote/telegram');
+    const { TelegramBridge } = await import('../../main/remote/telegram');
+    const { RemoteApprovers } = await import('../../main/remote/hub');
+    const { DecisionTokens } = await import('../../main/remote/decision-token');
+    const { REMOTE_OFF } = await import('../../main/remote/config');
+    const { randomBytes } = await import('node:crypto');
+    const tg = await FakeTelegram.start();
+    const core = await testCore({ approver: false });
+    const config = { ...REMOTE_OFF, pollSeconds: 1, telegram: { apiBase: tg.base, botTokenEnv: 'X', chatId: 42 }, matrix: { homeserver: 'http://127.0.0.1:9', accessTokenEnv: 'Y', roomId: '!room:example.org', userId: '@me:example.org' } };
+    const bridge = new TelegramBridge({ config: config.telegram, token: tg.token, pollSeconds: 1, redact: (t) => t });
+    const hub = new RemoteApprovers({ core, config, tokens: new DecisionTokens(core.store, randomBytes(32)), bridges: [bridge] });
+    hub.start();
+    // One card waits the whole run: nothing fuzzed may decide it.
+    const parked = core.calls.review({ sessionId: 'fuzz', turnId: 'fz', turnKind: 'reactive', tool: 'run_command', args: { command: 'touch fuzz.txt' }, cwd: TEST_PATHS.workspace });
+    for (let i = 0; i < 200 && !core.gate.listPending().length; i++) await new Promise((r) => setTimeout(r, 5));
+    const id = core.gate.listPending()[0]!.id;
+    const reasons = new Set(['malformed', 'unknown', 'forged', 'foreign', 'expired', 'used', 'foreign_chat', 'foreign_sender', 'no_card', 'already_decided', 'altered', 'not_offered', 'gate_refused']);
+    return {
+      async check(input) {
+        let replies = 0;
+        const r = await hub.answer({ ...input, reply: async () => void replies++ });
+        if (r.ok) fail('a fuzzed answer never decides', input);
+        if (!reasons.has(r.reason)) fail('a refusal names one of the reasons', r);
+        if (replies > 1) fail('an answer is told at most once', replies);
+        if (core.store.approvals.get(id)!.status !== 'pending') fail('the waiting card still waits', input);
+      },
+      async dispose() {
+        await hub.dispose();
+        core.gate.cancelApproval(id);
+        await parked;
+        core.dispose();
+        await tg.close();
+      },
+    };
+  },
+};
+
+export const TARGETS: FuzzTarget<never>[] = [ipcTarget, rpcTarget, configTarget, classifierTarget, toolCallTarget, remotePressTarget] as unknown as FuzzTarget<never>[];

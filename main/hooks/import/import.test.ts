@@ -29,8 +29,8 @@ describe('Claude Code permissions', () => {
   it.each([
     { rule: 'Bash(npm run test:*)', want: 'allow Bash(npm run test:*) → run_command:{"kind":"argv","argv":["npm","run","test"],"match":"prefix"}' },
     { rule: 'Bash(npm run build)', want: 'allow Bash(npm run build) → run_command:{"kind":"argv","argv":["npm","run","build"],"match":"exact"}' },
-    { rule: 'Bash(npm run *)', want: 'allow Bash(npm run *) → run_command:{"kind":"argv","argv":["npm","run"],"match":"prefix"}' },
-    { rule: 'Bash(git diff:*)', want: 'allow Bash(git diff:*) → run_command:{"kind":"argv","argv":["git","diff"],"match":"prefix"}' },
+    { rule: 'Bash(npm run *)', want: 'allow Bash(npm run *) → refused' },
+    { rule: 'Bash(git diff:*)', want: 'allow Bash(git diff:*) → refused' },
     { rule: 'Bash(git status)', want: 'allow Bash(git status) → nothing' },
     { rule: 'Bash(git commit -m "wip")', want: 'allow Bash(git commit -m "wip") → run_command:{"kind":"argv","argv":["git","commit","-m","wip"],"match":"exact"}' },
     { rule: 'Bash', want: 'allow Bash → refused' },
@@ -41,8 +41,8 @@ describe('Claude Code permissions', () => {
     { rule: 'Read(./src/**)', want: 'allow Read(./src/**) → nothing' },
     { rule: 'Edit(/docs/**)', want: 'allow Edit(/docs/**) → write_file:{"kind":"path","glob":"/home/user/project/docs/**"} + edit_file:{"kind":"path","glob":"/home/user/project/docs/**"}' },
     { rule: 'Edit(~/notes/*.md)', want: 'allow Edit(~/notes/*.md) → write_file:{"kind":"path","glob":"/home/user/notes/*.md"} + edit_file:{"kind":"path","glob":"/home/user/notes/*.md"}' },
-    { rule: 'Edit(//srv/www/**)', want: 'allow Edit(//srv/www/**) → write_file:{"kind":"path","glob":"/srv/www/**"} + edit_file:{"kind":"path","glob":"/srv/www/**"}' },
-    { rule: 'Edit', want: 'allow Edit → write_file:{"kind":"path","glob":"/home/user/project/**"} + edit_file:{"kind":"path","glob":"/home/user/project/**"}' },
+    { rule: 'Edit(//srv/www/**)', want: 'allow Edit(//srv/www/**) → refused' },
+    { rule: 'Edit', want: 'allow Edit → refused' },
     { rule: 'Edit(//**)', want: 'allow Edit(//**) → refused' },
     { rule: 'WebFetch(domain:example.com)', want: 'allow WebFetch(domain:example.com) → web_fetch:{"kind":"url","prefix":"https://example.com/"}' },
     { rule: 'WebFetch(https://evil.example/*)', want: 'allow WebFetch(https://evil.example/*) → refused' },
@@ -51,7 +51,7 @@ describe('Claude Code permissions', () => {
     { rule: 'mcp__puppeteer__*', want: 'allow mcp__puppeteer__* → refused' },
     { rule: 'TodoWrite', want: 'allow TodoWrite → nothing' },
     { rule: 'WebSearch', want: 'allow WebSearch → external.claude-code.WebSearch:{"kind":"tool"}' },
-    { rule: 'Bash(git push --force:*)', want: 'allow Bash(git push --force:*) → nothing' },
+    { rule: 'Bash(git push --force:*)', want: 'allow Bash(git push --force:*) → refused' },
     { rule: '(nonsense', want: 'allow (nonsense → refused' },
   ])('allow $rule', ({ rule, want }) => {
     expect(summary(claude([rule]))).toEqual([want]);
@@ -97,7 +97,8 @@ prefix_rule(
 
   it.each([
     { name: 'the documented prompt rule is refused: no argument-scoped ask', text: documented, want: ['ask prefix_rule(pattern = ["gh","pr","view"]) at line 2 → refused'] },
-    { name: 'an allow with alternatives becomes one prefix grant per combination', text: 'prefix_rule(pattern = ["git", ["status", "log"]], decision = "allow")', want: ['allow prefix_rule(pattern = ["git",["status","log"]]) at line 1 → run_command:{"kind":"argv","argv":["git","status"],"match":"prefix"} + run_command:{"kind":"argv","argv":["git","log"],"match":"prefix"}'] },
+    { name: 'an allow with alternatives becomes one prefix grant per combination', text: 'prefix_rule(pattern = ["npm", "run", ["test", "lint"]], decision = "allow")', want: ['allow prefix_rule(pattern = ["npm","run",["test","lint"]]) at line 1 → run_command:{"kind":"argv","argv":["npm","run","test"],"match":"prefix"} + run_command:{"kind":"argv","argv":["npm","run","lint"],"match":"prefix"}'] },
+    { name: 'an allow whose combination the width judge finds too wide is refused whole (git status * can carry -c)', text: 'prefix_rule(pattern = ["git", ["status", "log"]], decision = "allow")', want: ['allow prefix_rule(pattern = ["git",["status","log"]]) at line 1 → refused'] },
     { name: 'decision defaults to allow', text: "prefix_rule(pattern = ['make'])", want: ['allow prefix_rule(pattern = ["make"]) at line 1 → run_command:{"kind":"argv","argv":["make"],"match":"prefix"}'] },
     { name: 'forbidden is refused: no argument-scoped deny', text: 'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "Use trash.")', want: ['deny prefix_rule(pattern = ["rm"]) at line 1 → refused'] },
     { name: 'a not_match example the grant would cover refuses the rule (it would be wider)', text: 'prefix_rule(pattern = ["git"], not_match = ["git push origin main"])', want: ['allow prefix_rule(pattern = ["git"]) at line 1 → refused'] },
@@ -121,14 +122,14 @@ prefix_rule(
 describe('Gemini CLI policy TOML', () => {
   const gemini = (toml: string) => importGemini(toml, '/home/user/project/.gemini/policies/mine.toml', PROJECT, CTX);
   it.each([
-    { name: 'the documented allow of git status', toml: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 100', want: ['allow → run_command:{"kind":"argv","argv":["git","status"],"match":"prefix"}'] },
+    { name: 'the documented allow of git status is refused by the width judge (git status * can carry -c)', toml: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 100', want: ['allow → refused'] },
     { name: 'the documented deny of rm -rf is refused (no argument-scoped deny)', toml: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm -rf"\ndecision = "deny"\npriority = 100', want: ['deny → refused'] },
     { name: 'the documented ask before any git command is refused', toml: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git "\ndecision = "ask_user"\npriority = 100', want: ['ask → refused'] },
     { name: 'an allow of every shell command is refused', toml: '[[rule]]\ntoolName = "run_shell_command"\ndecision = "allow"\npriority = 1', want: ['allow → refused'] },
     { name: 'a regex over the arguments is refused', toml: '[[rule]]\ntoolName = "write_file"\nargsPattern = "\\"file_path\\":\\"docs/"\ndecision = "allow"\npriority = 1', want: ['allow → refused'] },
     { name: 'an allow only in some modes is refused', toml: '[[rule]]\ntoolName = "replace"\ndecision = "allow"\nmodes = ["autoEdit"]\npriority = 1', want: ['allow → refused'] },
     { name: 'a deny only in some modes is imported always (stricter)', toml: '[[rule]]\ntoolName = "web_fetch"\ndecision = "deny"\nmodes = ["yolo"]\npriority = 1', want: ['deny → web_fetch=deny'] },
-    { name: 'an allow of the edit tool stays inside the project', toml: '[[rule]]\ntoolName = "replace"\ndecision = "allow"\npriority = 1', want: ['allow → edit_file:{"kind":"path","glob":"/home/user/project/**"}'] },
+    { name: 'an allow of the whole edit tool is refused: the project holds files that run (package.json)', toml: '[[rule]]\ntoolName = "replace"\ndecision = "allow"\npriority = 1', want: ['allow → refused'] },
     { name: 'an MCP tool by mcpName and toolName', toml: '[[rule]]\nmcpName = "github"\ntoolName = "create_issue"\ndecision = "allow"\npriority = 1', want: ['allow → mcp.github.create_issue:{"kind":"tool"}'] },
     { name: 'an MCP tool by its qualified name', toml: '[[rule]]\ntoolName = "github__create_issue"\ndecision = "allow"\npriority = 1', want: ['allow → mcp.github.create_issue:{"kind":"tool"}'] },
     { name: 'a whole MCP server is refused', toml: '[[rule]]\nmcpName = "github"\ndecision = "allow"\npriority = 1', want: ['allow → refused'] },
@@ -170,8 +171,8 @@ describe('an imported grant never covers more than its rule allowed', () => {
   const sources: { name: string; plan: () => ImportPlan; rule: [kind: 'exact' | 'prefix', words: string[]][] }[] = [
     { name: 'Claude Code Bash(npm run test:*)', plan: () => claude(['Bash(npm run test:*)']), rule: [['prefix', ['npm', 'run', 'test']]] },
     { name: 'Claude Code Bash(npm run build)', plan: () => claude(['Bash(npm run build)']), rule: [['exact', ['npm', 'run', 'build']]] },
-    { name: 'Claude Code Bash(git diff:*)', plan: () => claude(['Bash(git diff:*)']), rule: [['prefix', ['git', 'diff']]] },
-    { name: 'Codex git status|log', plan: () => importCodex('prefix_rule(pattern = ["git", ["status", "log"]])', 'f', PROJECT, CTX), rule: [['prefix', ['git', 'status']], ['prefix', ['git', 'log']]] },
+    { name: 'Claude Code Bash(cargo build:*)', plan: () => claude(['Bash(cargo build:*)']), rule: [['prefix', ['cargo', 'build']]] },
+    { name: 'Codex npm run test|lint', plan: () => importCodex('prefix_rule(pattern = ["npm", "run", ["test", "lint"]])', 'f', PROJECT, CTX), rule: [['prefix', ['npm', 'run', 'test']], ['prefix', ['npm', 'run', 'lint']]] },
     { name: 'Gemini CLI npm test / npm run lint', plan: () => importGemini('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["npm test", "npm run lint"]\ndecision = "allow"\npriority = 1', 'f', PROJECT, CTX), rule: [['prefix', ['npm', 'test']], ['prefix', ['npm', 'run', 'lint']]] },
   ];
   it.each(sources)('$name', ({ plan, rule }) => {

@@ -53,6 +53,10 @@ export function wireEvents(api: AppApi, store: AppStore): () => void {
         return s.onNotification(e.payload);
       case 'session.note':
         return s.onSessionNote(e.payload);
+      case 'device.paired':
+        return s.onDevicePaired(e.payload);
+      case 'device.revoked':
+        return s.onDeviceRevoked(e.payload);
       case 'settings.changed':
         // Any surface may have changed the layer (ctl, another window): show what is in force now.
         return void s.loadSettings();

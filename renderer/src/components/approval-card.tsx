@@ -52,6 +52,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
   const markShown = useApp((s) => s.markShown);
   const decide = useApp((s) => s.decide);
   const sessionTitle = useApp((s) => s.sessions.find((x) => x.id === p.session_id)?.title ?? p.session_id);
+  const onPhone = useApp((s) => s.info?.runtime === 'phone');
   const [armed, setArmed] = useState(false);
   const [editing, setEditing] = useState(false);
   // A suggestion's "Always allow" opens the editor on "until revoked"; the card's own button on the session.
@@ -204,7 +205,12 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
         </dd>
       </dl>
       {p.floor && <p className="floor-note">{`No "Always allow": ${floorWords(p.floor)}`}</p>}
-      {!p.floor && !p.outcomes.includes('approve_always') && <p className="floor-note">No &quot;Always allow&quot;: no grant can be made safely for this call (it holds a secret, or cannot be analysed).</p>}
+      {onPhone ? (
+        // A paired phone is offered approve once, skip and deny only (main/remote/phone.ts); say so rather than guess why.
+        <p className="floor-note">{p.outcomes.includes('approve_once') ? 'On a phone: approve once, skip or deny. Always allow and approve all are at your desk.' : 'Approve is not offered on a phone for this card (a floor, or above what you allowed from afar): decide it at your desk, or skip or deny it here.'}</p>
+      ) : (
+        !p.floor && !p.outcomes.includes('approve_always') && <p className="floor-note">No &quot;Always allow&quot;: no grant can be made safely for this call (it holds a secret, or cannot be analysed).</p>
+      )}
       {p.orphan && <p className="warning">This approval is from an earlier run of Threshold. Approving it lets the agent carry the call out when the session continues.</p>}
       {editing && p.proposed_grant ? (
         <div

@@ -4,6 +4,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import type { SettingsTab } from '../store/types';
 import { useApp } from '../store/store';
 import { AgentAccessPage } from './agent-access-page';
+import { DevicesPage } from './devices-page';
 import { GrantsScreen } from './grants-page';
 import { ModelPage } from './model-page';
 
@@ -11,6 +12,7 @@ const TABS: { id: SettingsTab; label: string }[] = [
   { id: 'access', label: 'Agent access' },
   { id: 'model', label: 'Model' },
   { id: 'grants', label: 'Grants' },
+  { id: 'devices', label: 'Devices' },
 ];
 
 
@@ -49,7 +51,7 @@ export function SettingsScreen() {
         ))}
       </div>
       <div role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`} className="settings-panel">
-        {tab === 'access' ? <AgentAccessPage /> : tab === 'model' ? <ModelPage /> : <GrantsScreen />}
+        {tab === 'access' ? <AgentAccessPage /> : tab === 'model' ? <ModelPage /> : tab === 'devices' ? <DevicesPage /> : <GrantsScreen />}
       </div>
     </main>
   );

@@ -2,6 +2,7 @@
 // One place, so a card, the chat and Settings say the same thing the same way.
 import type { CallPart, DecisionRecord, GrantRecord, HumanOutcome, Outcome, PendingApproval } from '../../../common/approvals';
 import { classRank, type Class, type GrantPattern } from '../../../common/domain';
+import { displayDecidedBy, REMOTE_PERSON_PREFIX } from '../../../common/decided-by';
 import { patternText as commonPatternText } from '../../../common/grant-pattern';
 import { originWords, type CallOrigin } from '../../../common/origin';
 import { visibleText } from '../../../common/visible-text';
@@ -211,6 +212,7 @@ export function decidedByWords(by: string): string {
     case 'session_approve_all':
       return '"Approve all for this session"';
     default:
+      if (by.startsWith(REMOTE_PERSON_PREFIX)) return `you, ${displayDecidedBy(by).replace(/^person /, '')}`;
       // reviewer:approval(model m) → "reviewer approval (model m)": told apart from you and from a grant.
       return by.startsWith('reviewer:') ? `reviewer ${by.slice('reviewer:'.length).replace(/\(/g, ' (').replace(/\+/g, ' and ')}` : by;
   }

@@ -47,6 +47,8 @@ describe('windowing', () => {
 describe('words for a call', () => {
   it.each([
     { by: { decided_by: 'web', decider: 'person' as const }, expected: 'A person (web)' },
+    { by: { decided_by: 'person:telegram:123456789', decider: 'remote' as const }, expected: 'person via telegram:123456789' },
+    { by: { decided_by: 'person:phone:dev_1', decider: 'remote' as const }, expected: 'person via phone:dev_1' },
     { by: { decided_by: 'grant:gr_1,gr_2', decider: 'grant' as const }, expected: 'A grant (gr_1,gr_2)' },
     { by: { decided_by: 'level:auto-edit', decider: 'level' as const }, expected: 'The level (auto-edit)' },
     { by: { decided_by: 'rule:tool:web_fetch=deny', decider: 'rule' as const }, expected: 'A rule (tool:web_fetch=deny)' },

@@ -2,6 +2,7 @@
 // rows in view are in the DOM, so 100,000 calls scroll like 100), which pages those rows live in, and
 // the words for a call's decider, outcome and duration.
 import type { CallState } from '../../../common/call-state';
+import { displayDecidedBy } from '../../../common/decided-by';
 import { DECIDER_GROUPS, type CallRecord, type DeciderGroup } from '../../../common/history';
 
 /** The rows [first, last] to render for a scroll position, with `overscan` rows either side. */
@@ -45,6 +46,8 @@ export function decidedByText(r: Pick<CallRecord, 'decided_by' | 'decider'>): st
   // The session's "Approve all", as the confirmation that turned it on says History records it.
   if (r.decided_by === 'session_approve_all') return 'Approve all (this session)';
   if (!r.decider) return r.decided_by;
+  // A remote person reads as `person via telegram:42` (formatted once, in common/decided-by.ts).
+  if (r.decider === 'remote') return displayDecidedBy(r.decided_by);
   const g = DECIDER_GROUPS.find((x) => x.key === r.decider)!;
   const prefix = (g.prefixes as readonly string[]).find((p) => r.decided_by!.startsWith(p));
   const detail = prefix ? r.decided_by.slice(prefix.length) : r.decided_by;

@@ -7,6 +7,7 @@ import type { AppApi } from '../../../common/operations';
 import { createApprovalsSlice } from './approvals-slice';
 import { createApproveAllSlice } from './approve-all-slice';
 import { createChatSlice } from './chat-slice';
+import { createDevicesSlice } from './devices-slice';
 import { createGrantsSlice } from './grants-slice';
 import { createHistorySlice } from './history-slice';
 import { createModelSlice } from './model-slice';
@@ -82,6 +83,7 @@ export function createAppStore(api: AppApi, now: () => number = Date.now): AppSt
     ...createHistorySlice(deps)(...a),
     ...createModelSlice(deps)(...a),
     ...createSettingsSlice(deps)(...a),
+    ...createDevicesSlice(deps)(...a),
     ...createUiSlice(...a),
   }));
 }

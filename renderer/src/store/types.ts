@@ -4,7 +4,7 @@ import type { DecisionRecord, GrantDuration, GrantRecord, HumanOutcome, PendingA
 import type { AppInfo, CoreState, QuestionView, SessionView, TranscriptEntry } from '../../../common/contract';
 import type { AppApi, Result, approveAllEndedSchema, approveAllViewSchema, sessionApprovalRevokedSchema, sessionApprovalViewSchema, callDetailSchema, restorePlanSchema, checkpointDiffSchema, checkpointViewSchema, grantSampleSchema, grantSuggestionSchema, modelTestSchema, modelViewSchema, providerInputSchema } from '../../../common/operations';
 import type { CallFilter, CallRecord } from '../../../common/history';
-import type { policyPreviewSchema } from '../../../common/operations';
+import type { deviceViewSchema, pairingSchema, policyPreviewSchema, remoteStatusSchema } from '../../../common/operations';
 import type { AccessDraft, SettingsView } from '../model/access';
 import type { z } from 'zod';
 import type { Class, GrantPattern } from '../../../common/domain';
@@ -259,7 +259,7 @@ export interface SettingsSlice {
 export type PolicyPreview = z.output<typeof policyPreviewSchema>;
 
 export type View = 'chat' | 'history' | 'settings';
-export type SettingsTab = 'access' | 'model' | 'grants';
+export type SettingsTab = 'access' | 'model' | 'grants' | 'devices';
 
 export interface UiSlice {
   view: View;
@@ -275,7 +275,30 @@ export interface UiSlice {
   showApproval(id: string): void;
 }
 
-export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & ApproveAllSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & UiSlice;
+export type RemoteStatus = z.output<typeof remoteStatusSchema>;
+export type DeviceView = z.output<typeof deviceViewSchema>;
+export type Pairing = z.output<typeof pairingSchema>;
+
+/** Settings → Devices: chat bridges and paired phones (docs/remote.md). */
+export interface DevicesSlice {
+  remoteStatus: RemoteStatus | null;
+  devices: DeviceView[];
+  pairing: Pairing | null;
+  devicesError: string | null;
+  loadDevices(): Promise<void>;
+  startPairing(): Promise<void>;
+  endPairing(): void;
+  revokeDevice(id: string): Promise<Result<DeviceView>>;
+  sendRemoteTest(bridge: 'telegram' | 'matrix'): Promise<Result<{ sent: true; message_id: string }>>;
+  /** Sets where cards go (saved over the config file, applied at once); null turns a bridge off. */
+  configureRemote(change: { telegram?: { chat_id: number } | null; matrix?: { homeserver: string; room_id: string; user_id: string } | null }): Promise<Result<RemoteStatus>>;
+  /** Stores a bridge token in the OS keychain (the desktop window only); nothing keeps it here. */
+  storeRemoteToken(bridge: 'telegram' | 'matrix', token: string): Promise<Result<{ stored: true }>>;
+  onDevicePaired(d: DeviceView): void;
+  onDeviceRevoked(d: DeviceView): void;
+}
+
+export type AppState = ConnectionSlice & ChatSlice & ApprovalsSlice & ApproveAllSlice & PromptsSlice & GrantsSlice & HistorySlice & ModelSlice & SettingsSlice & DevicesSlice & UiSlice;
 
 export interface SliceDeps {
   api: AppApi;

@@ -16,8 +16,7 @@ import { proxyEnv } from './egress/bridge';
 import { sandboxExecArgs, type SeatbeltContext } from './jail/seatbelt';
 import { canonicalSpec, resolvedPath, type RealPath } from './jail/seatbelt-paths';
 import type { JailSpec } from './jail/spec';
-import type { JailProbe } from './probe';
-import type { Limits } from './types';
+import type { JailProbe, Limits } from './types';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 

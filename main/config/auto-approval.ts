@@ -6,7 +6,8 @@ import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import { catalogueFor } from './model-catalogue';
 import { isReviewFloorEffect, isReviewFloorTool, neverAutoApproveCovers, neverAutoApproveEntryProblem } from '../policy/review-eligibility';
 import { DEFAULT_REVIEWER_PROMPT } from './reviewer-prompt';
-import type { ConfigError as ConfigErrorType, ProviderConfig } from './load';
+import type { ConfigError as ConfigErrorType } from './config-error';
+import type { ProviderConfig } from './provider';
 import type { ParsedConfig } from './schema';
 
 export interface ReviewerConfig {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EFFECTS, EFFECT_RULES, LEVELS, TOOL_RULES } from '../../common/domain';
 import { DEFAULT_ALLOW_HOSTS, hostPatternProblem } from '../../common/hosts';
-import { remoteSchema } from '../remote/config-schema';
+import { remoteSchema } from './remote-schema';
 
 const effectRules = z.object(Object.fromEntries(EFFECTS.map((e) => [e, z.enum(EFFECT_RULES).optional()]))).strict();
 

@@ -4,7 +4,7 @@
 import type { HumanOutcome, Outcome } from '../../common/approvals';
 import { displayDecidedBy } from '../../common/decided-by';
 import { visibleText } from '../../common/visible-text';
-import type { RemoteContent } from './config';
+import type { RemoteContent } from '../config/remote-settings';
 
 /** The longest one-line summary a message carries; the rest is at the desk. */
 export const SUMMARY_MAX = 300;

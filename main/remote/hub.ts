@@ -13,7 +13,7 @@ import type { Class } from '../../common/domain';
 import type { RemoteCore } from './core-parts';
 import type { BridgeName, BridgeStatus, Press, RemoteBridge } from './bridge';
 import { acceptedText, BUTTON_LABELS, BUTTON_ORDER, callSummary, finalText, pendingText, type CardFacts } from './card-text';
-import type { RemoteConfig } from './config';
+import type { RemoteConfig } from '../config/remote-settings';
 import type { DecisionTokens, TokenRefusal } from './decision-token';
 import { remoteMayChoose, remoteOffer } from './policy';
 

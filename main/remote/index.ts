@@ -4,7 +4,7 @@
 // A bridge without a token is not started, and says so in the log and in Settings → Devices.
 import type { RemoteCore } from './core-parts';
 import type { BridgeName, RemoteBridge } from './bridge';
-import type { RemoteConfig } from './config';
+import type { RemoteConfig } from '../config/remote-settings';
 import { DecisionTokens, loadRemoteKey } from './decision-token';
 import { RemoteApprovers } from './hub';
 import { MatrixBridge } from './matrix';

@@ -4,8 +4,8 @@
 // model, sending the agent work) is only at the desk: a stolen phone can do no more than this.
 import type { CoreEvent, OperationName } from '../../common/operations';
 import type { RemoteCore } from './core-parts';
-import type { Handlers } from '../runtime/handlers';
-import type { RemoteConfig } from './config';
+import type { Handlers } from '../../common/invoke';
+import type { RemoteConfig } from '../config/remote-settings';
 import { remoteMayChoose, remoteOffer } from './policy';
 
 export const PHONE_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([

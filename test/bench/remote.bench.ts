@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_CONFIG } from '../../main/config/load';
 import { ThresholdCore } from '../../main/runtime/core';
 import type { RemoteBridge } from '../../main/remote/bridge';
-import { REMOTE_OFF, type RemoteConfig } from '../../main/remote/config';
+import { REMOTE_OFF, type RemoteConfig } from '../../main/config/remote-settings';
 import { DecisionTokens } from '../../main/remote/decision-token';
 import { RemoteApprovers } from '../../main/remote/hub';
 import { MatrixBridge } from '../../main/remote/matrix';

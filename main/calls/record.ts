@@ -11,7 +11,7 @@ import type { CoreEventBus } from '../gate/events';
 import type { Commit, Committed } from '../gate/gate';
 import { sanitiseErrorText, type Redactor } from '../redact/redactor';
 import { CallLifecycle, type Step, type StepResult } from '../store/call-lifecycle';
-import { IllegalTransition, type CallRow } from '../store/calls-repo';
+import { deciderOf, IllegalTransition, type CallRow } from '../store/calls-repo';
 import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo';
 import type { Store } from '../store/store';
 
@@ -90,13 +90,13 @@ export class CallRecorder {
     // Every stored move of a call of a turn goes out as the call's state: the chat shows what History shows.
     if (value.decided && value.call.turn_id) {
       const c = value.call;
-      events.emit('call.state', { session_id: c.session_id, turn_id: c.turn_id!, call_id: c.id, tool_call_id: c.model_call_id ?? c.id, tool: c.tool, state: c.state, detail: c.decided_by });
+      events.emit('call.state', { session_id: c.session_id, turn_id: c.turn_id!, call_id: c.id, tool_call_id: c.model_call_id ?? c.id, tool: c.tool, state: c.state, detail: c.decided_by, by: deciderOf(c) });
     }
   }
 
   /** A state the chat shows before (or without) a stored move: the model's call received, being checked, a question waiting. */
   announce(call: AnnouncedCall, state: CallState, detail: string | null = null): void {
-    this.o.events.emit('call.state', { session_id: call.sessionId, turn_id: call.turnId, call_id: call.callId ?? call.toolCallId, tool_call_id: call.toolCallId, tool: call.tool, state, detail });
+    this.o.events.emit('call.state', { session_id: call.sessionId, turn_id: call.turnId, call_id: call.callId ?? call.toolCallId, tool_call_id: call.toolCallId, tool: call.tool, state, detail, by: null });
   }
 
   /** The call starts to run: after a crash from here on, it is recorded as interrupted rather than not run. */

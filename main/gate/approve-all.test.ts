@@ -90,7 +90,7 @@ describe('approve for session', () => {
     await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_session', surface: 'web' });
     await first;
     expect((await c.calls.review(shellCall('touch same'))).run).toBe(true);
-    expect(c.sessionApprovals.list()).toEqual([{ approval_id: p.id, session_id: 's1', session_title: null, tool: 'run_command', args: { command: 'touch same' }, decided_at: expect.any(Number), decided_by: 'web', uses: 1, last_used_at: expect.any(Number) }]);
+    expect(c.sessionApprovals.list()).toEqual([{ approval_id: p.id, session_id: 's1', session_title: null, tool: 'run_command', args: { command: 'touch same' }, decided_at: expect.any(Number), decided_by: 'web', by: { kind: 'human', surface: 'web' }, uses: 1, last_used_at: expect.any(Number) }]);
 
     expect(c.sessionApprovals.revoke(p.id, 'desktop')).toEqual({ ok: true, value: { approval_id: p.id, session_id: 's1', revoked_at: expect.any(Number), revoked_by: 'desktop' } });
     expect({ listed: c.sessionApprovals.list(), audit: c.store.audit.list({ kind: 'approval.session_revoked' }).map((a) => a.data), revoked, again: c.sessionApprovals.revoke(p.id, 'web').ok }).toEqual({

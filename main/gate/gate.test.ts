@@ -200,7 +200,7 @@ describe('deciding safely', () => {
     const review = c.calls.review(shellCall('touch a'));
     const p = await nextPending(c);
     // The decision lands in the store without reaching the waiter, as if the timer fired mid-commit.
-    c.store.approvals.decide(p.id, { outcome: 'approve_once', decided_at: Date.now(), decided_by: 'desktop' });
+    c.store.approvals.decide(p.id, { outcome: 'approve_once', decided_at: Date.now(), by: { kind: 'human', surface: 'desktop' } });
     const v = await review;
     expect({ run: v.run, outcome: v.outcome }).toEqual({ run: true, outcome: 'approve_once' });
     expect(c.store.approvals.get(p.id)).toMatchObject({ outcome: 'approve_once' });

@@ -5,6 +5,8 @@
 // every surface in step.
 import type { Redactor } from '../redact/redactor';
 import type { Store } from '../store/store';
+import type { DecidedBy } from '../../common/decided-by';
+import { deciderOf } from '../store/calls-repo';
 
 export interface SessionApprovalView {
   approval_id: string;
@@ -14,8 +16,9 @@ export interface SessionApprovalView {
   /** The call it covers exactly, as its card showed it (redacted). */
   args: unknown;
   decided_at: number;
-  /** Who chose it (desktop, web, control). */
+  /** Who chose it (desktop, web, control), in words and as data. */
   decided_by: string | null;
+  by: DecidedBy | null;
   /** Identical calls it let through since, and when the last one was. */
   uses: number;
   last_used_at: number | null;
@@ -50,6 +53,7 @@ export class SessionApprovals {
         args: JSON.parse(a.args_redacted) as unknown,
         decided_at: a.decided_at ?? a.created_at,
         decided_by: a.decided_by,
+        by: deciderOf(a),
         uses: uses.count,
         last_used_at: uses.last,
       };

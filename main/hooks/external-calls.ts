@@ -9,6 +9,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Outcome } from '../../common/approvals';
 import type { Class } from '../../common/domain';
+import type { DecidedBy } from '../../common/decided-by';
 import type { Disposable } from '../../common/disposable';
 import type { CheckpointService } from '../calls/checkpoints';
 import type { CallPipeline } from '../calls/pipeline';
@@ -51,6 +52,8 @@ export interface ExternalVerdict {
   callId: string;
   approvalId: string | null;
   decidedBy: string;
+  /** The same as data. */
+  by: DecidedBy;
   class: Class;
   /** An allowed command that runs in Threshold's jail: the one-time ticket `threshold hook run` redeems. */
   run: { token: string; expiresAt: number } | null;
@@ -151,7 +154,7 @@ export class ExternalCalls implements Disposable {
       signal,
     );
     const e = verdict.evaluation;
-    const base = { outcome: verdict.outcome, callId: verdict.callId, approvalId: verdict.approvalId, decidedBy: e.decidedBy, class: e.class, run: null, checkpointId: null, workspace };
+    const base = { outcome: verdict.outcome, callId: verdict.callId, approvalId: verdict.approvalId, decidedBy: e.decidedBy, by: e.decider, class: e.class, run: null, checkpointId: null, workspace };
     if (!verdict.run) return { ...base, decision: 'deny', reason: verdict.message || e.explanation };
     const allowed = verdict.outcome ? `Approved in Threshold (${verdict.outcome}).` : e.explanation;
 

@@ -16,6 +16,7 @@ import { acceptedText, BUTTON_LABELS, BUTTON_ORDER, callSummary, finalText, pend
 import type { RemoteConfig } from '../config/remote-settings';
 import type { DecisionTokens, TokenRefusal } from './decision-token';
 import { remoteMayChoose, remoteOffer } from './policy';
+import { deciderOf } from '../store/calls-repo';
 
 /** A card with no TTL still gets buttons that end: a day. */
 const UNTIMED_TOKEN_MS = 24 * 3600 * 1000;
@@ -165,7 +166,7 @@ export class RemoteApprovers implements Disposable {
     const row = core.store.approvals.get(approvalId);
     if (!m || m.final_at !== null || !row || row.status !== 'decided' || !row.outcome) return;
     const facts = this.facts({ tool: row.tool, class: row.class as Class, session_id: row.session_id, args: safeJson(row.args_redacted), expires_at: row.expires_at });
-    await b.edit(m.message_id, core.redactor.redactTextSync(finalText(facts, config.content, row.outcome, row.decided_by ?? '')));
+    await b.edit(m.message_id, core.redactor.redactTextSync(finalText(facts, config.content, row.outcome, deciderOf(row))));
     core.store.remote.markFinal(approvalId, b.name, this.now());
   }
 

@@ -136,6 +136,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           run: v.run,
           decision: v.evaluation.decision,
           decided_by: v.evaluation.decidedBy,
+          by: v.evaluation.decider,
           class: v.evaluation.class,
           explanation: v.evaluation.explanation,
           approval_id: v.approvalId,
@@ -172,7 +173,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: parseToolName(p.tool), args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
           request?.signal,
         );
-        return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
+        return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, by: v.by, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
       }),
     'external.run': (p, request) =>
       withCore(async (c) => {

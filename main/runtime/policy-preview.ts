@@ -22,7 +22,7 @@ export async function previewPolicy(core: ThresholdCore, change: AccessChange, l
   const problem = await core.layerProblem(proposedLayer);
   const grants = [...core.config.grants, ...core.store.grants.list({ active: true, now }).map(toPolicyGrant)];
   const context = (a: typeof current, sessionId: string): PolicyContext => ({ level: a.level, rules: a.rules, grants, paths: core.paths, now, sessionId });
-  const brief = (e: Evaluation) => ({ decision: e.decision, decided_by: e.decidedBy, explanation: e.explanation });
+  const brief = (e: Evaluation) => ({ decision: e.decision, decided_by: e.decidedBy, by: e.decider, explanation: e.explanation });
 
   const calls = core.store.calls.listRecent(limit).map((row) => {
     const args = parseArgs(row.args_redacted);

@@ -1,7 +1,7 @@
 // The history of calls through the real gate: every way a call is decided lands in it, with its decider,
 // and the filters and both kinds of paging return what they say.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DECIDER_GROUPS, deciderGroupOf, type CallRecord } from '../../common/history';
+import { DECIDER_GROUPS, deciderGroupOf, kindsOfGroup, type CallRecord } from '../../common/history';
 import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import type { ThresholdCore } from '../runtime/core';
@@ -142,15 +142,15 @@ describe('decider groups', () => {
     [{ kind: 'turn_stopped' }, 'stopped'],
     [{ kind: 'restart' }, 'stopped'],
   ];
-  it.each(examples.map(([d, group]) => ({ stored: formatDecidedBy(d), group })))('files "$stored" under $group', ({ stored, group }) => {
-    expect(deciderGroupOf(stored)).toEqual(group);
+  it.each(examples.map(([d, group]) => ({ stored: formatDecidedBy(d), d, group })))('files "$stored" under $group', ({ d, group }) => {
+    expect(deciderGroupOf(d)).toEqual(group);
   });
   it('files a reviewer entry under the reviewer (engineer reviewer adds the kind)', () => {
-    expect(deciderGroupOf('reviewer:default')).toEqual('reviewer');
+    expect(deciderGroupOf({ kind: 'reviewer', reviewers: [{ name: 'default', model: 'm' }] })).toEqual('reviewer');
   });
   it('gives every group at least one way to match, and no stored form two groups', () => {
-    const stored = examples.map(([d]) => formatDecidedBy(d));
-    const matches = stored.map((s) => DECIDER_GROUPS.filter((g) => (g.exact as readonly string[]).includes(s) || (g.prefixes as readonly string[]).some((p) => s.startsWith(p))).length);
-    expect({ groupsWithoutMatch: DECIDER_GROUPS.filter((g) => g.exact.length + g.prefixes.length === 0).map((g) => g.key), ambiguous: stored.filter((_, i) => matches[i] !== 1) }).toEqual({ groupsWithoutMatch: [], ambiguous: [] });
+    // Each kind names exactly one group (a record, checked by the compiler); each group has a kind.
+    const groupsOf = (d: DecidedBy) => DECIDER_GROUPS.filter((g) => kindsOfGroup(g.key).includes(d.kind)).length;
+    expect({ groupsWithoutMatch: DECIDER_GROUPS.filter((g) => kindsOfGroup(g.key).length === 0).map((g) => g.key), ambiguous: examples.filter(([d]) => groupsOf(d) !== 1).map(([d]) => formatDecidedBy(d)) }).toEqual({ groupsWithoutMatch: [], ambiguous: [] });
   });
 });

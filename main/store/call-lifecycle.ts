@@ -118,7 +118,7 @@ export class CallLifecycle {
       }
       case 'policy_decided': {
         const by = formatDecidedBy(step.by);
-        const call = s.calls.transition(step.callId, step.to, at, by);
+        const call = s.calls.transition(step.callId, step.to, at, step.by);
         if (step.grantIds?.length) s.grants.recordUse([...step.grantIds], at);
         s.audit.append({ at, kind: 'call.decided', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decision: call.decision, decided_by: by, class: call.class }) });
         return { call, decision: null, decided: true };
@@ -146,14 +146,13 @@ export class CallLifecycle {
         const by = formatDecidedBy(step.by);
         if (step.place) this.ensurePlace(step.place, at);
         s.calls.insert({ ...step.call, state: 'received' });
-        const call = s.calls.transition(step.call.id, 'cancelled', at, by);
+        const call = s.calls.transition(step.call.id, 'cancelled', at, step.by);
         s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decided_by: by }) });
         return { call, decision: null, decided: true };
       }
       case 'handled_by_agent': {
-        const by = formatDecidedBy(step.by);
         if (step.place) this.ensurePlace(step.place, at);
-        s.calls.insert({ ...step.call, decided_by: by, state: 'classifying' });
+        s.calls.insert({ ...step.call, decider: step.by, state: 'classifying' });
         s.calls.transition(step.call.id, 'scheduled', at);
         s.calls.transition(step.call.id, 'executing', at);
         const call = s.calls.transition(step.call.id, step.outcome.status, at);
@@ -173,7 +172,7 @@ export class CallLifecycle {
       }
       case 'executed': {
         if (s.outcomes.get(step.callId)) throw new OutcomeAlreadyRecorded(step.callId);
-        const call = s.calls.transition(step.callId, step.outcome.status, at, step.recovered ? formatDecidedBy({ kind: 'restart' }) : undefined);
+        const call = s.calls.transition(step.callId, step.outcome.status, at, step.recovered ? { kind: 'restart' } : undefined);
         s.outcomes.record(step.callId, step.outcome);
         this.crash('outcome_write');
         s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ ...step.outcome, ...(step.recovered ? { recovered: true, decided_by: formatDecidedBy({ kind: 'restart' }) } : {}) }) });
@@ -192,7 +191,7 @@ export class CallLifecycle {
     const s = this.store;
     const by = formatDecidedBy(step.by);
     const grantIds = (step.grants ?? []).map((g) => g.id);
-    const fields = { outcome: step.outcome, decided_at: at, decided_by: by, note: step.note ?? null, grant_ids: grantIds, follow_up: step.orphan && isApproval(step.outcome) ? ('awaiting' as const) : null };
+    const fields = { outcome: step.outcome, decided_at: at, by: step.by, note: step.note ?? null, grant_ids: grantIds, follow_up: step.orphan && isApproval(step.outcome) ? ('awaiting' as const) : null };
     if (step.insert) s.approvals.insertPending(step.insert);
     const row = s.approvals.get(step.approvalId);
     if (!row) throw new IllegalTransition(step.approvalId, null, 'scheduled');
@@ -207,7 +206,7 @@ export class CallLifecycle {
     }
     if (step.outcome === 'approve_all_session') s.sessions.setApproveAll(row.session_id, at, row.id);
     if (step.insert?.review) s.audit.append({ at, kind: step.insert.review.outcome === 'approved' ? 'review.approved' : 'review.escalated', session_id: row.session_id, subject: row.id, data: this.redactor.redactRecord(reviewAudit(step.insert.review)) });
-    const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, by);
+    const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, step.by);
     this.crash('decision_write');
     s.audit.append({
       at,

@@ -300,6 +300,7 @@ describe('a chain written before the key (the schema before KEYED_AUDIT_SCHEMA)'
       ALTER TABLE messages DROP COLUMN origin; ALTER TABLE approvals DROP COLUMN session_revoked_at;
       ALTER TABLE tool_calls DROP COLUMN origin; ALTER TABLE approvals DROP COLUMN origin; ALTER TABLE approvals DROP COLUMN parts;
       DROP TABLE remote_tokens; DROP TABLE remote_messages; DROP TABLE paired_devices;
+      ALTER TABLE tool_calls DROP COLUMN decider; ALTER TABLE approvals DROP COLUMN decider;
     `);
     recompute(db, 1, sha256);
     const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string };

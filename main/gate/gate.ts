@@ -19,7 +19,7 @@ import { decide as decidePolicy, invalidCallEvaluation, type Evaluation, type Po
 import { normaliseGrantPattern } from '../../common/grant-pattern';
 import { judgeGrantWidth, verdictFor } from '../policy/grant-width';
 import type { PathContext } from '../policy/paths';
-import { describeCall, type CallFacts, type McpToolDeclaration, type ToolName } from '../policy/tools';
+import { describeCall, isMcpTool, type CallFacts, type McpToolDeclaration, type ToolName } from '../policy/tools';
 import type { Redactor } from '../redact/redactor';
 import { clip, type Redacted } from '../redact/redactor';
 import type { NewApproval } from '../store/approvals-repo';
@@ -291,7 +291,7 @@ export class ApprovalGate {
       owner: this.o.runtimeId,
       preview: call.preview ? previewForCard(this.o.redactor.redactTextSync(call.preview)) : null,
       origin: originOf(call),
-      parts: facts && call.tool === 'run_command' ? this.o.redactor.redactValueSync(partsOf(facts)) : null,
+      parts: facts?.command !== undefined ? this.o.redactor.redactValueSync(partsOf(facts)) : null,
     };
 
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such; never in an
@@ -349,11 +349,11 @@ export class ApprovalGate {
     const { call, callId, evaluation, facts } = j;
     this.commit({ kind: 'review_started', callId, reviewers: r.names.map((n) => n.name) });
     const redact = (s: string) => this.o.redactor.redactTextSync(s);
-    const command = call.tool === 'run_command' && facts
+    const command = facts?.command !== undefined
       ? { class: evaluation.class, effects: evaluation.effects, cwd: redact(call.cwd), envKeys: call.envKeys ?? [], segments: facts.segments.map((s) => ({ argv: s.argv.map(redact), class: s.class, effects: s.effects })) }
       : null;
     // What the reviewer reads is redacted like everything else that leaves the gate: a second provider never sees a secret.
-    const outcome = await r.reviewer.review({ tool: call.tool, toolset: call.tool.startsWith('mcp.') ? `mcp.${call.tool.split('.')[1]}` : 'built-in', args: j.argsRedacted, command, redact, signal });
+    const outcome = await r.reviewer.review({ tool: call.tool, toolset: isMcpTool(call.tool) ? `mcp.${call.tool.split('.')[1]}` : 'built-in', args: j.argsRedacted, command, redact, signal });
     if (outcome.kind === 'stopped') {
       this.commit({ kind: 'approval_decided', approvalId: row.id, outcome: 'cancelled', by: { kind: 'turn_stopped' }, insert: row });
       return { verdict: verdictOf(j, false, { approvalId: row.id, outcome: 'cancelled', stopTurn: true, message: refusalMessage('cancelled', null) }) };

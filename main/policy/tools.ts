@@ -54,6 +54,13 @@ export function isMcpTool(name: string): name is McpToolName {
   return /^mcp\.[^.]+\../.test(name);
 }
 
+/** What a person (and a grant) recognises a call by: its command, URL or path; null when it has none. */
+export function subjectOf(tool: string, args: unknown): string | null {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
+  return typeof v === 'string' ? v : null;
+}
+
 /** A name from outside (the model, `ctl`, a hook) as the tool it names, or as an unknown one. */
 export function parseToolName(name: string): ToolName {
   if (isBuiltinTool(name) || isMcpTool(name) || /^external\.[^.]+\../.test(name)) return name as ToolName;

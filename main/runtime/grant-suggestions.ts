@@ -13,7 +13,7 @@ import type { ThresholdCore } from './core';
 import { judgeGrantWidth, proposeGrantPattern } from '../policy/grant-width';
 import { coverCall, segmentUncoverable } from '../policy/grants';
 import { isInside } from '../policy/paths';
-import { describeCall } from '../policy/tools';
+import { describeCall, isMcpTool, subjectOf } from '../policy/tools';
 import { toPolicyGrant } from '../store/grants-repo';
 
 export type GrantSuggestion = z.output<typeof grantSuggestionSchema>;
@@ -54,7 +54,5 @@ export function grantSuggestions(core: ThresholdCore, opts: { now: number; limit
 
 /** The call as a person reads it: its command, URL or path. */
 export function callText(tool: string, args: unknown): string | null {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
-  return typeof v === 'string' && v ? v : tool.startsWith('mcp.') ? tool : null;
+  return subjectOf(tool, args) || (isMcpTool(tool) ? tool : null);
 }

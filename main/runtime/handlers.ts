@@ -17,7 +17,7 @@ import type { KeyConfirmation } from './key-binding';
 import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
 import { externalParts } from './parts';
-import { parseToolName } from '../policy/tools';
+import { parseToolName, subjectOf } from '../policy/tools';
 import { previewPolicy } from './policy-preview';
 import type { PersonDecider } from '../../common/decided-by';
 import type { RemoteService } from '../remote/service';
@@ -213,12 +213,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           if (!pending) return fail('not_found', `No pending approval ${p.approval_id}.`);
           if (pending.tool !== p.tool) return fail('invalid_params', `Approval ${p.approval_id} is a ${pending.tool} call, not ${p.tool}.`);
           // The verdict on the call comes from its exact arguments (in memory while it waits); the text shown is the card's.
-          call = { text: exampleText(pending.tool, pending.args), facts: c.gate.pendingFacts(pending.id)?.facts ?? null };
+          call = { text: subjectOf(pending.tool, pending.args), facts: c.gate.pendingFacts(pending.id)?.facts ?? null };
           sessionId = pending.session_id;
         }
         const recent = c.store.calls
           .recentOfTool(p.tool, 24, sessionId)
-          .map((r) => exampleText(r.tool, parseJson(r.args_redacted)))
+          .map((r) => subjectOf(r.tool, parseJson(r.args_redacted)))
           .filter((t): t is string => !!t)
           .slice(0, 12);
         return ok(previewGrant({ tool: p.tool, patterns: p.patterns, call, recent, samples: p.samples }, c.paths, { now: Date.now() }));
@@ -336,10 +336,4 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The call's own example for a grant preview: its command, path or URL. */
-function exampleText(tool: string, args: unknown): string | null {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
-  return typeof v === 'string' ? v : null;
-}
 

@@ -10,6 +10,7 @@ import type { ThresholdCore } from './core';
 import { observeCall } from '../gate/observe';
 import { evaluate, type Evaluation, type PolicyContext } from '../policy/evaluate';
 import { toPolicyGrant } from '../store/grants-repo';
+import { subjectOf } from '../policy/tools';
 
 export type PolicyPreview = z.output<typeof policyPreviewSchema>;
 
@@ -66,7 +67,5 @@ function parseArgs(json: string): unknown {
 
 /** What a person recognises the call by: its command, path or URL. */
 function callText(tool: string, args: unknown): string {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
-  return typeof v === 'string' ? v : JSON.stringify(args).slice(0, 200);
+  return subjectOf(tool, args) ?? JSON.stringify(args).slice(0, 200);
 }

@@ -1,17 +1,13 @@
 // Approve all for a session: listed where a person looks, ended from any surface (audited), and after
 // that the session asks again. What it never covers (floors, unattended turns) keeps asking or refusing.
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
+import { describe, expect, it } from 'vitest';
+import { nextPending, shellCall, useCores } from '../../test/support/core';
 import type { ThresholdCore } from '../runtime/core';
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
+const testCores = useCores();
 
 async function inApproveAll(): Promise<{ c: ThresholdCore; approvalId: string; events: string[] }> {
-  const c = await testCore();
-  cores.push(c);
+  const c = await testCores();
   const events: string[] = [];
   c.events.on('approve_all.started', (v) => events.push(`started ${v.session_id} by ${v.started_by}`));
   c.events.on('approve_all.ended', (e) => events.push(`ended ${e.session_id} by ${e.ended_by}`));
@@ -81,8 +77,7 @@ describe('approve all for a session', () => {
 
 describe('approve for session', () => {
   it('is listed with the exact call it covers and its uses; revoked (audited, announced), the identical call asks again', async () => {
-    const c = await testCore();
-    cores.push(c);
+    const c = await testCores();
     const revoked: string[] = [];
     c.events.on('approval.session_revoked', (r) => revoked.push(`${r.approval_id} by ${r.revoked_by}`));
     const first = c.calls.review(shellCall('touch same'));

@@ -1,22 +1,13 @@
 // Each line: something the gate got wrong once, and why it must not come back.
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
+import { describe, expect, it } from 'vitest';
+import { nextPending, shellCall, useCores } from '../../test/support/core';
 import { decide, type PolicyContext } from '../policy/evaluate';
 import { describeCall } from '../policy/tools';
 import { policyContext } from '../../test/support/policy';
 import { Store } from '../store/store';
-import type { ThresholdCore } from '../runtime/core';
 import { jailClassFor } from '../calls/run-command';
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
-async function core(opts: Parameters<typeof testCore>[0] = {}) {
-  const c = await testCore(opts);
-  cores.push(c);
-  return c;
-}
+const core = useCores();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('gate regressions', () => {

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PREVIEW_CUT_LINE, PREVIEW_MAX_CHARS, previewWasCut, type Outcome } from '../../common/approvals';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
+import { nextPending, shellCall, testCore, useCores } from '../../test/support/core';
 import { Redactor } from '../redact/redactor';
 import { Store } from '../store/store';
 
 const testRedactor = new Redactor({ home: '/home/user' });
 import type { ThresholdCore } from '../runtime/core';
 
-const cores: ThresholdCore[] = [];
-async function core(opts: Parameters<typeof testCore>[0] = {}) {
-  const c = await testCore(opts);
-  cores.push(c);
-  return c;
-}
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
+const core = useCores();
 
 /** Parks `command`, decides it with `outcome`, returns the verdict and the stored decision. */
 async function decideWith(c: ThresholdCore, command: string, outcome: string, extra: Record<string, unknown> = {}) {
@@ -242,8 +234,7 @@ describe('restart: pending rows survive and become orphans', () => {
     void first.calls.review(shellCall('touch restart.md', { turnId: 't1' }));
     const p = await nextPending(first);
     // The first process dies without deciding (its waiter is gone; the row stays).
-    const second = await testCore({ store });
-    cores.push(second);
+    const second = await core({ store });
     const listed = second.gate.listPending();
     expect(listed.map((x) => [x.id, x.orphan])).toEqual([[p.id, true]]);
     const r = await second.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'control' });
@@ -263,8 +254,7 @@ describe('restart: pending rows survive and become orphans', () => {
     const first = await testCore({ store });
     void first.calls.review(shellCall('touch restart.md'));
     const p = await nextPending(first);
-    const second = await testCore({ store, config: { rules: { effects: {}, tools: { run_command: 'deny' } } } });
-    cores.push(second);
+    const second = await core({ store, config: { rules: { effects: {}, tools: { run_command: 'deny' } } } });
     await second.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'control' });
     const v = await second.calls.review(shellCall('touch restart.md', { turnId: 't2' }));
     expect({ run: v.run, by: v.evaluation.decidedBy }).toEqual({ run: false, by: 'rule:tool:run_command=deny' });

@@ -1,22 +1,13 @@
 // The rules of Settings → Model, attention and grant suggestions, each with the case that would get
 // past it, through the operation handlers every surface uses.
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from './core';
+import { describe, expect, it } from 'vitest';
+import { nextPending, shellCall, useCores } from '../../test/support/core';
 import { invokeOperation } from '../../common/invoke';
 import { createHandlers } from './handlers';
 import { ModelSettings } from './model-settings';
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
-
-async function core() {
-  const c = await testCore({ config: { provider: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 300_000 } } });
-  cores.push(c);
-  return c;
-}
+const cores = useCores();
+const core = () => cores({ config: { provider: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 300_000 } } });
 
 describe('the API key never comes over the web socket', () => {
   it.each([

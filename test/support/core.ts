@@ -1,4 +1,5 @@
 // A core over an in-memory store, with an approver surface attached, for gate tests.
+import { afterEach } from 'vitest';
 import type { Level } from '../../common/domain';
 import type { Resolver } from '../../executor/net/destination';
 import type { PathContext } from '../../main/policy/paths';
@@ -11,11 +12,36 @@ import { parseToolName } from '../../main/policy/tools';
 import { Store } from '../../main/store/store';
 import { TEST_PATHS } from './policy';
 
-export async function testCore(opts: { level?: Level; ttlSeconds?: number; config?: Partial<ThresholdConfig>; store?: Store; approver?: boolean; now?: () => number; paths?: PathContext; dataDir?: string; resolveHost?: Resolver } = {}) {
+export interface TestCoreOptions {
+  level?: Level;
+  ttlSeconds?: number;
+  config?: Partial<ThresholdConfig>;
+  store?: Store;
+  approver?: boolean;
+  now?: () => number;
+  paths?: PathContext;
+  dataDir?: string;
+  resolveHost?: Resolver;
+}
+
+export async function testCore(opts: TestCoreOptions = {}) {
   const config: ThresholdConfig = { ...DEFAULT_CONFIG, level: opts.level ?? 'supervised', approvalTtlSeconds: opts.ttlSeconds ?? 600, ...opts.config };
   const core = await ThresholdCore.open({ dataDir: opts.dataDir ?? '/nonexistent', config, paths: opts.paths ?? TEST_PATHS, store: opts.store ?? Store.inMemory(), now: opts.now, ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}) });
   if (opts.approver !== false) core.approvers.add('desktop');
   return core;
+}
+
+/** Cores for one test file, each disposed after its test: `const core = useCores();` then `await core({ level: 'full' })`. */
+export function useCores(): (opts?: TestCoreOptions) => Promise<ThresholdCore> {
+  const live: ThresholdCore[] = [];
+  afterEach(() => {
+    for (const c of live.splice(0)) c.dispose();
+  });
+  return async (opts = {}) => {
+    const c = await testCore(opts);
+    live.push(c);
+    return c;
+  };
 }
 
 export function shellCall(command: string, extra: Partial<GateCall> = {}): GateCall {

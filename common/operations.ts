@@ -1050,10 +1050,6 @@ export type EventPayloads = { [K in EventName]: z.output<(typeof EVENTS)[K]> };
 /** Every event as a closed union: switching on `name` narrows `payload`. */
 export type CoreEvent = { [K in EventName]: { name: K; payload: EventPayloads[K] } }[EventName];
 
-export function isEventName(name: string): name is EventName {
-  return Object.hasOwn(EVENTS, name);
-}
-
 // ── AppApi: the renderer's typed interface, derived from the table ────────────────────────────────
 
 type VerbOps = { [K in OperationName]: Operations[K] extends { verb: string } ? K : never }[OperationName];

@@ -160,7 +160,5 @@ export const configSchema = z
       .default({}),
   })
   .strict();
-
-export type ConfigInput = z.input<typeof configSchema>;
 export type ParsedConfig = z.output<typeof configSchema>;
 export type GrantEntry = z.output<typeof grantEntry>;

@@ -1,12 +1,8 @@
 // The control API's methods: the operations table's control operations (common/operations.ts), by
 // canonical name or by an older alias, run through the shared handlers. Failures become RpcErrors
 // carrying the handler's stable code.
-import { OPERATION_NAMES, OPERATIONS, ALIASES, resolveOperation } from '../../common/operations';
 import { invokeOperation, type Handlers } from '../../common/invoke';
 import { RpcError } from './rpc';
-
-/** Every method name the control API answers: canonical names and their aliases. */
-export const METHOD_NAMES: string[] = [...OPERATION_NAMES.filter((n) => (OPERATIONS[n].transports as readonly string[]).includes('control')), ...Object.keys(ALIASES).filter((a) => resolveOperation(a, 'control'))];
 
 export interface ControlMethods {
   /** Runs one method; throws an RpcError for every failure. `signal`: the client went away. */

@@ -5,7 +5,6 @@ import { EventBus } from '../../common/event-bus';
 import type { EventPayloads } from '../../common/operations';
 
 export type CoreEvents = EventPayloads;
-export type CoreEventName = keyof CoreEvents;
 export type TurnEndReason = CoreEvents['turn.ended']['reason'];
 /** A paired phone as Settings → Devices shows it (main/remote/devices.ts). */
 export type DeviceView = CoreEvents['device.paired'];

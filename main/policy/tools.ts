@@ -67,19 +67,6 @@ export function parseToolName(name: string): ToolName {
   return name as UnknownToolName;
 }
 
-export const BUILTIN_TIERS: Record<BuiltinToolName, ToolTier> = {
-  run_command: 'exec',
-  read_file: 'read',
-  list_dir: 'read',
-  search_files: 'read',
-  write_file: 'write',
-  edit_file: 'write',
-  open_path: 'exec',
-  web_fetch: 'exec',
-  ask_user: 'read',
-  notify_user: 'read',
-};
-
 /** What a call can do, derived from its tool and arguments. */
 export interface CallFacts {
   tool: string;

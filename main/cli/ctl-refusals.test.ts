@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli';
 import { testCore } from '../../test/support/core';
@@ -82,7 +82,7 @@ async function refusingThen(refusals: number): Promise<{ dataDir: string; connec
   const dataDir = mkdtempSync(join(tmpdir(), 'threshold-ctl-retry-'));
   let connections = 0;
   let requests = 0;
-  const open = new Set<import('node:net').Socket>();
+  const open = new Set<Socket>();
   const server = createServer((socket) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));

@@ -10,9 +10,9 @@ import { runCli } from '../../test/support/cli';
 import { testCore } from '../../test/support/core';
 import { framingError, type ControlLimits } from '../control/connection';
 import { socketPath } from '../control/socket-path';
-import { startControlServer } from '../control/server';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { EXIT } from './ctl';
+import { serveControl } from '../../test/support/control';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -22,7 +22,7 @@ afterEach(async () => {
 async function daemon(limits: Partial<ControlLimits>): Promise<{ dataDir: string; core: ThresholdCore }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'threshold-ctl-refused-'));
   const core = await testCore();
-  const server = await startControlServer(core, dataDir, null, undefined, limits);
+  const server = await serveControl(core, dataDir, limits);
   cleanup.push(async () => {
     await server.close();
     core.dispose();

@@ -8,10 +8,11 @@
 //
 // Two levels below the repository, as out/main is: main/runtime/version.ts and main/web/bundle.ts find
 // package.json and out/renderer relative to the module, from the sources and from a bundle alike.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { acquirePidLock } from '../node/pid-lock.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -106,8 +107,8 @@ export async function ensureCliBundle(o = {}) {
   const lock = join(root, 'out', '.cli-build.lock');
   const deadline = Date.now() + (o.timeoutMs ?? 180_000);
   for (;;) {
-    const release = tryLock(lock);
-    if (release) {
+    const held = acquirePidLock(lock);
+    if ('release' in held) {
       try {
         const why = o.force ? 'asked for' : cliStaleness(root);
         if (why !== null) {
@@ -116,7 +117,7 @@ export async function ensureCliBundle(o = {}) {
         }
         return join(root, /** @type {CliManifest} */ (readManifest(root)).entry);
       } finally {
-        release();
+        held.release();
       }
     }
     if (Date.now() > deadline) throw new Error(`Timed out waiting for another process to build the command line (lock ${lock}).`);
@@ -234,40 +235,6 @@ function pruneBuilds(root, keep) {
   for (const entry of readdirSync(join(root, 'out'))) {
     const m = /^cli-(.+)$/.exec(entry);
     if (m && !keep.includes(m[1])) rmSync(join(root, 'out', entry), { recursive: true, force: true });
-  }
-}
-
-/** @param {string} file @returns {(() => void) | null} */
-function tryLock(file) {
-  try {
-    const fd = openSync(file, 'wx', 0o600);
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return () => rmSync(file, { force: true });
-  } catch (err) {
-    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
-    // A lock whose owner is gone is taken over; an empty one may be a lock being written this instant.
-    let text = '';
-    let age = 0;
-    try {
-      text = readFileSync(file, 'utf8').trim();
-      age = Date.now() - statSync(file).mtimeMs;
-    } catch {
-      return null; // released meanwhile
-    }
-    const pid = Number(text || NaN);
-    if (Number.isInteger(pid) ? !alive(pid) : age > 5000) rmSync(file, { force: true });
-    return null;
-  }
-}
-
-/** @param {number} pid */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM';
   }
 }
 

@@ -7,9 +7,10 @@
 //   node bin/setup.js start|test [--check]    --check (or THRESHOLD_SETUP=check): never install
 //   THRESHOLD_SETUP=skip                      skip the check (a machine set up another way)
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onPathOf } from '../node/on-path.js';
 
 /**
  * @typedef {'start' | 'test'} Purpose
@@ -33,16 +34,7 @@ export const NEEDS = [
 /** @param {NodeJS.ProcessEnv} env @returns {Has} */
 export function systemHas(env) {
   return {
-    onPath: (program) =>
-      (env['PATH'] ?? '').split(delimiter).some((dir) => {
-        if (!dir) return false;
-        try {
-          accessSync(join(dir, program), constants.X_OK);
-          return true;
-        } catch {
-          return false;
-        }
-      }),
+    onPath: onPathOf(env),
     file: (path) => existsSync(path),
   };
 }

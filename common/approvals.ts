@@ -3,6 +3,7 @@
 import type { Class, Effect, GrantPattern, GrantScope } from './domain';
 import type { CallOrigin } from './origin';
 import type { ReviewReport } from './review';
+import type { DecidedBy } from './decided-by';
 
 /** Every way an approval ends. The same identifiers are used everywhere: RPC, CLI, database. */
 export const OUTCOMES = [
@@ -124,6 +125,8 @@ export interface DecisionRecord {
   outcome: Outcome;
   /** Who or what decided, formatted by formatDecidedBy (common/decided-by.ts): a surface (desktop, web, control), or the system (ttl, turn_stopped, no_approver_surface, unattended_turn, session_approve_all). */
   decided_by: string;
+  /** The same as data, which logic reads; null on a decision stored before deciders were kept as data. */
+  by: DecidedBy | null;
   decided_at: number;
   created_at: number;
   note: string | null;

@@ -58,10 +58,6 @@ export const CALL_TRANSITIONS: Readonly<Record<CallState, readonly CallState[]>>
   interrupted: [],
 };
 
-export function isCallState(s: string): s is CallState {
-  return (CALL_STATES as readonly string[]).includes(s);
-}
-
 export function canMove(from: CallState, to: CallState): boolean {
   return CALL_TRANSITIONS[from].includes(to);
 }

@@ -2,7 +2,7 @@
 // operations table (common/operations.ts): each operation's canonical name is its IPC channel, and the
 // AppApi type both the Electron preload and the web bridge implement comes from the table.
 import type { z } from 'zod';
-import type { agentInfoSchema, appInfoSchema, questionViewSchema, sessionViewSchema, settingsViewSchema, transcriptEntrySchema } from './operations';
+import type { appInfoSchema, questionViewSchema, sessionViewSchema, settingsViewSchema, transcriptEntrySchema } from './operations';
 
 export { VERBS, type AppApi, type AppVerb, type CoreEvent, type Result } from './operations';
 
@@ -21,7 +21,6 @@ export function isShowApprovalSignal(e: unknown): e is ShowApprovalSignal {
 
 export type AppInfo = z.output<typeof appInfoSchema>;
 export type SettingsView = z.output<typeof settingsViewSchema>;
-export type AgentInfo = z.output<typeof agentInfoSchema>;
 export type SessionView = z.output<typeof sessionViewSchema>;
 export type TranscriptEntry = z.output<typeof transcriptEntrySchema>;
 export type QuestionView = z.output<typeof questionViewSchema>;

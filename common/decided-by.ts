@@ -3,7 +3,8 @@
 // contract (scripts match them); logic never parses them.
 import type { Effect, EffectRule, Level, ToolRule } from './domain';
 
-export type SafetyReason = 'parse_error' | 'unknown_syntax' | 'obfuscation' | 'override' | 'non_posix';
+export const SAFETY_REASONS = ['parse_error', 'unknown_syntax', 'obfuscation', 'override', 'non_posix'] as const;
+export type SafetyReason = (typeof SAFETY_REASONS)[number];
 /** The hardline list and the always-ask floors. */
 export const FLOORS = ['hardline', 'destructive', 'secret_read', 'capability_change', 'human_input'] as const;
 export type FloorName = (typeof FLOORS)[number];
@@ -11,8 +12,6 @@ export type ToolProblem = 'invalid_args' | 'unknown_tool' | 'refused';
 /** Where a remote person answered from: a chat bridge, or a paired phone's page. */
 export const REMOTE_VIAS = ['telegram', 'matrix', 'phone'] as const;
 export type RemoteVia = (typeof REMOTE_VIAS)[number];
-/** Every stored form of a remote person starts with this (`person:telegram:42`). */
-export const REMOTE_PERSON_PREFIX = 'person:';
 /** A person decider: at the desk (a surface) or away from it. */
 export type PersonDecider = Extract<DecidedBy, { kind: 'human' | 'remote' }>;
 
@@ -66,7 +65,7 @@ export function formatDecidedBy(d: DecidedBy): string {
     case 'human':
       return d.surface;
     case 'remote':
-      return `${REMOTE_PERSON_PREFIX}${d.via}:${d.who}`;
+      return `person:${d.via}:${d.who}`;
     case 'earlier_approval':
       return `approval:${d.approvalId}:${d.via}`;
     case 'session_approve_all':
@@ -84,11 +83,46 @@ export function formatDecidedBy(d: DecidedBy): string {
   }
 }
 
+/** The kinds of decider, one per member of the union (what History groups and the store filters on). */
+export type DeciderKind = DecidedBy['kind'];
+
 /**
- * The stored form as a person reads it: a remote person is `person via telegram:42`; every other
- * decider reads as stored. Formatting, not logic: nothing decides on this text.
+ * The part of a decider that tells it apart within its kind, for people: the surface, the grant ids, the
+ * level, the rule, the reviewers, where a remote person answered from. Empty when the kind says it all.
  */
-export function displayDecidedBy(stored: string): string {
-  if (!stored.startsWith(REMOTE_PERSON_PREFIX)) return stored;
-  return `person via ${stored.slice(REMOTE_PERSON_PREFIX.length)}`;
+export function deciderDetail(d: DecidedBy): string {
+  switch (d.kind) {
+    case 'floor':
+      return d.floor;
+    case 'safety':
+      return d.reason;
+    case 'rule':
+      return d.on === 'tool' ? `tool:${d.tool}=${d.value}` : d.on === 'effect' ? `effect:${d.effect}=${d.value}` : 'effects=auto';
+    case 'grant':
+      return d.grantIds.join(',');
+    case 'level':
+      return d.level;
+    case 'tool':
+      return d.problem;
+    case 'human':
+      return d.surface;
+    case 'remote':
+      return `${d.via}:${d.who}`;
+    case 'earlier_approval':
+      return `${d.approvalId}:${d.via}`;
+    case 'no_approver':
+      return d.why;
+    case 'reviewer':
+      return d.reviewers.map((r) => r.name).join('+');
+    case 'session_approve_all':
+    case 'timeout':
+    case 'turn_stopped':
+    case 'restart':
+      return '';
+  }
+}
+
+/** A decider as a person reads it in one line: a remote person is `person via telegram:42`; every other reads as stored. */
+export function displayDecidedBy(d: DecidedBy): string {
+  return d.kind === 'remote' ? `person via ${deciderDetail(d)}` : formatDecidedBy(d);
 }

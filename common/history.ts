@@ -3,40 +3,55 @@
 import type { Outcome, ExecutionOutcome } from './approvals';
 import type { CallState } from './call-state';
 import type { Class } from './domain';
+import type { DecidedBy, DeciderKind } from './decided-by';
 import type { CallOrigin } from './origin';
 
-/**
- * Who or what decided, in the groups a person filters by. Each group names the stored forms of
- * formatDecidedBy (common/decided-by.ts) it covers: exact strings, or prefixes (ending in ':'). The
- * stored string stays the contract; this table only groups it, so a new kind of decider (the reviewer's
- * `reviewer:` entries) needs one line here and nothing else.
- */
+/** Who or what decided, in the groups a person filters by. */
 export const DECIDER_GROUPS = [
-  { key: 'person', label: 'A person', exact: ['desktop', 'web', 'control'], prefixes: [] },
-  // A person away from the desk (main/remote): person:telegram:<user>, person:matrix:<user>, person:phone:<device>.
-  { key: 'remote', label: 'A person away from the desk (chat or phone)', exact: [], prefixes: ['person:'] },
-  { key: 'grant', label: 'A grant', exact: [], prefixes: ['grant:'] },
-  { key: 'earlier_approval', label: 'An earlier approval', exact: ['session_approve_all'], prefixes: ['approval:'] },
-  { key: 'level', label: 'The level', exact: [], prefixes: ['level:'] },
-  { key: 'rule', label: 'A rule', exact: [], prefixes: ['rule:'] },
-  { key: 'reviewer', label: 'The reviewer', exact: [], prefixes: ['reviewer:'] },
-  { key: 'floor', label: 'A floor or safety check', exact: [], prefixes: ['floor:', 'safety:'] },
-  { key: 'tool', label: 'The tool (invalid or refused call)', exact: [], prefixes: ['tool:'] },
-  { key: 'timeout', label: 'A timeout', exact: ['ttl'], prefixes: [] },
-  { key: 'nobody', label: 'Nobody there', exact: ['unattended_turn', 'no_approver_surface'], prefixes: [] },
-  { key: 'stopped', label: 'A stop or restart', exact: ['turn_stopped', 'restart'], prefixes: [] },
-] as const satisfies readonly { key: string; label: string; exact: readonly string[]; prefixes: readonly string[] }[];
+  { key: 'person', label: 'A person' },
+  { key: 'remote', label: 'A person away from the desk (chat or phone)' },
+  { key: 'grant', label: 'A grant' },
+  { key: 'earlier_approval', label: 'An earlier approval' },
+  { key: 'level', label: 'The level' },
+  { key: 'rule', label: 'A rule' },
+  { key: 'reviewer', label: 'The reviewer' },
+  { key: 'floor', label: 'A floor or safety check' },
+  { key: 'tool', label: 'The tool (invalid or refused call)' },
+  { key: 'timeout', label: 'A timeout' },
+  { key: 'nobody', label: 'Nobody there' },
+  { key: 'stopped', label: 'A stop or restart' },
+] as const satisfies readonly { key: string; label: string }[];
 
 export type DeciderGroup = (typeof DECIDER_GROUPS)[number]['key'];
 export const DECIDER_GROUP_KEYS = DECIDER_GROUPS.map((g) => g.key) as [DeciderGroup, ...DeciderGroup[]];
 
-/** The group a stored decider string belongs to (null for none, e.g. a call still being classified). */
-export function deciderGroupOf(decidedBy: string | null): DeciderGroup | null {
-  if (decidedBy === null) return null;
-  for (const g of DECIDER_GROUPS) {
-    if ((g.exact as readonly string[]).includes(decidedBy) || (g.prefixes as readonly string[]).some((p) => decidedBy.startsWith(p))) return g.key;
-  }
-  return null;
+/** The group of each kind of decider: a new kind is a compile error until it has one. */
+export const DECIDER_GROUP_OF_KIND: Readonly<Record<DeciderKind, DeciderGroup>> = {
+  human: 'person',
+  remote: 'remote',
+  grant: 'grant',
+  earlier_approval: 'earlier_approval',
+  session_approve_all: 'earlier_approval',
+  level: 'level',
+  rule: 'rule',
+  reviewer: 'reviewer',
+  floor: 'floor',
+  safety: 'floor',
+  tool: 'tool',
+  timeout: 'timeout',
+  no_approver: 'nobody',
+  turn_stopped: 'stopped',
+  restart: 'stopped',
+};
+
+/** The kinds of decider a group covers. */
+export function kindsOfGroup(group: DeciderGroup): DeciderKind[] {
+  return (Object.keys(DECIDER_GROUP_OF_KIND) as DeciderKind[]).filter((k) => DECIDER_GROUP_OF_KIND[k] === group);
+}
+
+/** The group a decider belongs to (null for none: a call still being classified, or a row older than the tagged decider). */
+export function deciderGroupOf(by: DecidedBy | null): DeciderGroup | null {
+  return by ? DECIDER_GROUP_OF_KIND[by.kind] : null;
 }
 
 /** What the Outcome filter offers: call states grouped the way a person asks ("what failed?"). */
@@ -78,8 +93,10 @@ export interface CallRecord {
   class: Class | null;
   /** The policy's own decision (allow, ask, deny). */
   decision: 'allow' | 'ask' | 'deny' | null;
-  /** Who or what decided in the end (formatDecidedBy) and its group. */
+  /** Who or what decided in the end: as stored and printed (formatDecidedBy), as data, and its group. */
   decided_by: string | null;
+  /** Null on a row written before deciders were stored as data: its stored words still say who. */
+  by: DecidedBy | null;
   decider: DeciderGroup | null;
   state: CallState;
   created_at: number;

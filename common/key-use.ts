@@ -20,6 +20,8 @@ export const keyUseRequestSchema = z.strictObject({
   to: endpointSchema,
 });
 export type KeyUseRequest = z.output<typeof keyUseRequestSchema>;
+/** Resolves true only for "send it"; the desktop surface's (main/control/key-use-questions.ts asks the shell). */
+export type KeyConfirmation = (request: KeyUseRequest) => Promise<boolean>;
 
 /**
  * An address as it is dialled: the URL parser's form. Controls, spaces and direction-changing characters

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EXECUTION_STATUSES, GRANT_DURATIONS, HUMAN_OUTCOMES, OUTCOMES, type DecisionRecord, type ExecutionOutcome, type GrantRecord, type PendingApproval, type ProposedGrant } from './approvals';
 import { ARGV_MATCHES, CLASSES, DECISIONS, EFFECT_RULES, EFFECTS, GRANT_SCOPES, LEVELS, TOOL_RULES, type GrantPattern } from './domain';
 import { CALL_STATES } from './call-state';
+import { FLOORS, REMOTE_VIAS, SAFETY_REASONS, type DecidedBy } from './decided-by';
 import { callOriginSchema } from './origin';
 import { EXTERNAL_AGENTS } from './external-agents';
 import { REVIEW_FAIL_PATHS, type ReviewReport } from './review';
@@ -101,6 +102,27 @@ export const executionOutcomeSchema = z.object({
   recorded_at: z.number(),
 });
 
+/** Who or what decided, as data (common/decided-by.ts): what logic on every side of a wire reads. */
+export const decidedBySchema = z.union([
+  z.object({ kind: z.literal('floor'), floor: z.enum(FLOORS) }),
+  z.object({ kind: z.literal('safety'), reason: z.enum(SAFETY_REASONS) }),
+  z.object({ kind: z.literal('rule'), on: z.literal('tool'), tool: z.string(), value: z.enum(TOOL_RULES) }),
+  z.object({ kind: z.literal('rule'), on: z.literal('effect'), effect: effectSchema, value: z.enum(EFFECT_RULES) }),
+  z.object({ kind: z.literal('rule'), on: z.literal('effects_auto') }),
+  z.object({ kind: z.literal('grant'), grantIds: z.array(z.string()).readonly() }),
+  z.object({ kind: z.literal('level'), level: levelSchema }),
+  z.object({ kind: z.literal('tool'), problem: z.string() }),
+  z.object({ kind: z.literal('human'), surface: z.string() }),
+  z.object({ kind: z.literal('remote'), via: z.enum(REMOTE_VIAS), who: z.string() }),
+  z.object({ kind: z.literal('earlier_approval'), approvalId: z.string(), via: z.enum(['approve_session', 'follow_up']) }),
+  z.object({ kind: z.literal('session_approve_all') }),
+  z.object({ kind: z.literal('timeout') }),
+  z.object({ kind: z.literal('turn_stopped') }),
+  z.object({ kind: z.literal('no_approver'), why: z.enum(['unattended_turn', 'no_approver_surface']) }),
+  z.object({ kind: z.literal('restart') }),
+  z.object({ kind: z.literal('reviewer'), reviewers: z.array(z.object({ name: z.string(), model: z.string() })).readonly() }),
+]);
+
 export const decisionRecordSchema = z.object({
   id: z.string(),
   session_id: z.string(),
@@ -112,6 +134,7 @@ export const decisionRecordSchema = z.object({
   reason: z.string(),
   outcome: outcomeSchema,
   decided_by: z.string(),
+  by: decidedBySchema.nullable(),
   decided_at: z.number(),
   created_at: z.number(),
   note: z.string().nullable(),
@@ -189,7 +212,7 @@ export const accessChangeSchema = z.strictObject({
   auto_approval_enabled: z.boolean().nullable().optional(),
 });
 
-const previewDecisionSchema = z.object({ decision: z.enum(DECISIONS), decided_by: z.string(), explanation: z.string() });
+const previewDecisionSchema = z.object({ decision: z.enum(DECISIONS), decided_by: z.string(), by: decidedBySchema, explanation: z.string() });
 export const policyPreviewSchema = z.object({
   /** How many recent calls were replayed. */
   replayed: z.number().int(),
@@ -273,6 +296,7 @@ export const sessionApprovalViewSchema = z.object({
   args: z.unknown(),
   decided_at: z.number(),
   decided_by: z.string().nullable(),
+  by: decidedBySchema.nullable(),
   uses: z.number().int(),
   last_used_at: z.number().nullable(),
 });
@@ -490,6 +514,7 @@ export const callRecordSchema = z.object({
   class: classSchema.nullable(),
   decision: z.enum(['allow', 'ask', 'deny']).nullable(),
   decided_by: z.string().nullable(),
+  by: decidedBySchema.nullable(),
   decider: z.enum(DECIDER_GROUP_KEYS).nullable(),
   state: callStateSchema,
   created_at: z.number(),
@@ -516,6 +541,7 @@ export const callDetailSchema = callRecordSchema.extend({
       reason: z.string(),
       outcome: outcomeSchema.nullable(),
       decided_by: z.string().nullable(),
+      by: decidedBySchema.nullable(),
       decided_at: z.number().nullable(),
       created_at: z.number(),
       expires_at: z.number().nullable(),
@@ -656,6 +682,7 @@ export const OPERATIONS = {
       call_id: z.string(),
       approval_id: z.string().nullable(),
       decided_by: z.string(),
+      by: decidedBySchema,
       class: classSchema,
       run: z.object({ token: z.string(), expires_at: z.number() }).nullable(),
       checkpoint_id: z.string().nullable(),
@@ -1001,7 +1028,7 @@ export const EVENTS = {
   'sandbox.decided': consentOfferSchema.extend({ choice: consentChoiceSchema }),
   /** Live output of a running call (redacted). */
   'call.output': z.object({ call_id: z.string(), stream: z.enum(['stdout', 'stderr']), chunk: z.string() }),
-  'call.state': z.object({ session_id: z.string(), turn_id: z.string(), call_id: z.string(), tool_call_id: z.string(), tool: z.string(), state: callStateSchema, detail: z.string().nullable() }),
+  'call.state': z.object({ session_id: z.string(), turn_id: z.string(), call_id: z.string(), tool_call_id: z.string(), tool: z.string(), state: callStateSchema, detail: z.string().nullable(), by: decidedBySchema.nullable() }),
   'turn.started': z.object({ session_id: z.string(), turn_id: z.string(), kind: z.enum(['reactive', 'unattended']), model: z.string() }),
   /** Text the model is writing, as it streams (redacted). */
   'turn.text': z.object({ session_id: z.string(), turn_id: z.string(), delta: z.string() }),
@@ -1022,10 +1049,6 @@ export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 export type EventPayloads = { [K in EventName]: z.output<(typeof EVENTS)[K]> };
 /** Every event as a closed union: switching on `name` narrows `payload`. */
 export type CoreEvent = { [K in EventName]: { name: K; payload: EventPayloads[K] } }[EventName];
-
-export function isEventName(name: string): name is EventName {
-  return Object.hasOwn(EVENTS, name);
-}
 
 // ── AppApi: the renderer's typed interface, derived from the table ────────────────────────────────
 
@@ -1053,4 +1076,5 @@ export const SCHEMAS_MATCH_DOMAIN: [
   Same<z.output<typeof proposedGrantSchema>, ProposedGrant>,
   Same<z.output<typeof grantPatternSchema>, GrantPattern>,
   Same<z.output<typeof reviewReportSchema>, ReviewReport>,
-] = [true, true, true, true, true, true, true];
+  Same<z.output<typeof decidedBySchema>, DecidedBy>,
+] = [true, true, true, true, true, true, true, true];

@@ -17,7 +17,6 @@ export const clientMessageSchema = z.strictObject({
   op: z.string().min(1).max(100),
   params: z.unknown().optional(),
 });
-export type ClientMessage = z.output<typeof clientMessageSchema>;
 
 const resultValue = z.union([z.object({ ok: z.literal(true), value: z.unknown() }), z.object({ ok: z.literal(false), error: errorValueSchema })]);
 
@@ -28,8 +27,6 @@ export type ReplyMessage = { id: number | null; result: Result<unknown> };
 /** Server → client: a core event. */
 export const eventMessageSchema = z.object({ event: z.object({ name: z.enum(EVENT_NAMES), payload: z.unknown() }) });
 export type EventMessage = { event: CoreEvent };
-
-export const serverMessageSchema = z.union([replyMessageSchema, eventMessageSchema]);
 export type ServerMessage = ReplyMessage | EventMessage;
 
 /** Checks an event's payload against its schema (the client does this before it trusts a push). */

@@ -3,11 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { probeSeatbelt } from './seatbelt-jail';
+import type { JailProbe } from './types';
 
-export type JailProbe =
-  | { ok: true; kind?: 'bubblewrap'; bwrap: string; version: string }
-  | { ok: true; kind: 'seatbelt'; sandboxExec: string; version: string }
-  | { ok: false; cause: string; fix: string };
+export type { JailProbe } from './types';
+
 
 export function findBwrap(): string | null {
   for (const p of ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']) if (existsSync(p)) return p;

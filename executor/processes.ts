@@ -83,14 +83,6 @@ export function signal(pids: readonly number[], sig: NodeJS.Signals): void {
   }
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Processes whose real uid is `uid` (RLIMIT_NPROC counts them all). */
 export function countProcessesOf(uid: number): number {

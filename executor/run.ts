@@ -15,7 +15,8 @@ import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
 import { probeJail, type JailProbe } from './probe';
-import { alive, commandName, countProcessesOf, descendants, signal } from './processes';
+import { isAlive } from '../node/pid-lock.js';
+import { commandName, countProcessesOf, descendants, signal } from './processes';
 import { looksLikeProfileFailure, profileRefused, SeatbeltJail, type SeatbeltRun } from './seatbelt-jail';
 import { scrubEnv } from './env';
 import { buildSeccompFilter } from './seccomp';
@@ -416,7 +417,7 @@ export class Executor {
     const pid = (child as ChildProcess | null)?.pid ?? (ptyProcess as IPty | null)?.pid;
     if (pid && byGroup) {
       const left = descendants(pid);
-      if (left.length || alive(pid)) signal([pid, ...left], 'SIGKILL');
+      if (left.length || isAlive(pid)) signal([pid, ...left], 'SIGKILL');
       if (seatbelt) killGroup(pid);
     }
     // The jail is gone: its placeholders go too, unless a jail beside it still mounts them.

@@ -16,13 +16,12 @@ import { proxyEnv } from './egress/bridge';
 import { sandboxExecArgs, type SeatbeltContext } from './jail/seatbelt';
 import { canonicalSpec, resolvedPath, type RealPath } from './jail/seatbelt-paths';
 import type { JailSpec } from './jail/spec';
-import type { JailProbe } from './probe';
-import type { Limits } from './types';
+import type { JailProbe, Limits } from './types';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 /** Written by the launcher when the limits cannot be set; nothing has run then. */
-export const LAUNCH_FAILED_EXIT = 125;
+const LAUNCH_FAILED_EXIT = 125;
 
 // bash 3.2 (macOS's /bin/bash): no mapfile, no ${x,,}. /dev/fd lists the descriptors on macOS and Linux.
 const LAUNCHER = [
@@ -30,8 +29,8 @@ const LAUNCHER = [
   'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" 2>/dev/null || true ;; esac; done',
   // RLIMIT_NPROC counts every process of the user: the caller passes the user's count plus the run's allowance,
   // which may exceed the hard limit (then the hard limit it is).
-  'ulimit -S -u "$1" 2>/dev/null || ulimit -S -u "$(ulimit -H -u)" 2>/dev/null || { echo "threshold: the jail could not limit the number of processes; nothing was run" >&2; exit 125; }',
-  'ulimit -f "$2" && ulimit -t "$3" && ulimit -c 0 || { echo "threshold: the jail could not set its limits; nothing was run" >&2; exit 125; }',
+  `ulimit -S -u "$1" 2>/dev/null || ulimit -S -u "$(ulimit -H -u)" 2>/dev/null || { echo "threshold: the jail could not limit the number of processes; nothing was run" >&2; exit ${LAUNCH_FAILED_EXIT}; }`,
+  `ulimit -f "$2" && ulimit -t "$3" && ulimit -c 0 || { echo "threshold: the jail could not set its limits; nothing was run" >&2; exit ${LAUNCH_FAILED_EXIT}; }`,
   'shift 3',
   'exec "$@"',
 ].join('\n');

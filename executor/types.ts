@@ -104,3 +104,9 @@ export interface RunResult {
   /** Network class, jailed: what the egress proxy let through and refused. */
   egress?: { allowed: string[]; refused: { host: string; port: number; protocol: string; reason: string }[] };
 }
+
+/** Whether the jail can start here, and with what (bubblewrap on Linux, Seatbelt on macOS), or why not with the fix. */
+export type JailProbe =
+  | { ok: true; kind?: 'bubblewrap'; bwrap: string; version: string }
+  | { ok: true; kind: 'seatbelt'; sandboxExec: string; version: string }
+  | { ok: false; cause: string; fix: string };

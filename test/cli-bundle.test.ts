@@ -19,7 +19,7 @@ afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true }))
 /** A checkout's copy: the sources the CLI is built from, with the shared node_modules. */
 function copyCheckout(): string {
   const root = tempRoot();
-  for (const dir of ['main', 'common', 'executor', 'bin']) cpSync(join(ROOT, dir), join(root, dir), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
+  for (const dir of ['main', 'common', 'node', 'executor', 'bin']) cpSync(join(ROOT, dir), join(root, dir), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
   cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   return root;

@@ -12,7 +12,15 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../../common/credential-locations';
-import type { HiddenPaths } from './plan';
+
+export interface HiddenPaths {
+  /** Folders: an empty read-only tmpfs over each. */
+  dirs: string[];
+  /** Files: an unreadable placeholder over each (a read fails with "Permission denied"). */
+  files: string[];
+  /** Files that programs read on their own at start (git's global config): they read as empty. */
+  emptied: string[];
+}
 
 export type HomeOp =
   /** Visible as on the host, read-only (a recursive bind: its own mounts come along; skipped if it is gone by then). */

@@ -7,7 +7,7 @@ import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, JAIL_HIDDEN_SYSTEM_PATHS, OUTSIDE_
 import { proxyEnv } from '../egress/bridge';
 import { scrubEnv } from '../env';
 import type { RunRequest } from '../types';
-import { planHomeView } from './home-view';
+import { planHomeView, type HiddenPaths } from './home-view';
 import type { JailSpec } from './spec';
 
 export interface PlanContext {
@@ -63,14 +63,6 @@ export function findEnvFiles(root: string, maxDepth = 4, budget = { entries: 20_
 // the visible list (paths.ts HOME_VISIBLE) and what the user granted. A folder that holds something
 // visible is not hidden whole: its other entries are, one by one, so the visible path stays reachable.
 
-export interface HiddenPaths {
-  /** Folders: an empty read-only tmpfs over each. */
-  dirs: string[];
-  /** Files: an unreadable placeholder over each (a read fails with "Permission denied"). */
-  files: string[];
-  /** Files that programs read on their own at start (git's global config): they read as empty. */
-  emptied: string[];
-}
 
 /** Start-up configuration that a program fails on when it cannot read it: hidden as an empty file. */
 const READ_AS_EMPTY = new Set(['.gitconfig', '.config/git/config']);

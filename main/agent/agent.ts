@@ -1,26 +1,47 @@
-// The agent loop. We own it: one model step at a time, tools declared without execute, every call through
-// the gate and (for commands) the jail, in the order the model made them, and exactly one result per call
-// id whatever happens. The loop goes on while the model makes tool calls (never by finish reason), up to a
-// step cap; Stop aborts the stream, cancels pending approvals, kills running commands, writes the missing
-// results, and ends the turn without another model call.
+// The agent loop. We own it: one model step at a time, tools declared without execute, every call handed
+// to the call pipeline (main/calls/pipeline.ts: the gate, the runner, the record) in the order the model
+// made them, and exactly one result per call id whatever happens. The loop goes on while the model makes
+// tool calls (never by finish reason), up to a step cap; Stop aborts the stream, cancels pending
+// approvals, kills running commands, writes the missing results, and ends the turn without another model
+// call. It reaches the rest of Threshold only through the narrow pieces in AgentOptions.
 import { streamText, type LanguageModel, type ModelMessage, type ToolCallPart, type ToolResultPart } from 'ai';
+import type { DecisionRecord, ExecutionOutcome } from '../../common/approvals';
+import type { CallState } from '../../common/call-state';
 import type { ProviderConfig } from '../config/load';
-import type { ThresholdCore } from '../gate/core';
-import type { ExecutionOutcome } from '../../common/approvals';
 import { crashPoint } from '../gate/crash-hook';
-import type { CallState, TurnEndReason } from '../gate/events';
-import { isTerminal } from '../../common/call-state';
-import { clip } from '../redact/redactor';
+import type { CoreEvents, TurnEndReason } from '../gate/events';
+import { QUITTING } from '../gate/gate';
+import type { Redacted } from '../redact/redactor';
 import { newId } from '../store/ids';
 import { ReviewTurn, withReviewTurn } from '../reviewer/turn';
-import { McpManager } from './mcp';
-import { setupAdvice } from './providers';
+import { McpManager } from '../calls/mcp-servers';
+import type { CallPipeline, ModelCall, TurnRef } from '../calls/pipeline';
+import { failed, succeeded, type OwnRunner } from '../calls/runner';
+import { setupAdvice } from '../providers/create-model';
+import type { Conversations } from './conversations';
 import { Questions, questionResult, type Notifier } from './questions';
 import { DeepArguments, guardToolArguments } from './tool-arguments';
-import { fromModelName, modelTools, previewEdit, runTool, type ToolOutput } from './tools';
+import { fromModelName, modelTools } from './tools';
+
+/** The events the agent tells every surface about: its turns, their text, its questions and notes. */
+export type AgentEventName = 'turn.started' | 'turn.text' | 'turn.ended' | 'question.asked' | 'question.closed' | 'notification.sent' | 'session.note';
+export interface AgentEvents {
+  emit<K extends AgentEventName>(name: K, payload: CoreEvents[K]): void;
+  /** Decisions made anywhere: an orphan approved after a restart brings a follow-up turn. */
+  on(name: 'approval.decided', fn: (d: DecisionRecord) => void): () => void;
+}
 
 export interface AgentOptions {
-  core: ThresholdCore;
+  /** The call pipeline: every tool call the model makes goes through it. */
+  calls: CallPipeline;
+  conversations: Conversations;
+  events: AgentEvents;
+  /** The one redaction of text that leaves the agent (events). */
+  redact: (text: string) => Redacted<string>;
+  /** Threshold's workspace, as the model is told. */
+  workspace: () => string;
+  /** The reviewer's budget of approvals per turn ([security.auto_approval] max_per_turn). */
+  reviewsPerTurn: () => number;
   model: LanguageModel;
   /** Shown in the UI and logs ("Demo: scripted model" for the demo). */
   modelLabel: string;
@@ -76,6 +97,8 @@ export class Agent {
   private readonly running = new Map<string, RunningTurn>();
   readonly questions: Questions;
   readonly mcp: McpManager;
+  /** The pipeline with the agent's own runners: questions, notifications, its MCP servers. */
+  private readonly calls: CallPipeline;
   private readonly now: () => number;
   private readonly offDecided: () => void;
   private closing = false;
@@ -86,22 +109,34 @@ export class Agent {
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
     this.model = { model: guardToolArguments(o.model, this.deepArguments), label: o.modelLabel, provider: o.provider };
-    const core = o.core;
+    const { events, conversations } = o;
     this.questions = new Questions(
       (q) => {
-        core.events.emit('question.asked', { ...q, question: core.redactor.redactTextSync(q.question) });
-        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.asked', session_id: q.session_id, subject: q.id, data: core.redactor.redactRecord({ question: q.question }) }));
+        events.emit('question.asked', { ...q, question: o.redact(q.question) });
+        conversations.audit('question.asked', q.session_id, q.id, { question: q.question });
       },
       (q, outcome) => {
-        core.events.emit('question.closed', { id: q.id, outcome: outcome.kind });
-        core.store.transaction(() => core.store.audit.append({ at: this.now(), kind: 'question.closed', session_id: q.session_id, subject: q.id, data: core.redactor.redactRecord({ outcome: outcome.kind }) }));
+        events.emit('question.closed', { id: q.id, outcome: outcome.kind });
+        conversations.audit('question.closed', q.session_id, q.id, { outcome: outcome.kind });
       },
       this.now,
     );
     this.mcp = o.mcp ?? new McpManager({}, process.env);
+    this.calls = o.calls.withRunners(
+      {
+        mcp: {
+          run: async (args, ctx) => {
+            const r = await this.mcp.call(ctx.tool, args, ctx.signal);
+            await this.noteMcpProblems(ctx.sessionId, null);
+            return r.isError ? failed(r.text) : succeeded(r.text);
+          },
+        },
+      },
+      { ask_user: this.askRunner(), notify_user: this.notifyRunner() },
+    );
     // An orphan approved after a restart runs only when the model issues it again, in a new turn (queued
     // behind a turn already running in that session).
-    this.offDecided = core.events.on('approval.decided', (d) => {
+    this.offDecided = events.on('approval.decided', (d) => {
       if (d.follow_up !== 'awaiting') return;
       const what = typeof (d.args as { command?: unknown })?.command === 'string' ? `\`${(d.args as { command: string }).command}\`` : `${d.tool} ${JSON.stringify(d.args)}`;
       this.send(d.session_id, `[Threshold] While Threshold was restarting, your call ${what} waited for approval, and the user has now approved it. It has not run. If it is still needed, make exactly the same call again; otherwise continue.`, { kind: 'reactive', fromThreshold: true });
@@ -120,7 +155,6 @@ export class Agent {
 
   /** Starts a turn, or adds the message to the turn already running in that session. */
   send(sessionId: string | null, text: string, opts: { kind?: 'reactive' | 'unattended'; fromThreshold?: boolean } = {}): TurnHandle {
-    const core = this.o.core;
     if (this.closing) throw new Error('Threshold is shutting down; the message was not sent.');
     const id = sessionId ?? newId('s');
     const running = this.running.get(id);
@@ -137,11 +171,9 @@ export class Agent {
     const kind = opts.kind ?? 'reactive';
     const turnId = newId('turn');
     const controller = new AbortController();
-    // Redacted before it is cut, so a secret cut in half is still found.
-    core.store.sessions.ensure(id, this.now(), { title: clip(core.redactor.redactTextSync(text), 80), workspace: core.redactor.redactTextSync(core.paths.workspace) });
-    core.store.sessions.startTurn({ id: turnId, session_id: id, kind, started_at: this.now() });
+    this.o.conversations.startTurn(id, turnId, kind, text, this.o.workspace());
     // Only a turn someone started has a review budget; an unattended one has none, so nothing in it is reviewed.
-    const review = kind === 'reactive' && !opts.fromThreshold ? new ReviewTurn(core.config.autoApproval.maxPerTurn, text) : null;
+    const review = kind === 'reactive' && !opts.fromThreshold ? new ReviewTurn(this.o.reviewsPerTurn(), text) : null;
     const turn: RunningTurn = { turnId, kind, controller, pendingUser: [], review, fromThreshold: opts.fromThreshold ?? false, done: Promise.resolve(null as never) };
     turn.done = (review ? withReviewTurn(review, () => this.runTurn(id, turn, text)) : this.runTurn(id, turn, text)).finally(() => this.running.delete(id));
     this.running.set(id, turn);
@@ -153,7 +185,7 @@ export class Agent {
     const t = this.running.get(sessionId);
     if (!t) return false;
     t.controller.abort();
-    this.o.core.gate.cancelTurn(t.turnId);
+    this.calls.cancelTurn(t.turnId);
     return true;
   }
 
@@ -165,39 +197,26 @@ export class Agent {
     return [...this.running.keys()];
   }
 
-  private emitCall(sessionId: string, turnId: string, callId: string, toolCallId: string, tool: string, state: CallState, detail: string | null = null): void {
-    this.o.core.events.emit('call.state', { session_id: sessionId, turn_id: turnId, call_id: callId, tool_call_id: toolCallId, tool, state, detail });
-  }
-
   private async persist(sessionId: string, turnId: string, role: 'user' | 'assistant' | 'tool' | 'note', content: unknown, origin: 'threshold' | null = null): Promise<void> {
-    const core = this.o.core;
-    const redacted = await core.redactor.redactValue(content);
-    core.store.transcripts.append({ session_id: sessionId, turn_id: turnId, role, content: redacted, created_at: this.now(), origin });
+    await this.o.conversations.append(sessionId, turnId, role, content, origin);
   }
 
-  private history(sessionId: string): ModelMessage[] {
-    return this.o.core.store.transcripts
-      .list(sessionId)
-      .filter((r) => r.role !== 'note')
-      .map((r) => r.content as ModelMessage);
-  }
-
-  private async note(sessionId: string, turnId: string, text: string): Promise<void> {
-    await this.persist(sessionId, turnId, 'note', { text });
-    this.o.core.events.emit('session.note', { session_id: sessionId, text: this.o.core.redactor.redactTextSync(text) });
+  private async note(sessionId: string, turnId: string | null, text: string): Promise<void> {
+    await this.o.conversations.append(sessionId, turnId, 'note', { text });
+    this.o.events.emit('session.note', { session_id: sessionId, text: this.o.redact(text) });
   }
 
   /** MCP servers that failed to start or stopped: noted in the session whose turn met the problem. */
-  private async noteMcpProblems(sessionId: string, turnId: string): Promise<void> {
+  private async noteMcpProblems(sessionId: string, turnId: string | null): Promise<void> {
     for (const p of this.mcp.problems.splice(0)) await this.note(sessionId, turnId, `MCP server "${p.server}": ${p.message}`);
   }
 
   private async runTurn(sessionId: string, turn: RunningTurn, text: string): Promise<TurnSummary> {
-    const core = this.o.core;
+    const { events } = this.o;
     const { turnId, controller } = turn;
     const signal = controller.signal;
-    core.events.emit('turn.started', { session_id: sessionId, turn_id: turnId, kind: turn.kind, model: this.model.label });
-    const messages = this.history(sessionId);
+    events.emit('turn.started', { session_id: sessionId, turn_id: turnId, kind: turn.kind, model: this.model.label });
+    const messages = this.o.conversations.history(sessionId);
     const userMessage: ModelMessage = { role: 'user', content: text };
     messages.push(userMessage);
     await this.persist(sessionId, turnId, 'user', userMessage, turn.fromThreshold ? 'threshold' : null);
@@ -242,9 +261,7 @@ export class Agent {
           if (stopTurn || signal.aborted) {
             results.push(result(call, signal.aborted ? 'The turn was stopped; this call did not run.' : 'An earlier call in this step was denied, which stopped the turn; this call did not run.', true));
             // Recorded too, so the history of calls has every call the model made.
-            const tool = fromModelName(call.toolName);
-            const callId = await this.o.core.gate.recordUnreviewed({ sessionId, turnId, turnKind: turn.kind, tool, args: call.input, cwd: cwdOf(tool, call.input, this.o.core.paths.workspace), modelCallId: call.toolCallId });
-            this.emitCall(sessionId, turnId, callId ?? call.toolCallId, call.toolCallId, tool, 'cancelled');
+            await this.calls.notReviewed({ toolCallId: call.toolCallId, tool: fromModelName(call.toolName), args: call.input }, turnRef(sessionId, turn));
             continue;
           }
           const r = await this.handleCall(sessionId, turn, call);
@@ -276,20 +293,19 @@ export class Agent {
       error = (err as Error).message;
       await this.note(sessionId, turnId, `The turn failed: ${error}`).catch(() => undefined);
     }
-    core.store.sessions.endTurn(turnId, this.now(), reason);
-    core.events.emit('turn.ended', { session_id: sessionId, turn_id: turnId, reason, steps, error: error ? core.redactor.redactTextSync(error) : null });
+    this.o.conversations.endTurn(turnId, reason);
+    events.emit('turn.ended', { session_id: sessionId, turn_id: turnId, reason, steps, error: error ? this.o.redact(error) : null });
     return { turnId, reason, steps, text: lastText, error };
   }
 
   /** One model step: stream it, forward text, collect the tool calls. Provider failures are values. */
   private async modelStep(sessionId: string, turnId: string, messages: ModelMessage[], tools: ReturnType<typeof modelTools>, signal: AbortSignal): Promise<{ kind: 'ok'; assistant: ModelMessage; calls: (ToolCallPart & { invalid?: boolean; error?: unknown })[]; text: string } | { kind: 'error'; message: string }> {
-    const core = this.o.core;
     let streamError: unknown = null;
     let text = '';
     try {
       const result = streamText({
         model: this.model.model,
-        system: SYSTEM(core.paths.workspace),
+        system: SYSTEM(this.o.workspace()),
         messages,
         tools,
         abortSignal: signal,
@@ -301,7 +317,7 @@ export class Agent {
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
           text += part.text;
-          core.events.emit('turn.text', { session_id: sessionId, turn_id: turnId, delta: core.redactor.redactTextSync(part.text) });
+          this.o.events.emit('turn.text', { session_id: sessionId, turn_id: turnId, delta: this.o.redact(part.text) });
         } else if (part.type === 'error') streamError = part.error;
       }
       if (streamError) throw streamError;
@@ -319,91 +335,45 @@ export class Agent {
     }
   }
 
-  /** One call: validate, gate, execute. Returns the text the model reads, and whether the turn stops. */
-  private async handleCall(sessionId: string, turn: RunningTurn, call: ToolCallPart & { invalid?: boolean; error?: unknown }): Promise<{ text: string; isError: boolean; stopTurn: boolean }> {
-    const core = this.o.core;
-    const { turnId } = turn;
+  /** One call, through the pipeline: the text the model reads, and whether the turn stops. */
+  private handleCall(sessionId: string, turn: RunningTurn, call: ToolCallPart & { invalid?: boolean; error?: unknown }): Promise<{ text: string; isError: boolean; stopTurn: boolean }> {
     const tool = fromModelName(call.toolName);
-    const signal = turn.controller.signal;
-    const emit = (state: CallState, detail: string | null = null, callId = call.toolCallId) => this.emitCall(sessionId, turnId, callId, call.toolCallId, tool, state, detail);
-    emit('received');
-    emit('validating');
     // Arguments nested too deep reach the gate as the model sent them: it records the call and refuses it.
     const deep = this.deepArguments.take(call.toolCallId);
     const args = deep !== undefined ? safeParse(deep) : call.invalid && typeof call.input === 'string' ? safeParse(call.input) : call.input;
+    const request: ModelCall = { toolCallId: call.toolCallId, tool, args, invalid: call.invalid && deep === undefined ? invalidText(call, tool) : null, tooDeep: deep !== undefined };
+    return this.calls.handle(request, turnRef(sessionId, turn), turn.controller.signal);
+  }
 
-    // Questions and notifications are not permissions: no level, rule, grant or reviewer answers them.
-    if (tool === 'ask_user' && !call.invalid && deep === undefined && typeof (args as { question?: unknown })?.question === 'string') {
-      emit('awaiting_approval', 'question');
-      const asked = this.now();
-      const outcome = turn.kind === 'unattended' ? ({ kind: 'no_one' } as const) : await this.questions.ask({ session_id: sessionId, turn_id: turnId, call_id: call.toolCallId, question: (args as { question: string }).question }, this.o.questionTimeoutMs, signal);
-      const r = questionResult(outcome);
-      const status = outcome.kind === 'answered' ? 'succeeded' : outcome.kind === 'cancelled' ? 'cancelled' : 'failed';
-      await core.gate.recordHandled({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: core.paths.workspace, modelCallId: call.toolCallId }, { status, error: status === 'succeeded' ? null : outcome.kind, durationMs: this.now() - asked });
-      emit(status, outcome.kind);
-      return { ...r, stopTurn: false };
-    }
-    if (tool === 'notify_user' && !call.invalid && deep === undefined && typeof (args as { message?: unknown })?.message === 'string') {
-      const a = args as { message: string; urgency?: 'info' | 'attention' | 'urgent' };
-      const n = { id: newId('n'), session_id: sessionId, message: core.redactor.redactTextSync(a.message), urgency: a.urgency ?? 'info', created_at: this.now() };
-      core.events.emit('notification.sent', n);
-      try {
-        this.o.notifier?.notify({ title: 'Threshold', body: n.message, urgency: n.urgency });
-      } catch {
-        // A failing notification service must not fail the call.
-      }
-      await core.gate.recordHandled({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: core.paths.workspace, modelCallId: call.toolCallId }, { status: 'succeeded', error: null, durationMs: 0 });
-      emit('succeeded');
-      return { text: 'The notification was shown.', isError: false, stopTurn: false };
-    }
+  /** ask_user: a question waits for the person's answer (never in an unattended turn: nobody is there). */
+  private askRunner(): OwnRunner<{ question: string }> {
+    return {
+      accepts: (args): args is { question: string } => typeof (args as { question?: unknown } | null)?.question === 'string',
+      waits: { detail: 'question' },
+      run: async (args, c) => {
+        const outcome = c.turnKind === 'unattended' ? ({ kind: 'no_one' } as const) : await this.questions.ask({ session_id: c.sessionId, turn_id: c.turnId, call_id: c.toolCallId, question: args.question }, this.o.questionTimeoutMs, c.signal);
+        const r = questionResult(outcome);
+        const status = outcome.kind === 'answered' ? 'succeeded' : outcome.kind === 'cancelled' ? 'cancelled' : 'failed';
+        return { ...r, status, error: status === 'succeeded' ? null : outcome.kind };
+      },
+    };
+  }
 
-    emit('classifying');
-    const preview = typeof args === 'object' && args ? previewEdit(tool, args as Record<string, unknown>, core.paths.workspace, core) : null;
-    const verdict = await core.gate.review({ sessionId, turnId, turnKind: turn.kind, tool, args, cwd: cwdOf(tool, args, core.paths.workspace), preview, modelCallId: call.toolCallId, origin: { kind: 'agent' } }, signal);
-    const callId = verdict.callId;
-    if (!verdict.run) {
-      // The state the store holds (refused, denied, cancelled): the chat says what History says.
-      const stored = core.store.calls.get(callId)?.state;
-      emit(stored && isTerminal(stored) ? stored : verdict.outcome === 'cancelled' ? 'cancelled' : 'denied', verdict.evaluation.decidedBy, callId);
-      const why = call.invalid && deep === undefined
-        ? invalidText(call, tool)
-        : this.closing && verdict.approvalId
-          ? 'Threshold shut down while this call waited for approval; it did not run. The approval stays pending: if the user approves it later, you will be asked to make the call again.'
-          : verdict.message;
-      return { text: why, isError: true, stopTurn: verdict.stopTurn };
-    }
-    emit('scheduled', verdict.evaluation.decidedBy, callId);
-    emit('executing', null, callId);
-    const started = this.now();
-    let out: ToolOutput;
-    try {
-      if (tool === 'run_command') {
-        const a = args as { command: string; cwd?: string };
-        const report = await core.execution.runCommand({ callId, sessionId, command: a.command, cwd: cwdOf(tool, args, core.paths.workspace), evaluation: verdict.evaluation }, signal);
-        out = { text: report.text, isError: report.status !== 'succeeded', status: report.status };
-      } else {
-        core.markStarted(callId);
-        out = await runTool(tool, args as Record<string, unknown>, {
-          core,
-          sessionId,
-          callId,
-          cwd: core.paths.workspace,
-          evaluation: verdict.evaluation,
-          signal,
-          callMcp: async (name, a, s) => {
-            const r = await this.mcp.call(name, a, s);
-            await this.noteMcpProblems(sessionId, turnId);
-            return { text: r.text, isError: r.isError, status: r.isError ? 'failed' : 'succeeded' };
-          },
-        });
-        if (tool !== 'open_path') core.recordOutcome(callId, { status: out.status, exit_code: null, signal: null, duration_ms: this.now() - started, error: out.isError ? out.text.slice(0, 512) : null });
-      }
-    } catch (err) {
-      out = { text: `The tool failed: ${(err as Error).message}`, isError: true, status: signal.aborted ? 'interrupted' : 'failed' };
-      core.recordOutcome(callId, { status: out.status, exit_code: null, signal: null, duration_ms: this.now() - started, error: out.text });
-    }
-    emit(out.status, null, callId);
-    return { text: out.text, isError: out.isError, stopTurn: false };
+  /** notify_user: shown on every surface and by the OS; it asks for nothing. */
+  private notifyRunner(): OwnRunner<{ message: string; urgency?: 'info' | 'attention' | 'urgent' }> {
+    return {
+      accepts: (args): args is { message: string } => typeof (args as { message?: unknown } | null)?.message === 'string',
+      run: async (a, c) => {
+        const n = { id: newId('n'), session_id: c.sessionId, message: this.o.redact(a.message), urgency: a.urgency ?? 'info', created_at: this.now() };
+        this.o.events.emit('notification.sent', n);
+        try {
+          this.o.notifier?.notify({ title: 'Threshold', body: n.message, urgency: n.urgency });
+        } catch {
+          // A failing notification service must not fail the call.
+        }
+        return { text: 'The notification was shown.', isError: false, status: 'succeeded', error: null };
+      },
+    };
   }
 
   /**
@@ -412,25 +382,18 @@ export class Agent {
    * has already ended the calls left in flight as interrupted or not run).
    */
   private repairTranscripts(): void {
-    const core = this.o.core;
-    // No turn runs yet in this process: any turn still open was cut short by the previous one.
-    core.store.sessions.endOpenTurns(this.now(), 'crashed');
-    // Only the sessions whose last message is the model's (with calls) need a look, not every transcript.
-    for (const last of core.store.transcripts.endingWithAssistant()) {
-      const content = (last.content as ModelMessage).content;
-      const calls = Array.isArray(content) ? (content as { type: string; toolCallId?: string; toolName?: string }[]).filter((p) => p.type === 'tool-call') : [];
-      if (!calls.length) continue;
-      const rows = new Map(core.store.calls.byModelCallIds(last.session_id, calls.map((c) => c.toolCallId!)).map((r) => [r.model_call_id, r]));
-      const ends = calls.map((c) => restartResult(rows.get(c.toolCallId!)?.state ?? null, rows.get(c.toolCallId!) ? core.store.outcomes.get(rows.get(c.toolCallId!)!.id) : undefined));
+    const conversations = this.o.conversations;
+    for (const u of conversations.unanswered()) {
+      const ends = u.calls.map((c) => restartResult(c.state, c.outcome));
       const tool: ModelMessage = {
         role: 'tool',
-        content: calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId!, toolName: c.toolName!, output: { type: 'error-text', value: ends[i]!.text } })),
+        content: u.calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId, toolName: c.toolName, output: { type: 'error-text', value: ends[i]!.text } })),
       };
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'tool', content: core.redactor.redactValueSync(tool), created_at: this.now() });
+      conversations.appendNow(u.sessionId, u.turnId, 'tool', tool);
       const counts = new Map<string, number>();
       for (const e of ends) counts.set(e.label, (counts.get(e.label) ?? 0) + 1);
       const summary = [...counts].map(([label, n]) => `${n} ${label}`).join(', ');
-      core.store.transcripts.append({ session_id: last.session_id, turn_id: last.turn_id, role: 'note', content: core.redactor.redactValueSync({ text: `Threshold restarted in the middle of a turn; its ${calls.length} call(s) ended: ${summary}.` }), created_at: this.now() });
+      conversations.appendNow(u.sessionId, u.turnId, 'note', { text: `Threshold restarted in the middle of a turn; its ${u.calls.length} call(s) ended: ${summary}.` });
     }
   }
 
@@ -441,8 +404,8 @@ export class Agent {
   async dispose(): Promise<void> {
     this.closing = true;
     this.offDecided();
-    this.o.core.gate.dispose();
-    for (const t of this.running.values()) t.controller.abort();
+    // QUITTING withdraws each waiting approval without deciding it (main/gate/gate.ts park).
+    for (const t of this.running.values()) t.controller.abort(QUITTING);
     await Promise.allSettled([...this.running.values()].map((t) => t.done));
     this.questions.dispose();
     await this.mcp.close();
@@ -495,11 +458,8 @@ function invalidText(call: ToolCallPart & { error?: unknown }, tool: string): st
   return `The call to ${tool} was not valid, so it did not run: ${e?.message ?? 'invalid arguments'}. Fix the arguments and try again.`;
 }
 
-function cwdOf(tool: string, args: unknown, workspace: string): string {
-  if (tool !== 'run_command') return workspace;
-  const c = (args as { cwd?: unknown })?.cwd;
-  if (typeof c !== 'string' || !c) return workspace;
-  return c.startsWith('/') ? c : `${workspace}/${c}`;
+function turnRef(sessionId: string, turn: RunningTurn): TurnRef {
+  return { sessionId, turnId: turn.turnId, kind: turn.kind };
 }
 
 /** Provider failures as a sentence the user can act on; when nothing answered at all, how to set one up. */

@@ -8,7 +8,8 @@ import { spawn as realSpawn, type ChildProcess } from 'node:child_process';
 import type { CoreState } from '../../common/contract';
 import type { OperationName, Result } from '../../common/operations';
 import { nativeModuleMismatch } from '../../common/start-problems';
-import { dataDirHolder, isAlive } from '../config/data-dir-lock';
+import { isAlive } from '../../node/pid-lock.js';
+import { dataDirHolder } from '../config/data-dir-lock';
 import type { CoreLaunch } from './core-launch';
 import { attachToCore, type CoreLink } from './core-link';
 

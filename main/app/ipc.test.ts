@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName as Channel } from '../../common/operations';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
-import { createAgent } from '../agent';
+import { createAgent } from '../runtime/create-agent';
 import type { Agent } from '../agent/agent';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { createHandlers } from '../runtime/handlers';
 import { registerHandlers, type IpcEventLike } from './ipc';
 import { isAppUrl } from './window';
@@ -43,7 +43,7 @@ describe('IPC handlers', () => {
   });
 
   it("previews the card's grant with the card's own command first", async () => {
-    const review = core.gate.review(shellCall('npm test'));
+    const review = core.calls.review(shellCall('npm test'));
     const p = await nextPending(core);
     const r = (await call('grant.preview', { tool: 'run_command', patterns: p.proposed_grant!.patterns, approval_id: p.id })) as { ok: true; value: { samples: { text: string; source: string; covered: boolean }[] } };
     const judged = (text: string) => r.value.samples.filter((s) => s.text === text).map((s) => [s.text, s.source, s.covered]);
@@ -57,7 +57,7 @@ describe('IPC handlers', () => {
   });
 
   it('decides a pending approval as the desktop surface', async () => {
-    const review = core.gate.review(shellCall('touch ipc.txt'));
+    const review = core.calls.review(shellCall('touch ipc.txt'));
     const p = await nextPending(core);
     const listed = await call('approval.list_pending');
     expect((listed.value as { id: string }[]).map((x) => x.id)).toEqual([p.id]);

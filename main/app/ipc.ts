@@ -3,7 +3,7 @@
 // checked and every payload parsed before use (the core parses it again when the relay delivers it);
 // answers are Result values, never thrown errors.
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type Result } from '../../common/operations';
-import { invokeOperation, type OperationHandlers } from '../runtime/invoke';
+import { invokeOperation, type OperationHandlers } from '../../common/invoke';
 
 export interface IpcLike {
   handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void;

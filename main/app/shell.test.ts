@@ -11,7 +11,7 @@ import { ensureCliBundle } from '../../bin/cli-bundle.js';
 import { CORE_STATUS_SIGNAL, EVENT_CHANNEL, isCoreStatusSignal } from '../../common/contract';
 import { ATTACH_METHOD, CONFIRM_KEY_USE_NOTIFICATION, KEY_USE_ANSWER_METHOD, KEY_USE_TIMEOUT_ENV, type ConfirmKeyUseParams } from '../../common/desktop-channel';
 import type { Result } from '../../common/operations';
-import { isAlive } from '../config/data-dir-lock';
+import { isAlive } from '../../node/pid-lock.js';
 import { ControlClient } from '../control/client';
 import { socketPath } from '../control/socket-path';
 import { FakeProvider } from '../../test/fake-provider/server';
@@ -110,6 +110,8 @@ interface Rig {
 }
 
 const rigs: Rig[] = [];
+/** The reads of one refresh of the shell's work (main/app/work.ts), sent together. */
+const WORK_READS = ['approval.list_pending', 'question.list', 'sandbox.list_offers', 'agent.get_info', 'call.list'];
 const strays: ChildProcess[] = [];
 const daemons: Daemon[] = [];
 
@@ -512,6 +514,22 @@ describe('the IPC relay', () => {
     await r.quit();
   });
 
+  /**
+   * What the relay sent among the operations that reached the core: the shell's own refresh of its work
+   * (main/app/work.ts: five reads in one tick, on a timer and on events) can land in between under load,
+   * so each refresh, counted by its `question.list` (which no case here sends), is taken out whole.
+   */
+  const sentByRelay = (ops: string[]): string[] => {
+    const refreshes = ops.filter((op) => op === 'question.list').length;
+    const left = new Map(WORK_READS.map((op) => [op, refreshes]));
+    return ops.filter((op) => {
+      const n = left.get(op) ?? 0;
+      if (n === 0) return true;
+      left.set(op, n - 1);
+      return false;
+    });
+  };
+
   it.each([
     ['a payload the table refuses is refused by the shell, and never sent', 'approval.decide', { id: 'ap_1', hash: 'nothex', outcome: 'approve_once' }, undefined, { ok: false, error: { code: 'invalid_params', message: 'Invalid params for approval.decide: hash: hash must be the 64-character content hash shown with the approval.' } }],
     ['an extra field is refused (strict objects)', 'approval.decide', { id: 'ap_1', hash, outcome: 'approve_once', admin: true }, undefined, { ok: false, error: { code: 'invalid_params', message: 'Invalid params for approval.decide: params: Unrecognized key: "admin".' } }],
@@ -521,13 +539,13 @@ describe('the IPC relay', () => {
   ])('%s', async (_name, channel, payload, url, expected) => {
     const before = r.reached.length;
     expect(await ipc(r, channel, payload, url)).toEqual(expected);
-    expect(r.reached.slice(before)).toEqual([]);
+    expect(sentByRelay(r.reached.slice(before))).toEqual([]);
   });
 
   it('a valid payload reaches the core, which answers with its own error value', async () => {
     const before = r.reached.length;
     expect(await ipc(r, 'approval.decide', { id: 'ap_missing', hash, outcome: 'skip' })).toEqual({ ok: false, error: { code: 'not_found', message: expect.stringContaining('ap_missing') } });
-    expect(r.reached.slice(before)).toEqual(['approval.decide']);
+    expect(sentByRelay(r.reached.slice(before))).toEqual(['approval.decide']);
   });
 
   it('operations the window may not use have no channel at all', () => {

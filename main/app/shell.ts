@@ -8,7 +8,7 @@
 import { badgeCount } from '../../common/attention';
 import { CORE_STATUS_SIGNAL, EVENT_CHANNEL, SHOW_APPROVAL_SIGNAL, type CoreStatusSignal, type ShowApprovalSignal } from '../../common/contract';
 import { OPERATION_NAMES, type CoreEvent, type OperationName, type ParamsOf, type Result } from '../../common/operations';
-import type { OperationHandlers } from '../runtime/invoke';
+import type { OperationHandlers } from '../../common/invoke';
 import { watchAttention, type AttentionShell } from './attention';
 import type { KeyUseRequest } from '../../common/key-use';
 import type { CoreLink, KeyUseQuestion } from './core-link';

@@ -1,6 +1,6 @@
 // `threshold checkpoints`: list the workspace checkpoints, see what a call changed, restore.
 import { parseArgs } from 'node:util';
-import { CheckpointError, CheckpointService, type CheckpointView, type RestorePlan } from '../gate/checkpoint-service';
+import { CheckpointError, CheckpointService, type CheckpointView, type RestorePlan } from '../calls/checkpoints';
 import { Store } from '../store/store';
 import { resolveDataDir, UsageError, type CliIo } from './context';
 

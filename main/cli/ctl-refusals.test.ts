@@ -4,13 +4,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli';
 import { testCore } from '../../test/support/core';
-import type { ControlLimits } from '../control/connection';
-import { startControlServer } from '../control/server';
-import type { ThresholdCore } from '../gate/core';
+import { framingError, type ControlLimits } from '../control/connection';
+import { socketPath } from '../control/socket-path';
+import type { ThresholdCore } from '../runtime/core';
 import { EXIT } from './ctl';
+import { serveControl } from '../../test/support/control';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -20,7 +22,7 @@ afterEach(async () => {
 async function daemon(limits: Partial<ControlLimits>): Promise<{ dataDir: string; core: ThresholdCore }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'threshold-ctl-refused-'));
   const core = await testCore();
-  const server = await startControlServer(core, dataDir, null, undefined, limits);
+  const server = await serveControl(core, dataDir, limits);
   cleanup.push(async () => {
     await server.close();
     core.dispose();
@@ -69,5 +71,58 @@ describe('ctl says what refused it', () => {
   it('a daemon that is not there is still exit 3', async () => {
     const r = await ctl(mkdtempSync(join(tmpdir(), 'threshold-ctl-none-')), 'pending');
     expect({ code: r.code, notRunning: /Threshold is not running/.test(r.stderr) }).toEqual({ code: EXIT.notRunning, notRunning: true });
+  });
+});
+
+/**
+ * A socket that answers as the daemon does when its budgets are full (the same refusal line, from the
+ * same framingError) for the first `refusals` connections, then answers every request with an empty list.
+ */
+async function refusingThen(refusals: number): Promise<{ dataDir: string; connections: () => number; requests: () => number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'threshold-ctl-retry-'));
+  let connections = 0;
+  let requests = 0;
+  const open = new Set<Socket>();
+  const server = createServer((socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    connections++;
+    if (connections <= refusals) {
+      socket.end(framingError('too_many_connections', 'The control socket had more than 16 connections that had sent nothing yet; this one, the oldest, was closed. Send the request as soon as you connect.'));
+      return;
+    }
+    socket.setEncoding('utf8');
+    socket.on('end', () => socket.end());
+    socket.on('data', (line: string) => {
+      for (const text of line.split('\n').filter(Boolean)) {
+        requests++;
+        const { id } = JSON.parse(text) as { id: number };
+        socket.write(JSON.stringify({ jsonrpc: '2.0', id, result: [] }) + '\n');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(socketPath(dataDir), () => r()));
+  cleanup.push(() => {
+    for (const s of open) s.destroy();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+  return { dataDir, connections: () => connections, requests: () => requests };
+}
+
+describe('a connection the daemon refused as a whole is tried again, as its sentence says', () => {
+  it.each([
+    { name: 'refused twice, then answered: ctl prints the answer once and exits 0', refusals: 2, code: 0, connections: 3, stdout: 'No approvals are pending.\n' },
+    { name: 'refused three times, then answered: still within the three retries', refusals: 3, code: 0, connections: 4, stdout: 'No approvals are pending.\n' },
+    { name: 'refused every time: after three retries, the daemon\'s sentence and exit 4', refusals: 99, code: EXIT.busy, connections: 4, stdout: '' },
+  ])('$name', async ({ refusals, code, connections, stdout }) => {
+    const d = await refusingThen(refusals);
+    const r = await ctl(d.dataDir, 'pending');
+    expect({ code: r.code, connections: d.connections(), stdout: r.stdout, said: code === 0 ? '' : r.stderr.includes('(too_many_connections)') ? 'refusal' : r.stderr }).toEqual({ code, connections, stdout, said: code === 0 ? '' : 'refusal' });
+  });
+
+  it('a request the daemon refused on its own (too_many_waiting) is not sent again', async () => {
+    const { dataDir } = await daemon({ maxWaiting: 0 });
+    const r = await ctl(dataDir, 'request', '--tool', 'write_file', '--args', '{"path":"a.txt","content":"x"}');
+    expect({ code: r.code, waiting: /too_many_waiting/.test(r.stderr), once: (r.stderr.match(/threshold ctl:/g) ?? []).length }).toEqual({ code: EXIT.busy, waiting: true, once: 1 });
   });
 });

@@ -89,10 +89,46 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(printable(`threshold ctl: ${err.message}${code ? ` (${code})` : ''}\n`));
     return code && BUSY.has(code) ? EXIT.busy : EXIT.failed;
   };
+  // A connection the daemon refused as a whole (too many connections: the flood's budgets, never a
+  // request it took) is tried again a few times, as its sentence says, while nothing was printed yet.
+  for (let attempt = 0; ; attempt++) {
+    const written = { any: false };
+    const code = await ctlOnce(path, dataDir, command, plan, values, io, out, refused, written, attempt < CONNECTION_RETRIES);
+    if (code !== RETRY) return code;
+    await new Promise((r) => setTimeout(r, 100 * 2 ** attempt + Math.floor(Math.random() * 50)));
+  }
+}
+
+/** How often a refused connection is tried again (after 0.1, 0.2, 0.4 s), and the marker for "again". */
+const CONNECTION_RETRIES = 3;
+const RETRY = -1;
+
+/** The daemon refused the connection itself by its limits (not one request): nothing of it ran. */
+function connectionRefused(err: unknown): boolean {
+  return err instanceof ControlRefused && err.code === 'too_many_connections';
+}
+
+async function ctlOnce(
+  path: string,
+  dataDir: string,
+  command: string,
+  plan: ReturnType<typeof planCall>,
+  values: Values,
+  io: { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } },
+  out0: (human: string, data: unknown) => unknown,
+  refused: (err: RemoteError) => number,
+  written: { any: boolean },
+  mayRetry: boolean,
+): Promise<number> {
+  const out = (human: string, data: unknown) => {
+    written.any = true;
+    return out0(human, data);
+  };
   let client: ControlClient;
   try {
     client = await ControlClient.connect(path);
   } catch (err) {
+    if (mayRetry && connectionRefused(err)) return RETRY;
     if (err instanceof ControlRefused) return refused(err);
     if (err instanceof ControlUnavailable) {
       io.stderr.write(printable(`threshold ctl: Threshold is not running for ${dataDir} (${err.message}).\n  Start it with: threshold serve --data-dir ${dataDir}\n`));
@@ -112,7 +148,10 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
       let cursor: string | undefined;
       for (;;) {
         const page = await client.call<CallPage>('call.list', { ...plan.params, limit: 500, ...(cursor ? { cursor } : {}) });
-        for (const c of page.calls) io.stdout.write(visibleJson(c) + '\n');
+        for (const c of page.calls) {
+          written.any = true;
+          io.stdout.write(visibleJson(c) + '\n');
+        }
         if (!page.next_cursor) return 0;
         cursor = page.next_cursor;
       }
@@ -123,6 +162,7 @@ export async function ctlCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'run' && ['provider_error', 'crashed'].includes(String((result as { reason?: string }).reason))) return 1;
     return 0;
   } catch (err) {
+    if (mayRetry && !written.any && connectionRefused(err)) return RETRY;
     // The daemon's own sentence, refusals by its limits included (exit 4: busy, not "not running").
     if (err instanceof RemoteError) return refused(err);
     if (err instanceof ControlUnavailable) {

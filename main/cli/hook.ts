@@ -4,7 +4,7 @@
 import type { CliIo } from './context';
 
 export async function hookCli(argv: string[], io: CliIo): Promise<number> {
-  if (argv[0] === 'install' || argv[0] === 'uninstall') return (await import('../hooks/install-cli')).installCli(argv, io);
+  if (argv[0] === 'install' || argv[0] === 'uninstall') return (await import('./hook-install')).installCli(argv, io);
   const { hookMain } = await import('../hooks/client');
   return hookMain(argv, { ...io, self: [process.execPath, process.argv[1] ?? 'threshold'] });
 }

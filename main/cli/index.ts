@@ -53,7 +53,7 @@ const COMMANDS: Record<string, Command> = {
 async function isUserFacingError(err: unknown): Promise<boolean> {
   if (!(err instanceof Error)) return false;
   try {
-    const [{ ConfigError }, { CoreError }, { StoreError }] = await Promise.all([import('../config/load'), import('../gate/core'), import('../store/db')]);
+    const [{ ConfigError }, { CoreError }, { StoreError }] = await Promise.all([import('../config/load'), import('../config/dirs'), import('../store/db')]);
     return err instanceof ConfigError || err instanceof CoreError || err instanceof StoreError;
   } catch {
     return false; // the modules themselves cannot load: the original error is shown with its stack

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { realDir } from '../config/dirs';
 import { Executor, JailUnavailableError } from '../../executor/run';
 import type { JailClass, JailViolation } from '../../executor/types';
-import { memoryReason } from '../gate/execution';
+import { memoryReason } from '../calls/run-command';
 import { hostPatternProblem } from '../../common/hosts';
 import { loadCliConfig, pathContextFor, resolveDataDir, UsageError, type CliIo } from './context';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { systemHas } from '../../bin/setup.js';
+import { onPathOf } from '../../node/on-path.js';
 
 export type Opener = { ok: true; argv: string[] } | { ok: false; why: string };
 
@@ -15,11 +15,6 @@ export interface OpenerContext {
   env: NodeJS.ProcessEnv;
   /** Whether a program is on PATH (injected for tests). */
   onPath?: (program: string) => boolean;
-}
-
-/** The PATH search the set-up check (bin/setup.js) uses, so both agree on what is installed. */
-export function onPathOf(env: NodeJS.ProcessEnv): (program: string) => boolean {
-  return systemHas(env).onPath;
 }
 
 /**

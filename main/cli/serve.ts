@@ -4,8 +4,8 @@
 import { parseArgs } from 'node:util';
 import { toDisposable } from '../../common/disposable';
 import { DEMO_PROMPT, demoWorkspaceFor } from '../agent/demo-model';
-import type { ThresholdCore } from '../gate/core';
-import type { CallState } from '../gate/events';
+import type { ThresholdCore } from '../runtime/core';
+import type { CallState } from '../../common/call-state';
 import { startRuntime } from '../runtime/runtime';
 import { VERSION } from '../runtime/version';
 import { KEY_USE_TIMEOUT_ENV, KEY_USE_TIMEOUT_MS, LAUNCHED_BY_ENV } from '../../common/desktop-channel';

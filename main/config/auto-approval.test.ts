@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REVIEWER_PROMPT } from '../reviewer/prompt';
+import { DEFAULT_REVIEWER_PROMPT } from './reviewer-prompt';
 import { ConfigError, parseConfig } from './load';
 
 const FILE = '/home/me/.config/threshold/threshold.toml';

@@ -3,10 +3,11 @@
 // would let a reviewer answer for a floor, stops start-up with the key and the file (docs/auto-approval.md).
 import type { Effect } from '../../common/domain';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
-import { catalogueFor } from '../reviewer/catalogue';
-import { isReviewFloorEffect, isReviewFloorTool, neverAutoApproveCovers, neverAutoApproveEntryProblem } from '../reviewer/eligibility';
-import { DEFAULT_REVIEWER_PROMPT } from '../reviewer/prompt';
-import type { ConfigError as ConfigErrorType, ProviderConfig } from './load';
+import { catalogueFor } from './model-catalogue';
+import { isReviewFloorEffect, isReviewFloorTool, neverAutoApproveCovers, neverAutoApproveEntryProblem } from '../policy/review-eligibility';
+import { DEFAULT_REVIEWER_PROMPT } from './reviewer-prompt';
+import type { ConfigError as ConfigErrorType } from './config-error';
+import type { ProviderConfig } from './provider';
 import type { ParsedConfig } from './schema';
 
 export interface ReviewerConfig {

@@ -105,3 +105,27 @@ function tighten(fd: number, file: string): void {
   if (uid !== null && st.uid !== uid) throw new UnsafePathError(`${file} belongs to another user (uid ${st.uid}); move it away or use another --data-dir.`);
   if ((st.mode & OPEN_TO_OTHERS) !== 0) fchmodSync(fd, 0o600);
 }
+
+/** A data directory the core cannot use (unsafe, or another process's): its code and a sentence with the fix. */
+export class CoreError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The data directory must be the running user's and closed to others (mode 0700): whoever can write it
+ * could set the level or swap the database, whoever can read it reads the history, and the control
+ * socket's safety depends on it. Refused by name with the fix.
+ */
+export function checkDataDir(dataDir: string): void {
+  try {
+    ensurePrivateDir(dataDir);
+  } catch (err) {
+    if (err instanceof UnsafePathError) throw new CoreError(err.code, err.message);
+    throw err;
+  }
+}

@@ -6,7 +6,7 @@ import { EFFECTS, LEVELS, type Effect, type EffectRule, type Level, type ToolRul
 import type { PolicyRules } from '../policy/evaluate';
 import { BUILTIN_TOOL_NAMES } from '../policy/tools';
 import type { ManagedPolicy } from './managed';
-import { neverAutoApproveCovers } from '../reviewer/eligibility';
+import { neverAutoApproveCovers } from '../policy/review-eligibility';
 
 /** What one layer sets; an absent key leaves the layer below in force. */
 export interface AccessLayer {

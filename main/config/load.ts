@@ -15,18 +15,10 @@ import { AUTO_APPROVAL_OFF, resolveAutoApproval, type AutoApprovalConfig } from 
 import { ConfigFileProblem, readConfigText } from './read-file';
 import type { ManagedPolicy } from './managed';
 import { configSchema, type GrantEntry, type ParsedConfig } from './schema';
-import { REMOTE_OFF, remoteFromInput, type RemoteConfig } from '../remote/config';
+import { REMOTE_OFF, remoteFromInput, type RemoteConfig } from './remote-settings';
+import { ConfigError } from './config-error';
+import type { ProviderConfig } from './provider';
 
-export class ConfigError extends Error {
-  constructor(
-    readonly file: string,
-    readonly key: string,
-    readonly problem: string,
-  ) {
-    super(`Config error in ${file}: ${key ? key + ': ' : ''}${problem}`);
-    this.name = 'ConfigError';
-  }
-}
 
 export interface ThresholdConfig {
   /** The file it came from, or null for the built-in defaults. */
@@ -60,14 +52,9 @@ export interface ThresholdConfig {
   managed?: ManagedPolicy | null;
 }
 
-export interface ProviderConfig {
-  kind: 'openai-compatible' | 'anthropic' | 'openai';
-  baseUrl: string;
-  model: string;
-  /** The environment variable holding the API key (the app may also keep it in the OS keychain). */
-  apiKeyEnv: string | null;
-  timeoutMs: number;
-}
+
+export { ConfigError } from './config-error';
+export type { ProviderConfig } from './provider';
 
 export interface McpServerConfig {
   command: string;

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { EFFECTS, LEVELS, type Effect, type Level } from '../../common/domain';
-import { ConfigError } from './load';
+import { ConfigError } from './config-error';
 import { ConfigFileProblem, readConfigText } from './read-file';
 
 /** The rule values a managed file may set: both only ever tighten. */

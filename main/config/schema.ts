@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EFFECTS, EFFECT_RULES, LEVELS, TOOL_RULES } from '../../common/domain';
 import { DEFAULT_ALLOW_HOSTS, hostPatternProblem } from '../../common/hosts';
-import { remoteSchema } from '../remote/config-schema';
+import { remoteSchema } from './remote-schema';
 
 const effectRules = z.object(Object.fromEntries(EFFECTS.map((e) => [e, z.enum(EFFECT_RULES).optional()]))).strict();
 
@@ -160,7 +160,5 @@ export const configSchema = z
       .default({}),
   })
   .strict();
-
-export type ConfigInput = z.input<typeof configSchema>;
 export type ParsedConfig = z.output<typeof configSchema>;
 export type GrantEntry = z.output<typeof grantEntry>;

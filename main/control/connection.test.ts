@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, type RawClient } from '../../test/support/raw-control-client';
 import { testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { DEFAULT_CONTROL_LIMITS, serveConnection, type ControlLimits } from './connection';
-import { startControlServer, type ControlServer } from './server';
+import type { ControlServer } from './server';
+import { serveControl } from '../../test/support/control';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -167,7 +168,7 @@ describe('places on the control socket: opening, waiting and quick connections a
   const limits = { maxOpening: 3, maxWaiting: 2, maxQuick: 2 };
   beforeAll(async () => {
     core = await testCore();
-    server = await startControlServer(core, mkdtempSync(join(tmpdir(), 'threshold-conn-cap-')), null, undefined, limits);
+    server = await serveControl(core, mkdtempSync(join(tmpdir(), 'threshold-conn-cap-')), limits);
   });
   afterAll(async () => {
     await server.close();

@@ -4,18 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { ControlClient } from './client';
-import { createMethods } from './methods';
-import { handleMessage, startControlServer, type ControlServer } from './server';
+import { handleMessage, type ControlServer } from './server';
 import { rawClient } from '../../test/support/raw-control-client';
+import { createMethods, serveControl } from '../../test/support/control';
 
 let core: ThresholdCore;
 let server: ControlServer;
 
 beforeAll(async () => {
   core = await testCore();
-  server = await startControlServer(core, mkdtempSync(join(tmpdir(), 'threshold-rpc-reg-')));
+  server = await serveControl(core, mkdtempSync(join(tmpdir(), 'threshold-rpc-reg-')));
 });
 afterAll(async () => {
   await server.close();

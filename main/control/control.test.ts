@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPending, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import type { Socket } from 'node:net';
 import { ControlClient, type RemoteError } from './client';
-import { handleMessage, startControlServer, type ControlServer } from './server';
-import { createMethods } from './methods';
+import { handleMessage, type ControlServer } from './server';
+import { createMethods, serveControl } from '../../test/support/control';
 
 let core: ThresholdCore;
 let server: ControlServer;
@@ -16,7 +16,7 @@ let client: ControlClient;
 beforeAll(async () => {
   core = await testCore();
   const dir = mkdtempSync(join(tmpdir(), 'threshold-rpc-'));
-  server = await startControlServer(core, dir);
+  server = await serveControl(core, dir);
   client = await ControlClient.connect(server.path);
 });
 afterAll(async () => {
@@ -95,7 +95,7 @@ describe('the control socket', () => {
     const { chmodSync } = await import('node:fs');
     const dir = mkdtempSync(join(tmpdir(), 'threshold-rpc-open-'));
     chmodSync(dir, 0o777);
-    await expect(startControlServer(core, dir)).rejects.toThrow(/writable by other users.*chmod 700/);
+    await expect(serveControl(core, dir)).rejects.toThrow(/writable by other users.*chmod 700/);
   });
 
   it('creates the socket with mode 0600', async () => {

@@ -5,9 +5,9 @@
 // moves to another endpoint only on this connection's own answer to the question the core asked it
 // (key-use-questions.ts): nothing else can answer, and without an answer no key is sent.
 import { ATTACH_METHOD, attachParamsSchema, KEY_USE_ANSWER_METHOD, keyUseAnswerParamsSchema, type AttachResult } from '../../common/desktop-channel';
-import type { Handlers } from '../runtime/handlers';
-import { invokeOperation } from '../runtime/invoke';
-import type { KeyConfirmation } from '../runtime/key-binding';
+import type { Handlers } from '../../common/invoke';
+import { invokeOperation } from '../../common/invoke';
+import type { KeyConfirmation } from '../../common/key-use';
 import { sameSecret } from '../web/security';
 import { KeyUseQuestions } from './key-use-questions';
 import type { ControlMethods } from './methods';

@@ -1,25 +1,12 @@
 // The control API's methods: the operations table's control operations (common/operations.ts), by
 // canonical name or by an older alias, run through the shared handlers. Failures become RpcErrors
 // carrying the handler's stable code.
-import { OPERATION_NAMES, OPERATIONS, ALIASES, resolveOperation } from '../../common/operations';
-import type { Agent } from '../agent/agent';
-import type { SurfaceKind } from '../gate/approvers';
-import type { ThresholdCore } from '../gate/core';
-import { createHandlers, invokeOperation, type Handlers } from '../runtime/handlers';
-import { VERSION } from '../runtime/version';
+import { invokeOperation, type Handlers } from '../../common/invoke';
 import { RpcError } from './rpc';
-
-/** Every method name the control API answers: canonical names and their aliases. */
-export const METHOD_NAMES: string[] = [...OPERATION_NAMES.filter((n) => (OPERATIONS[n].transports as readonly string[]).includes('control')), ...Object.keys(ALIASES).filter((a) => resolveOperation(a, 'control'))];
 
 export interface ControlMethods {
   /** Runs one method; throws an RpcError for every failure. `signal`: the client went away. */
   call(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
-}
-
-/** `surface` names who decides (the control API); without an agent its methods say so. */
-export function createMethods(core: ThresholdCore, surface: SurfaceKind = 'control', agent: Agent | null = null): ControlMethods {
-  return methodsFor(createHandlers({ version: VERSION, core, agent, surface }));
 }
 
 /** The control methods over a set of handlers (the runtime's, which own what they start). */

@@ -29,13 +29,6 @@ export const RPC_ERRORS = {
 
 export type RpcId = string | number | null;
 
-export interface RpcRequest {
-  jsonrpc: '2.0';
-  id?: RpcId;
-  method: string;
-  params?: unknown;
-}
-
 export interface RpcErrorObject {
   code: number;
   message: string;

@@ -2,14 +2,12 @@
 // per line. The socket is mode 0600 in a directory no one else can write to.
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import type { Agent } from '../agent/agent';
-import type { ThresholdCore } from '../gate/core';
-import { checkDataDir } from '../gate/core';
+import { checkDataDir } from '../config/dirs';
 import { ControlAdmission } from './admission';
 import { DEFAULT_CONTROL_LIMITS, serveConnection, type ConnectionControl, type ControlLimits } from './connection';
-import type { Handlers } from '../runtime/handlers';
+import type { Handlers } from '../../common/invoke';
 import { connectionMethods, type DesktopChannel } from './desktop-channel';
-import { createMethods, methodsFor, type ControlMethods } from './methods';
+import { methodsFor, type ControlMethods } from './methods';
 import { MAX_NESTING, nestingDepth, tooDeepMessage } from '../../common/nesting';
 import { resolveOperation } from '../../common/operations';
 import { RpcError, type RpcErrorObject, type RpcId, type RpcResponse } from './rpc';
@@ -131,11 +129,14 @@ function errorResponse(id: RpcId, err: RpcError): RpcResponse {
   return { jsonrpc: '2.0', id, error };
 }
 
+/** Every event of the core as it is emitted (a subscriber receives it pushed as a notification). */
+export type EventSource = (listener: (name: string, payload: unknown) => void) => () => void;
+
+/** Serves the operations' handlers (the control surface's) on the data directory's socket. */
 export async function startControlServer(
-  core: ThresholdCore,
   dataDir: string,
-  agent: Agent | null = null,
-  handlers?: Handlers,
+  handlers: Handlers,
+  events: EventSource,
   limitsGiven: Partial<ControlLimits> = {},
   desktop?: DesktopChannel,
 ): Promise<ControlServer> {
@@ -146,7 +147,7 @@ export async function startControlServer(
     if (await socketAnswers(path)) throw new Error(`Another process already serves ${path}.`);
     rmSync(path, { force: true });
   }
-  const methods = handlers ? methodsFor(handlers) : createMethods(core, 'control', agent);
+  const methods = methodsFor(handlers);
   const sockets = new Set<Socket>();
   // No cap on the listener: places are kept per kind of work (admission.ts), so waiting requesters and
   // silent sockets never lock out the one who decides.
@@ -167,7 +168,7 @@ export async function startControlServer(
       socket,
       {
         handle: (text, subscribe, signal) => handleMessage(text, desktopAware.methods, subscribe, lease, limits.maxWaiting, signal),
-        subscribe: (push) => core.events.onAny((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
+        subscribe: (push) => events((name, payload) => push(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, payload } }))),
         identify: () => lease.identify(),
         inOrder: () => !desktopAware.attached(),
       },

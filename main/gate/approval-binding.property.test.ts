@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
 import { contentHash } from './content-hash';
-import type { ThresholdCore } from './core';
+import type { ThresholdCore } from '../runtime/core';
 
 const RUNS = { numRuns: 1000 };
 
@@ -57,7 +57,7 @@ describe('a decision names the hash it was shown', () => {
   afterAll(() => core.dispose());
 
   it('any other hash is refused and leaves the approval pending; the shown one decides it', async () => {
-    const review = core.gate.review(shellCall('touch bound.txt'));
+    const review = core.calls.review(shellCall('touch bound.txt'));
     const p = await nextPending(core);
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[0-9a-f]{64}$/), async (hash) => {

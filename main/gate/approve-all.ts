@@ -4,10 +4,9 @@
 // chat's banner, Settings → Grants, `ctl approve-all`), and ending it, audited, from any of them. The
 // `approve_all.started` and `approve_all.ended` events keep every open window in step.
 import type { DecisionRecord } from '../../common/approvals';
-import { formatDecidedBy } from '../../common/decided-by';
 import type { Redactor } from '../redact/redactor';
 import type { Store } from '../store/store';
-import type { EventBus } from './events';
+import type { CoreEventBus as EventBus } from './events';
 
 export interface ApproveAllView {
   session_id: string;
@@ -34,8 +33,6 @@ export interface ApproveAllEnded {
 
 export type EndResult = { ok: true; value: ApproveAllEnded } | { ok: false; error: { code: 'not_found' | 'store_failed'; message: string } };
 
-const APPROVE_ALL_BY = formatDecidedBy({ kind: 'session_approve_all' });
-
 export class ApproveAllService {
   private readonly off: () => void;
 
@@ -47,7 +44,8 @@ export class ApproveAllService {
   ) {
     // A person chose it on a card: every window learns at once (the banner, Grants).
     this.off = events.on('approval.decided', (d: DecisionRecord) => {
-      if (d.outcome !== 'approve_all_session' || d.decided_by === APPROVE_ALL_BY) return;
+      // Chosen on a card, not a later call approve-all answered.
+      if (d.outcome !== 'approve_all_session' || d.by?.kind === 'session_approve_all') return;
       const view = this.view(d.session_id);
       if (view && view.approval_id === d.id) events.emit('approve_all.started', view);
     });

@@ -1,9 +1,11 @@
-// The approval gate: every tool call with an effect passes here. It evaluates the call against the
-// current policy; an `ask` becomes a durable, fail-closed approval: the waiter is registered first, then
-// the pending row is persisted, then approval.requested is broadcast. A decision names the approval and
-// the content hash it was shown; the first one wins. TTL expiry re-reads the stored decision first.
-// Every move of a call goes through `commit` (the call lifecycle in main/store/call-lifecycle.ts): one
-// transaction that checks the move, writes and audits it, then the events.
+// The approval gate: the decision about every tool call with an effect. It judges the call against the
+// current policy (judge), answers at once when it can (shortcut), and otherwise parks it as a durable,
+// fail-closed approval (park): the waiter is registered first, then the pending row is persisted, then
+// approval.requested is broadcast. A decision names the approval and the content hash it was shown; the
+// first one wins (decideApproval). TTL expiry re-reads the stored decision first. The gate decides; it
+// writes nothing itself: every move it makes is handed to `commit`, the one transition function
+// (main/calls/record.ts), which checks, writes, audits and broadcasts it. The call pipeline
+// (main/calls/pipeline.ts) owns the call around it: it records the judged call, runs it, records how it ended.
 import type { CallPart, DecisionRecord, GrantDuration, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
 import { HUMAN_OUTCOMES, PREVIEW_CUT_LINE, PREVIEW_MAX_CHARS, isApproval } from '../../common/approvals';
 import type { DecidedBy, PersonDecider } from '../../common/decided-by';
@@ -11,24 +13,23 @@ import type { CallOrigin } from '../../common/origin';
 import type { Grant, GrantPattern, Level } from '../../common/domain';
 import type { ReviewerView, ReviewReport, ReviewUsage } from '../../common/review';
 import { approves } from '../reviewer/decision';
-import { reviewRequested } from '../reviewer/eligibility';
+import { reviewRequested } from '../policy/review-eligibility';
 import type { Reviewer, ReviewOutcome } from '../reviewer/review';
 import { decide as decidePolicy, invalidCallEvaluation, type Evaluation, type PolicyRules } from '../policy/evaluate';
 import { normaliseGrantPattern } from '../../common/grant-pattern';
 import { judgeGrantWidth, verdictFor } from '../policy/grant-width';
 import type { PathContext } from '../policy/paths';
-import { describeCall, type CallFacts, type McpToolDeclaration } from '../policy/tools';
+import { describeCall, isMcpTool, type CallFacts, type McpToolDeclaration, type ToolName } from '../policy/tools';
 import type { Redactor } from '../redact/redactor';
-import { clip, redactedJson, sanitiseErrorText, type Redacted } from '../redact/redactor';
+import { clip, type Redacted } from '../redact/redactor';
 import type { NewApproval } from '../store/approvals-repo';
-import { CallLifecycle, type Step, type StepResult } from '../store/call-lifecycle';
+import type { Step, StepResult } from '../store/call-lifecycle';
 import { toPolicyGrant } from '../store/grants-repo';
 import { newId } from '../store/ids';
 import type { Store } from '../store/store';
 import type { ApproverRegistry } from './approvers';
 import { contentHash } from './content-hash';
 import { crashPoint } from './crash-hook';
-import type { EventBus } from './events';
 import { readNetworkFile } from './network-files';
 import { observeCall } from './observe';
 import { availableOutcomes, grantPatternProblem, grantScope, proposeGrant } from './proposals';
@@ -42,7 +43,7 @@ export interface GateCall {
   turnId: string | null;
   /** Reactive: someone is there. Unattended: every ask is denied as no_approver. */
   turnKind: 'reactive' | 'unattended';
-  tool: string;
+  tool: ToolName;
   args: unknown;
   /** Absolute directory the call runs in. */
   cwd: string;
@@ -108,10 +109,19 @@ export interface ReviewAccess {
   neverAutoApprove: readonly string[];
 }
 
+/** A step as the transition function committed it, or why it could not (a failing store): never a throw. */
+export type Committed = { ok: true; value: StepResult } | { ok: false; error: { message: string } };
+/** The one transition function (main/calls/record.ts): the gate decides, it records and broadcasts. */
+export type Commit = (step: Step) => Committed;
+
+/** The reason a turn's signal carries when Threshold quits: its waiting approvals stay pending for the next start. */
+export const QUITTING = 'threshold_quitting';
+
 export interface GateOptions {
+  /** Read only: policy grants, approvals and sessions the decision depends on. */
   store: Store;
   redactor: Redactor;
-  events: EventBus;
+  commit: Commit;
   approvers: ApproverRegistry;
   policy: PolicySource;
   /** How long a parked approval waits; 0 waits indefinitely. A function: read at each park (Settings). */
@@ -119,8 +129,6 @@ export interface GateOptions {
   /** Identifies this process's waiters; pending rows of any other owner are orphans. */
   runtimeId: string;
   now?: () => number;
-  /** The transition function; the core shares one with the executor side. */
-  lifecycle?: CallLifecycle;
 }
 
 export type GateError = { code: 'not_found' | 'already_decided' | 'orphan' | 'hash_mismatch' | 'outcome_unavailable' | 'invalid_outcome' | 'invalid_grant' | 'store_failed'; message: string };
@@ -156,12 +164,12 @@ export class ApprovalGate {
   private readonly now: () => number;
   private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
   private disposed = false;
-  private readonly lifecycle: CallLifecycle;
+  private readonly commit: Commit;
   private reviewer: { reviewer: Reviewer; access: () => ReviewAccess; names: readonly { name: string; model: string }[] } | null = null;
 
   constructor(private readonly o: GateOptions) {
     this.now = o.now ?? Date.now;
-    this.lifecycle = o.lifecycle ?? new CallLifecycle(o.store, o.redactor);
+    this.commit = o.commit;
     this.scheduleOrphanExpiry();
   }
 
@@ -202,18 +210,11 @@ export class ApprovalGate {
   }
 
   /**
-   * Judges a call and, when it asks, waits for a decision. Never throws: failures refuse the call.
-   * A short pipeline: judge (classify, decide, record) → shortcut (anything that answers without a
-   * prompt) → park (wait for a person).
+   * Classifies the call and applies the policy: what it is, what decides it and why, its content hash and
+   * its arguments redacted. Writes nothing (the pipeline records the judged call before anything is
+   * decided). Never throws: a call that is not valid is judged as refused.
    */
-  async review(call: GateCall, signal?: AbortSignal): Promise<GateVerdict> {
-    const judged = await this.judge(call);
-    if ('refused' in judged) return judged.refused;
-    return this.shortcut(judged) ?? (await this.park(judged, signal));
-  }
-
-  /** Classifies the call, applies the policy and records the call (redacted) before anything is decided. */
-  private async judge(call: GateCall): Promise<Judged | { refused: GateVerdict }> {
+  async judge(call: GateCall): Promise<Judged> {
     const callId = call.callId ?? newId('call');
     const hash = contentHash(call);
     const ctx = this.policyContext(call.sessionId, call.external);
@@ -222,38 +223,11 @@ export class ApprovalGate {
     const evaluation = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
     const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
     const explanation = this.o.redactor.redactTextSync(evaluation.explanation);
-    const j: Judged = { call, callId, hash, evaluation, facts, ctx, argsRedacted, explanation };
-    try {
-      this.o.store.transaction(() => {
-        const at = this.now();
-        this.o.store.sessions.ensure(call.sessionId, at, call.external ? { title: this.o.redactor.redactTextSync(call.external.sessionTitle), workspace: this.o.redactor.redactTextSync(call.external.workspace) } : {});
-        if (call.turnId) this.o.store.sessions.startTurn({ id: call.turnId, session_id: call.sessionId, kind: call.turnKind, started_at: at });
-        this.o.store.calls.insert({
-          id: callId,
-          session_id: call.sessionId,
-          turn_id: call.turnId,
-          tool: call.tool,
-          args_redacted: redactedJson(argsRedacted),
-          content_hash: hash,
-          cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null,
-          class: evaluation.class,
-          effects: JSON.stringify(evaluation.effects),
-          decision: evaluation.decision,
-          decided_by: evaluation.decidedBy,
-          explanation,
-          created_at: at,
-          model_call_id: call.modelCallId ?? null,
-          origin: JSON.stringify(originOf(call)),
-        });
-      });
-    } catch (err) {
-      return { refused: verdictOf(j, false, { message: `Threshold could not record this call (${sanitiseErrorText(this.o.redactor, (err as Error).message)}), so it was refused.` }) };
-    }
-    return j;
+    return { call, callId, hash, evaluation, facts, ctx, argsRedacted, explanation };
   }
 
-  /** Every answer that needs no prompt: the policy's own, an earlier approval of this exact call, approve-all, nobody to ask. */
-  private shortcut(j: Judged): GateVerdict | null {
+  /** Every answer that needs no prompt: the policy's own, an earlier approval of this exact call. */
+  shortcut(j: Judged): GateVerdict | null {
     const { call, callId, hash, evaluation } = j;
     if (evaluation.decision === 'allow') {
       // A failed state write must not change the decision: the call is already recorded.
@@ -278,8 +252,12 @@ export class ApprovalGate {
     return null;
   }
 
-  /** The call asks: approve-all or nobody-to-ask answer at once; otherwise the waiter, the row, the broadcast. */
-  private async park(j: Judged, signal?: AbortSignal): Promise<GateVerdict> {
+  /**
+   * The call asks: approve-all or nobody-to-ask answer at once, the reviewer may approve it; otherwise the
+   * waiter, the row, the broadcast, and the wait for a decision. `signal` stops the wait: the approval is
+   * cancelled (the turn stopped), or only withdrawn when its reason is QUITTING (it stays pending).
+   */
+  async park(j: Judged, signal?: AbortSignal): Promise<GateVerdict> {
     const { call, callId, evaluation, facts, explanation } = j;
     // A grant is stored as written (the home folder as ~ in globs), so the card shows the proposal in
     // exactly its stored form, and a proposal that holds a secret is not offered at all.
@@ -313,7 +291,7 @@ export class ApprovalGate {
       owner: this.o.runtimeId,
       preview: call.preview ? previewForCard(this.o.redactor.redactTextSync(call.preview)) : null,
       origin: originOf(call),
-      parts: facts && call.tool === 'run_command' ? this.o.redactor.redactValueSync(partsOf(facts)) : null,
+      parts: facts?.command !== undefined ? this.o.redactor.redactValueSync(partsOf(facts)) : null,
     };
 
     // Session-wide approval (approve_all_session) answers non-floor asks, recorded as such; never in an
@@ -356,7 +334,7 @@ export class ApprovalGate {
     }
     crashPoint('pending_written');
     if (ttl > 0) waiter.timer = setTimeout(() => this.expire(approvalId), ttl);
-    const onAbort = () => this.cancelApproval(approvalId);
+    const onAbort = () => (signal?.reason === QUITTING ? this.settle(approvalId, 'cancelled', null) : this.cancelApproval(approvalId));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
 
@@ -371,11 +349,11 @@ export class ApprovalGate {
     const { call, callId, evaluation, facts } = j;
     this.commit({ kind: 'review_started', callId, reviewers: r.names.map((n) => n.name) });
     const redact = (s: string) => this.o.redactor.redactTextSync(s);
-    const command = call.tool === 'run_command' && facts
+    const command = facts?.command !== undefined
       ? { class: evaluation.class, effects: evaluation.effects, cwd: redact(call.cwd), envKeys: call.envKeys ?? [], segments: facts.segments.map((s) => ({ argv: s.argv.map(redact), class: s.class, effects: s.effects })) }
       : null;
     // What the reviewer reads is redacted like everything else that leaves the gate: a second provider never sees a secret.
-    const outcome = await r.reviewer.review({ tool: call.tool, toolset: call.tool.startsWith('mcp.') ? `mcp.${call.tool.split('.')[1]}` : 'built-in', args: j.argsRedacted, command, redact, signal });
+    const outcome = await r.reviewer.review({ tool: call.tool, toolset: isMcpTool(call.tool) ? `mcp.${call.tool.split('.')[1]}` : 'built-in', args: j.argsRedacted, command, redact, signal });
     if (outcome.kind === 'stopped') {
       this.commit({ kind: 'approval_decided', approvalId: row.id, outcome: 'cancelled', by: { kind: 'turn_stopped' }, insert: row });
       return { verdict: verdictOf(j, false, { approvalId: row.id, outcome: 'cancelled', stopTurn: true, message: refusalMessage('cancelled', null) }) };
@@ -389,97 +367,6 @@ export class ApprovalGate {
       return { review: null };
     }
     return { review: report };
-  }
-
-  /** Records a call that never reached the policy because its turn stopped first; never throws. */
-  async recordUnreviewed(call: GateCall): Promise<string | null> {
-    const callId = call.callId ?? newId('call');
-    const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
-    const at = this.now();
-    if (!this.ensureTurn(call, at)) return null;
-    const r = this.commit({
-      kind: 'never_reviewed',
-      by: { kind: 'turn_stopped' },
-      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: null, effects: null, decision: null, decided_by: null, explanation: this.o.redactor.redactTextSync('The turn stopped before this call was judged; it did not run.'), created_at: at, model_call_id: call.modelCallId ?? null, origin: JSON.stringify(originOf(call)) },
-    });
-    return r.ok ? callId : null;
-  }
-
-  /**
-   * Records a question or notification the agent handled itself (no level, rule, grant or reviewer
-   * answers those), with what the policy says of it, so every call the model made has a row. Never throws.
-   */
-  async recordHandled(call: GateCall, end: { status: 'succeeded' | 'failed' | 'cancelled'; error: string | null; durationMs: number }): Promise<string | null> {
-    const callId = call.callId ?? newId('call');
-    const ctx = this.policyContext(call.sessionId);
-    const described = describeCall(call.tool, call.args, { ctx: ctx.paths, cwd: call.cwd, mcpTools: ctx.mcpTools });
-    const e = described.ok ? decidePolicy(described.facts, ctx) : invalidCallEvaluation(call.tool, described.code, described.message);
-    const argsRedacted = await this.o.redactor.redactValue(call.args ?? {});
-    const at = this.now();
-    if (!this.ensureTurn(call, at)) return null;
-    const r = this.commit({
-      kind: 'handled_by_agent',
-      by: e.decider,
-      outcome: { status: end.status, exit_code: null, signal: null, duration_ms: end.durationMs, error: end.error ? sanitiseErrorText(this.o.redactor, end.error) : null, recorded_at: at },
-      call: { id: callId, session_id: call.sessionId, turn_id: call.turnId, tool: call.tool, args_redacted: redactedJson(argsRedacted), content_hash: contentHash(call), cwd: call.cwd ? this.o.redactor.redactTextSync(call.cwd) : null, class: e.class, effects: JSON.stringify(e.effects), decision: e.decision, decided_by: e.decidedBy, explanation: this.o.redactor.redactTextSync(e.explanation), created_at: at, model_call_id: call.modelCallId ?? null, origin: JSON.stringify(originOf(call)) },
-    });
-    return r.ok ? callId : null;
-  }
-
-  /** The session and turn a call belongs to exist before its row (the agent makes them; the control API may not). */
-  private ensureTurn(call: GateCall, at: number): boolean {
-    try {
-      this.o.store.transaction(() => {
-        this.o.store.sessions.ensure(call.sessionId, at);
-        if (call.turnId) this.o.store.sessions.startTurn({ id: call.turnId, session_id: call.sessionId, kind: call.turnKind, started_at: at });
-      });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * The one way this gate moves a call: the lifecycle checks, writes and audits in one transaction;
-   * then, only once it committed, the events go out. A store failure is a value, never a throw (the
-   * callers include timers, where a throw would end the process).
-   */
-  private commit(step: Step): { ok: true; value: StepResult } | { ok: false; error: { message: string } } {
-    let value: StepResult;
-    try {
-      value = this.lifecycle.apply(step, stepTime(step) ?? this.now());
-    } catch (err) {
-      return { ok: false, error: { message: sanitiseErrorText(this.o.redactor, (err as Error).message) } };
-    }
-    // The review's card goes out ahead of the approval it led to (the prompt, or the decision).
-    const review = step.kind === 'parked' ? step.approval.review : step.kind === 'approval_decided' ? step.insert?.review : null;
-    if (review) this.o.events.emit(review.outcome === 'approved' ? 'review.approved' : 'review.escalated', review);
-    if (step.kind === 'parked') {
-      const pending = this.o.store.approvals.pendingView(step.approval.id, this.o.runtimeId);
-      if (pending) this.o.events.emit('approval.requested', pending);
-    }
-    if (step.kind === 'approval_decided' && value.decision) {
-      for (const g of step.grants ?? []) {
-        const stored = this.o.store.grants.get(g.id);
-        if (stored) this.o.events.emit('grant.created', stored);
-      }
-      this.o.events.emit('approval.decided', value.decision);
-    }
-    // The stored state of a call that waits, or whose wait ended, goes out as the call's state: the chat
-    // then shows what History and the card show (the agent reports the other moves itself).
-    if ((step.kind === 'parked' || step.kind === 'review_started' || (step.kind === 'approval_decided' && value.decided)) && value.call.turn_id) {
-      const c = value.call;
-      this.o.events.emit('call.state', { session_id: c.session_id, turn_id: c.turn_id!, call_id: c.id, tool_call_id: c.model_call_id ?? c.id, tool: c.tool, state: c.state, detail: c.decided_by });
-    }
-    return { ok: true, value };
-  }
-
-  /**
-   * Another agent's allowed call goes back to that agent, which runs it itself (its hook answered allow):
-   * the call ends as handed_off. False when the call was not scheduled (nothing is written then).
-   */
-  handOff(callId: string, agent: string): boolean {
-    return this.commit({ kind: 'handed_off', callId, agent }).ok;
   }
 
   /** A person (or a surface on their behalf) decides a pending approval. */
@@ -734,7 +621,8 @@ function refusalMessage(outcome: Outcome, note: string | null): string {
   }
 }
 
-interface Judged {
+/** A call as the gate judged it: what it is, what decides it and why; nothing of it is stored yet. */
+export interface Judged {
   call: GateCall;
   callId: string;
   hash: string;
@@ -745,22 +633,8 @@ interface Judged {
   explanation: Redacted<string>;
 }
 
-/** A step that carries its own time (the card's creation, the outcome's recording) is audited at that time: history is verified against it. */
-function stepTime(step: Step): number | null {
-  switch (step.kind) {
-    case 'parked':
-      return step.approval.created_at;
-    case 'handled_by_agent':
-    case 'executed':
-      return step.outcome.recorded_at;
-    case 'never_reviewed':
-      return step.call.created_at;
-    default:
-      return null;
-  }
-}
-
-function verdictOf(j: Judged, run: boolean, extra: Partial<GateVerdict> = {}): GateVerdict {
+/** The verdict on a judged call: runs or not, with what the model is told when it does not. */
+export function verdictOf(j: Judged, run: boolean, extra: Partial<GateVerdict> = {}): GateVerdict {
   return { run, stopTurn: false, callId: j.callId, hash: j.hash, evaluation: j.evaluation, approvalId: null, outcome: null, message: run ? '' : j.explanation, note: null, ...extra };
 }
 
@@ -812,7 +686,7 @@ function anchorPathGrant(g: Grant, workspace: string): Grant {
   return pattern === g.pattern ? g : { ...g, pattern };
 }
 
-function originOf(call: GateCall): CallOrigin {
+export function originOf(call: GateCall): CallOrigin {
   return call.origin ?? { kind: 'agent' };
 }
 

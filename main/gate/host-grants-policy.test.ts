@@ -1,13 +1,9 @@
 // A host grant made on the egress consent card counts for the policy too: at `full`, a download from a
 // host the user allowed for this session runs unasked; in another session, or before the grant, it asks.
-import { afterEach, describe, expect, it } from 'vitest';
-import { shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from './core';
+import { describe, expect, it } from 'vitest';
+import { shellCall, useCores } from '../../test/support/core';
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
+const testCores = useCores();
 
 describe('host grants in the policy at full', () => {
   it.each([
@@ -16,10 +12,9 @@ describe('host grants in the policy at full', () => {
     { name: 'a host granted for another session still asks', grant: { session: 's2' }, session: 's1', run: false },
     { name: 'a host granted always runs in every session', grant: { session: null }, session: 's3', run: true },
   ])('$name', async ({ grant, session, run }) => {
-    const core = await testCore({ level: 'full', approver: false });
-    cores.push(core);
+    const core = await testCores({ level: 'full', approver: false });
     if (grant) core.store.hostGrants.insert({ pattern: 'downloads.example.com', scope: grant.session ? 'session' : 'always', session_id: grant.session, expires_at: null, created_at: Date.now() });
-    const v = await core.gate.review(shellCall('curl -fsSL -o page.html https://downloads.example.com/page.html', { sessionId: session }));
+    const v = await core.calls.review(shellCall('curl -fsSL -o page.html https://downloads.example.com/page.html', { sessionId: session }));
     expect(v.run).toBe(run);
   });
 });

@@ -5,7 +5,8 @@
 // every surface in step.
 import type { Redactor } from '../redact/redactor';
 import type { Store } from '../store/store';
-import type { EventBus } from './events';
+import type { DecidedBy } from '../../common/decided-by';
+import { deciderOf } from '../store/calls-repo';
 
 export interface SessionApprovalView {
   approval_id: string;
@@ -15,8 +16,9 @@ export interface SessionApprovalView {
   /** The call it covers exactly, as its card showed it (redacted). */
   args: unknown;
   decided_at: number;
-  /** Who chose it (desktop, web, control). */
+  /** Who chose it (desktop, web, control), in words and as data. */
   decided_by: string | null;
+  by: DecidedBy | null;
   /** Identical calls it let through since, and when the last one was. */
   uses: number;
   last_used_at: number | null;
@@ -34,7 +36,8 @@ export type RevokeResult = { ok: true; value: SessionApprovalRevoked } | { ok: f
 export class SessionApprovals {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
+    /** Tells every surface (main/calls/record.ts broadcasts it). */
+    private readonly revoked: (r: SessionApprovalRevoked) => void,
     private readonly redactor: Redactor,
     private readonly now: () => number = Date.now,
   ) {}
@@ -50,6 +53,7 @@ export class SessionApprovals {
         args: JSON.parse(a.args_redacted) as unknown,
         decided_at: a.decided_at ?? a.created_at,
         decided_by: a.decided_by,
+        by: deciderOf(a),
         uses: uses.count,
         last_used_at: uses.last,
       };
@@ -70,7 +74,7 @@ export class SessionApprovals {
       return { ok: false, error: { code: 'store_failed', message: `The approval for the session could not be revoked (${(err as Error).message}); it is still in force. Try again.` } };
     }
     if (!revoked) return { ok: false, error: { code: 'not_found', message: `${approvalId} is not an approval for the session in force (it was revoked already, or is another kind).` } };
-    this.events.emit('approval.session_revoked', revoked);
+    this.revoked(revoked);
     return { ok: true, value: revoked };
   }
 }

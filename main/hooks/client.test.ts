@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Level } from '../../common/domain';
-import type { ThresholdCore } from '../gate/core';
-import { startControlServer, type ControlServer } from '../control/server';
+import type { ThresholdCore } from '../runtime/core';
+import type { ControlServer } from '../control/server';
 import { DEFAULT_CONFIG } from '../config/load';
 import { jailFixture, type JailFixture } from '../../test/support/jail';
 import { nextPending, testCore } from '../../test/support/core';
 import { hookMain } from './client';
+import { serveControl } from '../../test/support/control';
 
 let fx: JailFixture;
 const servers: { core: ThresholdCore; server: ControlServer }[] = [];
@@ -33,7 +34,7 @@ async function running(level: Level, jail = false): Promise<{ core: ThresholdCor
   mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o700);
   const core = await testCore({ level, dataDir, config: { hooks: { jail }, executor: DEFAULT_CONFIG.executor }, paths: { home: fx.home, workspace: join(fx.home, 'own'), appDirs: [fx.configDir, dataDir] } });
-  const server = await startControlServer(core, dataDir);
+  const server = await serveControl(core, dataDir);
   servers.push({ core, server });
   return { core, dataDir };
 }

@@ -5,10 +5,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Level } from '../../common/domain';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { jailFixture, type JailFixture } from '../../test/support/jail';
 import { nextPending, testCore } from '../../test/support/core';
 import { ExternalCalls, type ExternalCallRequest } from './external-calls';
+import { externalParts } from '../runtime/parts';
 
 let fx: JailFixture;
 let ownWorkspace: string;
@@ -26,7 +27,7 @@ async function coreAt(level: Level): Promise<{ core: ThresholdCore; external: Ex
   const dataDir = join(fx.root, `data-${Math.random().toString(36).slice(2)}`);
   mkdirSync(dataDir, { recursive: true });
   const core = await testCore({ level, dataDir, paths: { home: fx.home, workspace: ownWorkspace, appDirs: [fx.configDir, fx.dataDir, dataDir] } });
-  return { core, external: new ExternalCalls(core, { ticketTtlMs: 60_000 }) };
+  return { core, external: new ExternalCalls(externalParts(core), { ticketTtlMs: 60_000 }) };
 }
 
 const request = (over: Partial<ExternalCallRequest> = {}): ExternalCallRequest => ({

@@ -1,21 +1,24 @@
 // The core's side of another agent's hook: one call that agent is about to make (already mapped onto
 // Threshold's tools by main/hooks/tool-map.ts), judged by the same gate as Threshold's own calls, parked
 // as a card when it asks, and answered with the decision and the reason the card or the policy gave.
-// There is no second gate: this is ApprovalGate.review with the call's origin, its session, the agent's
-// project as the workspace, and what the agent does with an allow (runs it itself, or hands a command to
-// Threshold's jail). `review` is the one entry; the later call pipeline (issue 21, main/calls) takes it
-// over as "a call without a runner".
+// There is no second gate: this is the call pipeline without a runner (main/calls/pipeline.ts review), with
+// the call's origin, its session, the agent's project as the workspace, and what the agent does with an
+// allow: runs it itself (handed off), or hands a command to Threshold's jail (a ticket `run` redeems).
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Outcome } from '../../common/approvals';
 import type { Class } from '../../common/domain';
+import type { DecidedBy } from '../../common/decided-by';
 import type { Disposable } from '../../common/disposable';
-import type { ThresholdCore } from '../gate/core';
-import { runsOnUndo, unheldCovering, UNHELD_REASON } from '../gate/execution';
+import type { CheckpointService } from '../calls/checkpoints';
+import type { CallPipeline } from '../calls/pipeline';
+import { runsOnUndo, unheldCovering, UNHELD_REASON } from '../calls/run-command';
 import type { Evaluation } from '../policy/evaluate';
 import { EXTERNAL_AGENT_NAMES, type ExternalAgent } from '../../common/external-agents';
 import { isCredentialPath, isInside, type PathContext } from '../policy/paths';
+import type { ToolName } from '../policy/tools';
+import type { Redacted } from '../redact/redactor';
 
 export interface ExternalCallRequest {
   agent: ExternalAgent;
@@ -31,7 +34,7 @@ export interface ExternalCallRequest {
   /** The agent's id for this tool call. */
   agentCallId?: string | null;
   /** Threshold's tool and arguments (the mapped call). */
-  tool: string;
+  tool: ToolName;
   args: Record<string, unknown>;
   /** Where the call runs and the agent's project (absolute). */
   cwd: string;
@@ -49,6 +52,8 @@ export interface ExternalVerdict {
   callId: string;
   approvalId: string | null;
   decidedBy: string;
+  /** The same as data. */
+  by: DecidedBy;
   class: Class;
   /** An allowed command that runs in Threshold's jail: the one-time ticket `threshold hook run` redeems. */
   run: { token: string; expiresAt: number } | null;
@@ -84,6 +89,14 @@ export const RUN_TICKET_TTL_MS = 10 * 60_000;
 /** How long an allow answers the agent's own permission prompt for the same call (Codex asks after its hook). */
 const RECENT_ALLOW_MS = 2 * 60_000;
 
+/** What of the core external calls use: the pipeline without a runner, checkpoints, the paths, the redaction. */
+export interface ExternalCallsDeps {
+  calls: Pick<CallPipeline, 'review' | 'runCommand' | 'handOff' | 'recordOutcome'>;
+  checkpoints: Pick<CheckpointService, 'before'>;
+  paths: () => PathContext;
+  redact: (text: string) => Redacted<string>;
+}
+
 /** The external calls of one core: their verdicts and the tickets of commands that run in the jail. */
 export class ExternalCalls implements Disposable {
   private readonly tickets = new Map<string, Ticket>();
@@ -93,7 +106,7 @@ export class ExternalCalls implements Disposable {
   private readonly now: () => number;
 
   constructor(
-    private readonly core: ThresholdCore,
+    private readonly core: ExternalCallsDeps,
     o: { ticketTtlMs?: number; now?: () => number } = {},
   ) {
     this.ticketTtlMs = o.ticketTtlMs ?? RUN_TICKET_TTL_MS;
@@ -103,11 +116,12 @@ export class ExternalCalls implements Disposable {
   /** Judges one call another agent is about to make; waits for the card when it asks. Never throws. */
   async review(req: ExternalCallRequest, signal?: AbortSignal): Promise<ExternalVerdict> {
     const core = this.core;
+    const paths = core.paths();
     const name = EXTERNAL_AGENT_NAMES[req.agent];
-    const workspace = acceptableWorkspace(req.workspace, core.paths) ?? core.paths.workspace;
+    const workspace = acceptableWorkspace(req.workspace, paths) ?? paths.workspace;
     const cwd = isAbsolute(req.cwd) ? realOrLexical(req.cwd) : workspace;
     const sessionId = `${req.agent}-${idPart(req.sessionId)}`;
-    const shownWorkspace = core.redactor.redactTextSync(workspace);
+    const shownWorkspace = core.redact(workspace);
     const jailed = req.jail && req.tool === 'run_command';
     const key = [sessionId, req.tool, JSON.stringify(req.args), cwd].join('\0');
     if (req.event === 'permission_request') {
@@ -125,7 +139,7 @@ export class ExternalCalls implements Disposable {
   private async judge(req: ExternalCallRequest, c: { name: string; workspace: string; cwd: string; sessionId: string; shownWorkspace: string; jailed: boolean }, signal?: AbortSignal): Promise<ExternalVerdict> {
     const { core } = this;
     const { name, workspace, cwd, sessionId, shownWorkspace, jailed } = c;
-    const verdict = await core.gate.review(
+    const verdict = await core.calls.review(
       {
         sessionId,
         turnId: req.turnId ? `${req.agent}-${idPart(req.turnId)}` : null,
@@ -140,7 +154,7 @@ export class ExternalCalls implements Disposable {
       signal,
     );
     const e = verdict.evaluation;
-    const base = { outcome: verdict.outcome, callId: verdict.callId, approvalId: verdict.approvalId, decidedBy: e.decidedBy, class: e.class, run: null, checkpointId: null, workspace };
+    const base = { outcome: verdict.outcome, callId: verdict.callId, approvalId: verdict.approvalId, decidedBy: e.decidedBy, by: e.decider, class: e.class, run: null, checkpointId: null, workspace };
     if (!verdict.run) return { ...base, decision: 'deny', reason: verdict.message || e.explanation };
     const allowed = verdict.outcome ? `Approved in Threshold (${verdict.outcome}).` : e.explanation;
 
@@ -158,16 +172,16 @@ export class ExternalCalls implements Disposable {
         checkpointId = cp.id;
         if (runsOnUndo(e) && unheldCovering(resolve(cwd, target), cp.unheld)) {
           const reason = `Refused: ${target} was not changed because ${UNHELD_REASON}. Ask the person before changing it.`;
-          core.recordOutcome(verdict.callId, { status: 'not_run', exit_code: null, signal: null, duration_ms: 0, error: reason });
+          core.calls.recordOutcome(verdict.callId, { status: 'not_run', exit_code: null, signal: null, duration_ms: 0, error: reason });
           return { ...base, decision: 'deny', reason, checkpointId };
         }
       } catch (err) {
         const reason = `Threshold could not checkpoint ${shownWorkspace} before this edit (${(err as Error).message}), so it was refused.`;
-        core.recordOutcome(verdict.callId, { status: 'not_run', exit_code: null, signal: null, duration_ms: 0, error: reason });
+        core.calls.recordOutcome(verdict.callId, { status: 'not_run', exit_code: null, signal: null, duration_ms: 0, error: reason });
         return { ...base, decision: 'deny', reason };
       }
     }
-    core.gate.handOff(verdict.callId, name);
+    core.calls.handOff(verdict.callId, name);
     return { ...base, decision: 'allow', reason: allowed, checkpointId };
   }
 
@@ -183,7 +197,7 @@ export class ExternalCalls implements Disposable {
     const t = this.tickets.get(token);
     if (!t) return;
     this.tickets.delete(token);
-    this.core.recordOutcome(t.callId, { status: 'not_run', exit_code: null, signal: null, duration_ms: null, error: `${t.agent} did not run the command in Threshold's jail within ${Math.round(this.ticketTtlMs / 1000)} s of its approval.` });
+    this.core.calls.recordOutcome(t.callId, { status: 'not_run', exit_code: null, signal: null, duration_ms: null, error: `${t.agent} did not run the command in Threshold's jail within ${Math.round(this.ticketTtlMs / 1000)} s of its approval.` });
   }
 
   /**
@@ -195,8 +209,8 @@ export class ExternalCalls implements Disposable {
     if (!t) return null;
     this.tickets.delete(token);
     clearTimeout(t.timer);
-    const report = await this.core.execution.runCommand({ callId: t.callId, sessionId: t.sessionId, command: t.command, cwd: t.cwd, evaluation: t.evaluation, workspace: t.workspace }, signal);
-    const redact = (s: string) => this.core.redactor.redactTextSync(s);
+    const report = await this.core.calls.runCommand({ callId: t.callId, sessionId: t.sessionId, command: t.command, cwd: t.cwd, evaluation: t.evaluation, workspace: t.workspace }, signal);
+    const redact = (s: string) => this.core.redact(s);
     const notes: string[] = report.text
       .split('\n')
       .filter((l) => l.startsWith('[threshold]'))

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ExternalAgent } from '../../common/external-agents';
-import { installCli } from './install-cli';
+import { installCli } from '../cli/hook-install';
 import { isOurs, planInstall, planUninstall } from './install';
 
 const SELF = ['/usr/bin/node', '/opt/threshold/bin/threshold.js'];

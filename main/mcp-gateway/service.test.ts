@@ -3,10 +3,11 @@
 // to it says why it did not run; every call is judged first (nothing reaches a server the gate refused).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpManager } from '../agent/mcp';
+import { McpManager } from '../calls/mcp-servers';
 import type { McpServerConfig } from '../config/load';
 import { testCore } from '../../test/support/core';
 import { McpGatewayService } from './service';
+import { gatewayParts } from '../runtime/parts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const fixture: McpServerConfig = { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'mcp-server.mjs')], env: {}, envFrom: [], cwd: ROOT, tier: 'write' };
@@ -17,7 +18,7 @@ async function gateway(level: 'supervised' | 'full', servers: Record<string, Mcp
   const mcp = new McpManager(servers, process.env);
   core.setMcpTools(() => mcp.declarations());
   const log: string[] = [];
-  const g = new McpGatewayService(core, mcp, (l) => log.push(l), [10, 10]);
+  const g = new McpGatewayService(gatewayParts(core), mcp, (l) => log.push(l), [10, 10]);
   return { core, mcp, g, log, close: async () => { g.dispose(); await mcp.close(); core.dispose(); } };
 }
 

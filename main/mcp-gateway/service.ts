@@ -4,8 +4,19 @@
 // again with growing pauses; one that cannot be started is reported (listed with its problem, its tools
 // still listed, a call to them answered with why), never silently dropped.
 import type { Disposable } from '../../common/disposable';
-import type { McpManager, McpProblem } from '../agent/mcp';
-import type { ThresholdCore } from '../gate/core';
+import type { McpManager, McpProblem } from '../calls/mcp-servers';
+import type { CallPipeline } from '../calls/pipeline';
+import type { ToolOutput } from '../calls/runner';
+import type { CoreEventBus } from '../gate/events';
+import type { Redacted } from '../redact/redactor';
+
+/** What of the core the gateway uses: the pipeline, Threshold's workspace, the redaction, and session notes. */
+export interface GatewayDeps {
+  calls: Pick<CallPipeline, 'review' | 'runAllowed'>;
+  workspace: () => string;
+  redact: (text: string) => Redacted<string>;
+  events: Pick<CoreEventBus, 'emit'>;
+}
 
 export interface GatewayTool {
   server: string;
@@ -52,7 +63,7 @@ export class McpGatewayService implements Disposable {
   private disposed = false;
 
   constructor(
-    private readonly core: ThresholdCore,
+    private readonly core: GatewayDeps,
     private readonly mcp: McpManager,
     private readonly log: (line: string) => void = () => {},
     private readonly delays: readonly number[] = RESTART_DELAYS_MS,
@@ -65,8 +76,8 @@ export class McpGatewayService implements Disposable {
     const s = this.states.get(p.server);
     if (!s || this.disposed) return;
     // A server's last words may hold anything it printed: redacted before they are shown or logged.
-    const said = this.core.redactor.redactTextSync(`MCP server "${p.server}": ${p.message}`);
-    s.problem = this.core.redactor.redactTextSync(p.message);
+    const said = this.core.redact(`MCP server "${p.server}": ${p.message}`);
+    s.problem = this.core.redact(p.message);
     this.log(said);
     this.core.events.emit('session.note', { session_id: null, text: said });
     if (this.mcp.isRunning(p.server)) return;
@@ -105,17 +116,18 @@ export class McpGatewayService implements Disposable {
     return { tools, servers: [...this.states.values()].map((s) => ({ ...s })) };
   }
 
-  /** Judges one tools/call (a card when it asks), then runs it on its server and records how it ended. */
+  /** Judges one tools/call (a card when it asks), then runs it on its server; the pipeline records how it ended. */
   async callTool(req: GatewayCallRequest, signal?: AbortSignal): Promise<GatewayCallResult> {
     const core = this.core;
-    const workspace = core.paths.workspace;
+    const workspace = core.workspace();
     const name = `${req.client} through the MCP gateway`;
-    const verdict = await core.gate.review(
+    const tool = `mcp.${req.server}.${req.tool}` as const;
+    const verdict = await core.calls.review(
       {
         sessionId: `mcp-${idPart(req.sessionId)}`,
         turnId: null,
         turnKind: 'reactive',
-        tool: `mcp.${req.server}.${req.tool}`,
+        tool,
         args: req.args,
         cwd: workspace,
         origin: { kind: 'external', name, workspace: null },
@@ -132,18 +144,20 @@ export class McpGatewayService implements Disposable {
       return { decision: 'deny', reason, callId: verdict.callId, content: [{ type: 'text', text: `Threshold did not let this call run. ${reason}` }], isError: true };
     }
     const reason = verdict.outcome ? `Approved in Threshold (${verdict.outcome}).` : e.explanation;
-    core.markStarted(verdict.callId);
-    const started = performance.now();
-    const ended = (status: 'succeeded' | 'failed' | 'interrupted', error: string | null) => core.recordOutcome(verdict.callId, { status, exit_code: null, signal: null, duration_ms: Math.round(performance.now() - started), error });
-    try {
-      const r = await this.mcp.callRaw(req.server, req.tool, req.args, signal ?? new AbortController().signal);
-      ended(r.isError ? 'failed' : 'succeeded', r.isError ? 'the MCP server answered with an error' : null);
-      return { decision: 'allow', reason, callId: verdict.callId, content: r.content, isError: r.isError, ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}) };
-    } catch (err) {
-      const why = (err as Error).message;
-      ended(signal?.aborted ? 'interrupted' : 'failed', why);
-      return { decision: 'allow', reason, callId: verdict.callId, content: [{ type: 'text', text: `Threshold allowed this call, but the MCP server did not answer: ${why}` }], isError: true };
-    }
+    // The server's answer goes back to the client as it is; the outcome is recorded like any call's.
+    type Raw = ToolOutput & { content: unknown[]; structuredContent?: unknown };
+    const out = (await core.calls.runAllowed<Raw>({ callId: verdict.callId, tool, sessionId: `mcp-${idPart(req.sessionId)}`, args: req.args, cwd: workspace, evaluation: e }, signal, {
+      run: async (_args, ctx): Promise<Raw> => {
+        try {
+          const r = await this.mcp.callRaw(req.server, req.tool, req.args, ctx.signal);
+          return { text: '', isError: r.isError, status: r.isError ? 'failed' : 'succeeded', error: r.isError ? 'the MCP server answered with an error' : null, content: r.content, ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}) };
+        } catch (err) {
+          const why = (err as Error).message;
+          return { text: why, isError: true, status: ctx.signal.aborted ? 'interrupted' : 'failed', error: why, content: [{ type: 'text', text: `Threshold allowed this call, but the MCP server did not answer: ${why}` }] };
+        }
+      },
+    })) as Raw;
+    return { decision: 'allow', reason, callId: verdict.callId, content: out.content ?? [{ type: 'text', text: out.text }], isError: out.isError, ...(out.structuredContent !== undefined ? { structuredContent: out.structuredContent } : {}) };
   }
 
   dispose(): void {

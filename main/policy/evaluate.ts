@@ -2,7 +2,6 @@
 // (the caller passes `now`). Strictest wins; only explicit user allow rules and grants may loosen, and
 // never past a floor. Every Evaluation explains itself in one sentence.
 import {
-  decisionRank,
   type Class,
   type Decision,
   type Effect,
@@ -383,9 +382,4 @@ function article(c: Class): string {
 function truncate(s: string, n = 60): string {
   const chars = Array.from(s.trim());
   return chars.length > n ? chars.slice(0, n - 1).join('') + '…' : chars.join('');
-}
-
-/** Strictest of two decisions (for composing evaluations of several calls). */
-export function stricter(a: Decision, b: Decision): Decision {
-  return decisionRank(a) >= decisionRank(b) ? a : b;
 }

@@ -5,8 +5,7 @@
 // (listed below with the reason, judged read) or a tool it does not know, judged at least a write whose
 // effect is only known when it runs. The list is Threshold's, never the hook input's: an agent cannot
 // make a tool harmless by naming it.
-import type { Effect } from '../../common/domain';
-import type { CallFacts } from './tools';
+import type { Effect, Flag } from '../../common/domain';
 
 import { EXTERNAL_AGENT_NAMES, isExternalAgent, type ExternalAgent } from '../../common/external-agents';
 
@@ -50,7 +49,7 @@ export function parseExternalTool(tool: string): { agent: ExternalAgent; name: s
  * The facts of another agent's tool: bookkeeping reads, anything else at least a write that what it does
  * is only known when it runs (so no level lets it run unasked, and no review rule answers for it).
  */
-export function externalToolFacts(tool: string, base: (tool: string, tier: 'read' | 'write', cls: 'read' | 'write', effects: Effect[], reasons: string[]) => CallFacts): CallFacts | null {
+export function externalToolFacts<Facts extends { flags: Flag[] }>(tool: string, base: (tool: string, tier: 'read' | 'write', cls: 'read' | 'write', effects: Effect[], reasons: string[]) => Facts): Facts | null {
   const parsed = parseExternalTool(tool);
   if (!parsed) return null;
   const agent = EXTERNAL_AGENT_NAMES[parsed.agent];

@@ -66,7 +66,6 @@ function firstSegment(rel: string): string {
   return slash === -1 ? rel : rel.slice(0, slash);
 }
 
-
 /** The first segment of an absolute path with its slash (`/etc` of `/etc/shadow`); '' for a relative path. */
 function topSegment(path: string): string {
   if (path.charCodeAt(0) !== 47) return '';
@@ -279,11 +278,6 @@ export function isOutsideJailCodePath(path: string, ctx: PathContext): boolean {
     if (slash === -1) return false;
     start = slash + 1;
   }
-}
-
-/** The targets whose deletion or recursive change is catastrophic: /, /*, ~, ~/*. */
-export function isRootOrHome(path: string, ctx: PathContext): boolean {
-  return path === '/' || path === ctx.home;
 }
 
 /** The credential locations of a context, each split into its parts, as of the home and app dirs they were made for. */

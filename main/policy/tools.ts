@@ -33,18 +33,39 @@ export const toolArgSchemas = {
 export type BuiltinToolName = keyof typeof toolArgSchemas;
 export const BUILTIN_TOOL_NAMES = Object.keys(toolArgSchemas) as BuiltinToolName[];
 
-export const BUILTIN_TIERS: Record<BuiltinToolName, ToolTier> = {
-  run_command: 'exec',
-  read_file: 'read',
-  list_dir: 'read',
-  search_files: 'read',
-  write_file: 'write',
-  edit_file: 'write',
-  open_path: 'exec',
-  web_fetch: 'exec',
-  ask_user: 'read',
-  notify_user: 'read',
-};
+/** A tool of an MCP server: `mcp.<server>.<tool>`. */
+export type McpToolName = `mcp.${string}.${string}`;
+/** A tool of another agent with no Threshold equivalent (main/policy/external-tools.ts): `external.<agent>.<tool>`. */
+export type ExternalToolName = `external.${string}.${string}`;
+/**
+ * A name a caller sent that names none of those (a model's invented tool, a typo in `ctl`): kept as sent,
+ * so the call is recorded and refused by that name. Only parseToolName makes one.
+ */
+export type UnknownToolName = string & { readonly noSuchTool: unique symbol };
+/** Every tool a call can name. */
+export type ToolName = BuiltinToolName | McpToolName | ExternalToolName | UnknownToolName;
+
+export function isBuiltinTool(name: string): name is BuiltinToolName {
+  // Own keys only: a tool named "__proto__" or "constructor" is unknown, not the object's prototype.
+  return Object.hasOwn(toolArgSchemas, name);
+}
+
+export function isMcpTool(name: string): name is McpToolName {
+  return /^mcp\.[^.]+\../.test(name);
+}
+
+/** What a person (and a grant) recognises a call by: its command, URL or path; null when it has none. */
+export function subjectOf(tool: string, args: unknown): string | null {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
+  return typeof v === 'string' ? v : null;
+}
+
+/** A name from outside (the model, `ctl`, a hook) as the tool it names, or as an unknown one. */
+export function parseToolName(name: string): ToolName {
+  if (isBuiltinTool(name) || isMcpTool(name) || /^external\.[^.]+\../.test(name)) return name as ToolName;
+  return name as UnknownToolName;
+}
 
 /** What a call can do, derived from its tool and arguments. */
 export interface CallFacts {
@@ -218,8 +239,7 @@ export function describeCall(tool: string, args: unknown, env: FactsEnv): FactsR
     const f = externalToolFacts(tool, base);
     return f ? { ok: true, facts: f } : { ok: false, code: 'unknown_tool', message: `"${tool}" is not a tool of an agent Threshold answers for (external.<claude-code|codex|gemini>.<tool>).` };
   }
-  // Own keys only: a tool named "__proto__" or "constructor" is unknown, not the object's prototype.
-  if (!Object.hasOwn(toolArgSchemas, tool)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
+  if (!isBuiltinTool(tool)) return { ok: false, code: 'unknown_tool', message: `There is no tool named "${tool}".` };
   const name = tool as BuiltinToolName;
   const parsed = toolArgSchemas[name].safeParse(args);
   if (!parsed.success) {

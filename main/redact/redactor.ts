@@ -31,11 +31,6 @@ export function redactedJson(value: Redacted<unknown>): Redacted<string> {
   return brand(JSON.stringify(value));
 }
 
-/** Values with no text in them (numbers, booleans, null) need no redaction to be stored. */
-export function textFree<T extends number | boolean | null>(value: T): Redacted<T> {
-  return brand(value);
-}
-
 export interface RedactorOptions {
   home: string;
   /** Values the app itself holds (provider API keys): always redacted wherever they appear. */

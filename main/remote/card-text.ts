@@ -2,9 +2,9 @@
 // model, a file or a tool passes through the one escaping rule (common/visible-text.ts) on one line, and
 // is redacted again here, so whatever [remote] content says, a secret never leaves (docs/remote.md).
 import type { HumanOutcome, Outcome } from '../../common/approvals';
-import { displayDecidedBy } from '../../common/decided-by';
+import { displayDecidedBy, type DecidedBy } from '../../common/decided-by';
 import { visibleText } from '../../common/visible-text';
-import type { RemoteContent } from './config';
+import type { RemoteContent } from '../config/remote-settings';
 
 /** The longest one-line summary a message carries; the rest is at the desk. */
 export const SUMMARY_MAX = 300;
@@ -66,7 +66,7 @@ export function pendingText(f: CardFacts, content: RemoteContent, deskOnly: stri
 }
 
 /** The message once the card is decided anywhere (edited in place; no buttons left). */
-export function finalText(f: CardFacts, content: RemoteContent, outcome: Outcome, decidedBy: string): string {
+export function finalText(f: CardFacts, content: RemoteContent, outcome: Outcome, decidedBy: DecidedBy | null): string {
   const head = `${FINAL_WORDS[outcome]}${decidedBy && outcome !== 'expired' ? ` (by ${oneLine(displayDecidedBy(decidedBy), 120)})` : ''}.`;
   if (content === 'none') return `Threshold: a card was decided. ${head}`;
   return [`Threshold: ${head}`, ...detailLines(f)].join('\n');

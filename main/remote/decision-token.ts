@@ -50,7 +50,7 @@ export function loadRemoteKey(dataDir: string): Buffer {
 
 export class DecisionTokens {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'remote'>,
     private readonly key: Buffer,
   ) {}
 

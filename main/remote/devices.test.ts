@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { PAIRING_GUESSES, PAIRING_TTL_MS, PairedDevices } from './devices';
 
 let core: ThresholdCore | null = null;

@@ -4,7 +4,7 @@
 // request of a device is checked against the store, so a revoked device is refused at its next request.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DeviceView } from '../gate/events';
-import type { ThresholdCore } from '../gate/core';
+import type { RemoteCore } from './core-parts';
 import { newId } from '../store/ids';
 import type { PairedDeviceRow } from '../store/remote-repo';
 
@@ -25,7 +25,7 @@ export class PairedDevices {
   private readonly now: () => number;
 
   constructor(
-    private readonly core: ThresholdCore,
+    private readonly core: RemoteCore,
     now?: () => number,
   ) {
     this.now = now ?? Date.now;

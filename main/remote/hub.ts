@@ -10,12 +10,13 @@
 import type { DecisionRecord, HumanOutcome, PendingApproval } from '../../common/approvals';
 import type { Disposable } from '../../common/disposable';
 import type { Class } from '../../common/domain';
-import type { ThresholdCore } from '../gate/core';
+import type { RemoteCore } from './core-parts';
 import type { BridgeName, BridgeStatus, Press, RemoteBridge } from './bridge';
 import { acceptedText, BUTTON_LABELS, BUTTON_ORDER, callSummary, finalText, pendingText, type CardFacts } from './card-text';
-import type { RemoteConfig } from './config';
+import type { RemoteConfig } from '../config/remote-settings';
 import type { DecisionTokens, TokenRefusal } from './decision-token';
 import { remoteMayChoose, remoteOffer } from './policy';
+import { deciderOf } from '../store/calls-repo';
 
 /** A card with no TTL still gets buttons that end: a day. */
 const UNTIMED_TOKEN_MS = 24 * 3600 * 1000;
@@ -43,7 +44,7 @@ const REFUSAL_WORDS: Record<RefusalReason, string> = {
 };
 
 export interface RemoteApproversOptions {
-  core: ThresholdCore;
+  core: RemoteCore;
   config: RemoteConfig;
   tokens: DecisionTokens;
   bridges: RemoteBridge[];
@@ -165,7 +166,7 @@ export class RemoteApprovers implements Disposable {
     const row = core.store.approvals.get(approvalId);
     if (!m || m.final_at !== null || !row || row.status !== 'decided' || !row.outcome) return;
     const facts = this.facts({ tool: row.tool, class: row.class as Class, session_id: row.session_id, args: safeJson(row.args_redacted), expires_at: row.expires_at });
-    await b.edit(m.message_id, core.redactor.redactTextSync(finalText(facts, config.content, row.outcome, row.decided_by ?? '')));
+    await b.edit(m.message_id, core.redactor.redactTextSync(finalText(facts, config.content, row.outcome, deciderOf(row))));
     core.store.remote.markFinal(approvalId, b.name, this.now());
   }
 

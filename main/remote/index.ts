@@ -2,9 +2,9 @@
 // found (the OS keychain first in the desktop app, else the environment variable the config names, as
 // Settings → Model does for the provider key), the decision tokens under the remote key, and the hub.
 // A bridge without a token is not started, and says so in the log and in Settings → Devices.
-import type { ThresholdCore } from '../gate/core';
+import type { RemoteCore } from './core-parts';
 import type { BridgeName, RemoteBridge } from './bridge';
-import type { RemoteConfig } from './config';
+import type { RemoteConfig } from '../config/remote-settings';
 import { DecisionTokens, loadRemoteKey } from './decision-token';
 import { RemoteApprovers } from './hub';
 import { MatrixBridge } from './matrix';
@@ -16,7 +16,7 @@ export interface BridgeKeychain {
 }
 
 export interface RemoteDeps {
-  core: ThresholdCore;
+  core: RemoteCore;
   config: RemoteConfig;
   dataDir: string;
   env: NodeJS.ProcessEnv;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { BridgeStatus, OutgoingCard, Press, RemoteBridge } from './bridge';
 import { backoffMs } from './bridge';
 import { oneLine } from './card-text';
-import type { MatrixConfig } from './config';
+import type { MatrixConfig } from '../config/remote-settings';
 import { guardedFetch, ReplyRefused } from './guarded-fetch';
 
 const SEND_TIMEOUT_MS = 10_000;

@@ -3,9 +3,9 @@
 // homeserver, room and person); a bridge's endpoint takes its token, so a new endpoint is taken only from
 // the desktop window (docs/remote.md: a credential goes only to the endpoint it was configured for).
 import { z } from 'zod';
-import { endpointBase } from './endpoint';
-import type { RemoteConfig } from './config';
-import { matrixSchema, telegramSchema } from './config-schema';
+import { endpointBase } from '../config/remote-endpoint';
+import type { RemoteConfig } from '../config/remote-settings';
+import { matrixSchema, telegramSchema } from '../config/remote-schema';
 
 export const REMOTE_PAGE_SETTING = 'remote.page';
 

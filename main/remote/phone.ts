@@ -3,9 +3,9 @@
 // turn. Everything else (settings, grants, revealing a call's secrets, pairing or revoking devices, the
 // model, sending the agent work) is only at the desk: a stolen phone can do no more than this.
 import type { CoreEvent, OperationName } from '../../common/operations';
-import type { ThresholdCore } from '../gate/core';
-import type { Handlers } from '../runtime/handlers';
-import type { RemoteConfig } from './config';
+import type { RemoteCore } from './core-parts';
+import type { Handlers } from '../../common/invoke';
+import type { RemoteConfig } from '../config/remote-settings';
 import { remoteMayChoose, remoteOffer } from './policy';
 
 export const PHONE_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
@@ -36,7 +36,7 @@ function phoneCard<T extends { outcomes: string[]; class: string; floor: string 
 /** Refused decisions of one phone audited per minute; past that they are counted once a minute. */
 const REFUSALS_AUDITED_PER_MINUTE = 30;
 
-export function phoneHandlers(base: Handlers, core: ThresholdCore, cfg: RemoteConfig, deviceId: string): Handlers {
+export function phoneHandlers(base: Handlers, core: RemoteCore, cfg: RemoteConfig, deviceId: string): Handlers {
   let window = { minute: 0, count: 0, dropped: 0 };
   // A decision a phone was refused is told to it (the error) and audited, as a chat's is.
   const audited = (approvalId: string, reason: string, detail: string) => {

@@ -4,7 +4,7 @@
 // approves what was not shown). Refusing (skip, deny) is always possible.
 import type { HumanOutcome, PendingApproval } from '../../common/approvals';
 import { classRank } from '../../common/domain';
-import type { RemoteConfig } from './config';
+import type { RemoteConfig } from '../config/remote-settings';
 
 /** The only outcomes any remote surface may choose, in the order buttons show them. */
 export const REMOTE_OUTCOMES = ['approve_once', 'skip', 'deny'] as const satisfies readonly HumanOutcome[];

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { pairingSchema, remoteStatusSchema } from '../../common/operations';
 import type { DeviceView } from '../gate/events';
 import type { BridgeName } from './bridge';
-import type { RemoteConfig } from './config';
+import type { RemoteConfig } from '../config/remote-settings';
 import type { PairedDevices } from './devices';
 import type { RemoteApprovers } from './hub';
 import { bridgeTokenSource, type BridgeKeychain } from './index';

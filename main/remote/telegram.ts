@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { BridgeStatus, OutgoingCard, Press, RemoteBridge } from './bridge';
 import { backoffMs } from './bridge';
 import { oneLine } from './card-text';
-import type { TelegramConfig } from './config';
+import type { TelegramConfig } from '../config/remote-settings';
 import { CALLBACK_DATA_MAX } from './decision-token';
 import { guardedFetch } from './guarded-fetch';
 

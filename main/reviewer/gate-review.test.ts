@@ -4,7 +4,7 @@ import type { AutoApprovalConfig, ReviewerConfig } from '../config/auto-approval
 import { FakeProvider, isStructuredRequest } from '../../test/fake-provider/server';
 import { nextPending, testCore } from '../../test/support/core';
 import { TEST_PATHS } from '../../test/support/policy';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import type { GateCall } from '../gate/gate';
 import { reviewerModels } from './model';
 import { Reviewer } from './review';
@@ -45,7 +45,7 @@ describe('the review in the gate', () => {
   it('an approval runs the call once, decided by the reviewer, its card ahead of the decision', async () => {
     const { core, events } = await reviewedCore();
     fake.enqueue({ object: APPROVE });
-    const v = await inTurn(() => core.gate.review(write));
+    const v = await inTurn(() => core.calls.review(write));
     const decision = core.store.approvals.getDecision(v.approvalId!);
     expect({ run: v.run, outcome: v.outcome, state: core.store.calls.get(v.callId)?.state, decided_by: decision?.decided_by, outcome_stored: decision?.outcome }).toEqual({ run: true, outcome: 'approve_once', state: 'scheduled', decided_by: 'reviewer:approval(model fake-model)', outcome_stored: 'approve_once' });
     expect(events.filter((e) => e.startsWith('review.') || e.startsWith('approval.'))).toEqual(['review.approved', 'approval.decided']);
@@ -55,7 +55,7 @@ describe('the review in the gate', () => {
   it('a withheld approval parks the ordinary card with the reviewer\'s sentence, the escalation first', async () => {
     const { core, events } = await reviewedCore();
     fake.enqueue({ object: WITHHOLD });
-    const verdict = inTurn(() => core.gate.review(write));
+    const verdict = inTurn(() => core.calls.review(write));
     const pending = await nextPending(core);
     expect({ path: pending.review?.path, reason: pending.review?.reason, reviewers: pending.review?.reviewers.map((r) => r.name), state: core.store.calls.get(pending.call_id)?.state }).toEqual({ path: 'withheld', reason: 'It overwrites notes.txt.', reviewers: ['approval'], state: 'awaiting_approval' });
     expect(events.filter((e) => e.startsWith('review.') || e.startsWith('approval.'))).toEqual(['review.escalated', 'approval.requested']);
@@ -66,7 +66,7 @@ describe('the review in the gate', () => {
   it('an outage shows on the card as an error, not as silence', async () => {
     const { core } = await reviewedCore();
     fake.enqueue({ http: { status: 529 } });
-    void inTurn(() => core.gate.review(write));
+    void inTurn(() => core.calls.review(write));
     const pending = await nextPending(core);
     expect({ path: pending.review?.path, error: pending.review?.reviewers[0]?.error?.path }).toEqual({ path: 'unreachable', error: 'unreachable' });
     core.gate.cancelTurn('t1');
@@ -76,21 +76,21 @@ describe('the review in the gate', () => {
     const { core } = await reviewedCore();
     fake.responder = (req) => (isStructuredRequest(req) ? { object: APPROVE } : undefined);
     const before = fake.requests.length;
-    const v = await inTurn(() => core.gate.review({ ...write, turnKind: 'unattended' }));
+    const v = await inTurn(() => core.calls.review({ ...write, turnKind: 'unattended' }));
     expect({ run: v.run, outcome: v.outcome, asked: fake.requests.length - before }).toEqual({ run: false, outcome: 'no_approver', asked: 0 });
   });
 
   it('a call with no reactive turn open escalates with no budget, the model never asked', async () => {
     const { core } = await reviewedCore();
     const before = fake.requests.length;
-    void core.gate.review(write);
+    void core.calls.review(write);
     const pending = await nextPending(core);
     expect({ path: pending.review?.path, asked: fake.requests.length - before }).toEqual({ path: 'no_budget', asked: 0 });
     core.gate.cancelTurn('t1');
   });
 
   it.each([
-    { name: 'a destructive command under a review rule goes to the person (a floor)', call: { ...write, tool: 'run_command', args: { command: 'git push --force' } } },
+    { name: 'a destructive command under a review rule goes to the person (a floor)', call: { ...write, tool: 'run_command' as const, args: { command: 'git push --force' } } },
     { name: 'a tool in never_auto_approve goes to the person, whatever start-up checked', call: write, never: ['write_file'] },
     { name: 'a call no review rule names goes to the person', call: write, rules: { run_command: 'review' as const } },
     { name: 'the reviewer switched off in force (Settings page or managed policy) sends the call to the person', call: write, access: () => ({ enabled: false, neverAutoApprove: [] }) },
@@ -99,7 +99,7 @@ describe('the review in the gate', () => {
     const { core } = await reviewedCore({ never, rules, access });
     fake.responder = (req) => (isStructuredRequest(req) ? { object: APPROVE } : undefined);
     const before = fake.requests.length;
-    void inTurn(() => core.gate.review(call));
+    void inTurn(() => core.calls.review(call));
     const pending = await nextPending(core);
     expect({ review: pending.review ?? null, asked: fake.requests.length - before }).toEqual({ review: null, asked: 0 });
     core.gate.cancelTurn('t1');
@@ -109,7 +109,7 @@ describe('the review in the gate', () => {
     const { core } = await reviewedCore();
     fake.enqueue({ hang: true });
     const controller = new AbortController();
-    const verdict = inTurn(() => core.gate.review(write, controller.signal));
+    const verdict = inTurn(() => core.calls.review(write, controller.signal));
     setTimeout(() => controller.abort(), 100);
     const v = await verdict;
     expect({ run: v.run, outcome: v.outcome, state: core.store.calls.get(v.callId)?.state, pending: core.gate.listPending().length }).toEqual({ run: false, outcome: 'cancelled', state: 'cancelled', pending: 0 });

@@ -1,6 +1,6 @@
-// A reviewer's model: the same providers as the agent's (main/agent/providers.ts), from its own table.
+// A reviewer's model: the same providers as the agent's (main/providers/create-model.ts), from its own table.
 import type { LanguageModel } from 'ai';
-import { createModel, resolveApiKey } from '../agent/providers';
+import { createModel, resolveApiKey } from '../providers/create-model';
 import type { ProviderConfig } from '../config/load';
 import type { ReviewerConfig } from '../config/auto-approval';
 

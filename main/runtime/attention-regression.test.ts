@@ -1,21 +1,13 @@
 // The rules of Settings → Model, attention and grant suggestions, each with the case that would get
 // past it, through the operation handlers every surface uses.
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
-import { createHandlers, invokeOperation } from './handlers';
+import { describe, expect, it } from 'vitest';
+import { nextPending, shellCall, useCores } from '../../test/support/core';
+import { invokeOperation } from '../../common/invoke';
+import { createHandlers } from './handlers';
 import { ModelSettings } from './model-settings';
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
-
-async function core() {
-  const c = await testCore({ config: { provider: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 300_000 } } });
-  cores.push(c);
-  return c;
-}
+const cores = useCores();
+const core = () => cores({ config: { provider: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 300_000 } } });
 
 describe('the API key never comes over the web socket', () => {
   it.each([
@@ -56,12 +48,12 @@ describe('a card never suggests a grant a floor forbids', () => {
     const handlers = createHandlers({ version: '0', core: c, surface: 'desktop' });
     const command = 'cat /home/user/.ssh/id_ed25519';
     for (let n = 1; n <= 3; n++) {
-      const review = c.gate.review(shellCall(command, { sessionId: `s${n}`, turnId: `t${n}` }));
+      const review = c.calls.review(shellCall(command, { sessionId: `s${n}`, turnId: `t${n}` }));
       const p = await nextPending(c);
       await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' });
       await review;
     }
-    const review = c.gate.review(shellCall(command, { sessionId: 's4', turnId: 't4' }));
+    const review = c.calls.review(shellCall(command, { sessionId: 's4', turnId: 't4' }));
     const p = await nextPending(c);
     expect(await invokeOperation(handlers, 'ui', 'grant.list_suggestions', { approval_id: p.id })).toEqual({ ok: true, value: [] });
     expect(await invokeOperation(handlers, 'ui', 'grant.list_suggestions', undefined)).toEqual({ ok: true, value: [] });

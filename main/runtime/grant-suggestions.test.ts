@@ -1,13 +1,10 @@
 // Grant suggestions over a real gate and store: calls parked and decided as a person would, then mined.
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import { describe, expect, it } from 'vitest';
+import { nextPending, shellCall, useCores } from '../../test/support/core';
+import type { ThresholdCore } from './core';
 import { grantSuggestions, SUGGEST_AFTER } from './grant-suggestions';
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
+const testCores = useCores();
 
 type Decision = { command: string; outcome: 'approve_once' | 'approve_session' | 'skip' | 'deny'; surface?: 'desktop' | 'web' | 'control'; cwd?: string };
 
@@ -16,7 +13,7 @@ async function decideAll(c: ThresholdCore, decisions: Decision[]): Promise<void>
   let n = 0;
   for (const d of decisions) {
     n++;
-    const review = c.gate.review(shellCall(d.command, { sessionId: `s${n}`, turnId: `t${n}`, ...(d.cwd ? { cwd: d.cwd } : {}) }));
+    const review = c.calls.review(shellCall(d.command, { sessionId: `s${n}`, turnId: `t${n}`, ...(d.cwd ? { cwd: d.cwd } : {}) }));
     const p = await nextPending(c);
     const r = await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: d.outcome, surface: d.surface ?? 'desktop' });
     if (!r.ok) throw new Error(r.error.message);
@@ -37,15 +34,13 @@ describe('grant suggestions from the history', () => {
     { name: 'a force push approved again and again (destructive)', decisions: times(4, { command: 'git push --force origin main', outcome: 'approve_once' }), expected: [] },
     { name: 'a call run outside this workspace', decisions: times(3, { command: 'touch notes.txt', outcome: 'approve_once', cwd: '/home/user/elsewhere' }), expected: [] },
   ])('$name: $expected.length suggestion(s)', async ({ decisions, expected }) => {
-    const c = await testCore();
-    cores.push(c);
+    const c = await testCores();
     await decideAll(c, decisions);
     expect(grantSuggestions(c, { now: Date.now() }).map(({ text, count, patterns }) => ({ text, count, patterns }))).toEqual(expected);
   });
 
   it('lists the most approved first, each with its class, tool and hash', async () => {
-    const c = await testCore();
-    cores.push(c);
+    const c = await testCores();
     await decideAll(c, [...times(3, { command: 'touch a.txt', outcome: 'approve_once' }), ...times(4, { command: 'npm test', outcome: 'approve_once' })]);
     const s = grantSuggestions(c, { now: Date.now() });
     expect(s.map((x) => ({ tool: x.tool, text: x.text, class: x.class, count: x.count, hash: /^[0-9a-f]{64}$/.test(x.hash) }))).toEqual([
@@ -55,8 +50,7 @@ describe('grant suggestions from the history', () => {
   });
 
   it('stops suggesting a call once a grant covers it (made through the normal path)', async () => {
-    const c = await testCore();
-    cores.push(c);
+    const c = await testCores();
     await decideAll(c, times(SUGGEST_AFTER, { command: 'touch notes.txt', outcome: 'approve_once' }));
     const [s] = grantSuggestions(c, { now: Date.now() });
     expect(c.createGrant({ tool: s!.tool, pattern: s!.patterns[0]!, duration: 'always' }, 'desktop').ok).toBe(true);
@@ -64,8 +58,7 @@ describe('grant suggestions from the history', () => {
   });
 
   it('finds the suggestion for one call by its hash (what a card asks for)', async () => {
-    const c = await testCore();
-    cores.push(c);
+    const c = await testCores();
     await decideAll(c, [...times(3, { command: 'touch a.txt', outcome: 'approve_once' }), ...times(3, { command: 'touch b.txt', outcome: 'approve_once' })]);
     const all = grantSuggestions(c, { now: Date.now() });
     const b = all.find((x) => x.text === 'touch b.txt')!;

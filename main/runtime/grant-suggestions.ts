@@ -9,18 +9,18 @@ import type { z } from 'zod';
 import type { Effect } from '../../common/domain';
 import type { grantSuggestionSchema } from '../../common/operations';
 import type { SurfaceKind } from '../gate/approvers';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { judgeGrantWidth, proposeGrantPattern } from '../policy/grant-width';
 import { coverCall, segmentUncoverable } from '../policy/grants';
 import { isInside } from '../policy/paths';
-import { describeCall } from '../policy/tools';
+import { describeCall, isMcpTool, subjectOf } from '../policy/tools';
 import { toPolicyGrant } from '../store/grants-repo';
 
 export type GrantSuggestion = z.output<typeof grantSuggestionSchema>;
 
 /** A card suggests a grant once the same call has been approved this many times before. */
 export const SUGGEST_AFTER = 3;
-/** The decider strings of a person's decisions (formatDecidedBy of a human is the surface). */
+/** The surfaces whose decisions are a person's at the desk (deciders of kind human). */
 const PERSON_SURFACES: readonly SurfaceKind[] = ['desktop', 'web', 'control'];
 /** Floor effects: they always ask a person, whatever a grant says, so a suggestion would be a lie. */
 const FLOOR_EFFECTS: readonly Effect[] = ['secret_read', 'capability_change', 'human_input'];
@@ -31,7 +31,7 @@ export function grantSuggestions(core: ThresholdCore, opts: { now: number; limit
   const ctx = core.paths;
   const grants = [...core.config.grants, ...core.store.grants.list({ active: true, now: opts.now }).map(toPolicyGrant).filter((g) => judgeGrantWidth(g.tool, g.pattern, ctx).ok)];
   const out: GrantSuggestion[] = [];
-  for (const r of core.store.repeats.repeatedApprovals({ minCount: SUGGEST_AFTER, deciders: PERSON_SURFACES, hash: opts.hash, limit: SCAN })) {
+  for (const r of core.store.repeats.repeatedApprovals({ minCount: SUGGEST_AFTER, surfaces: PERSON_SURFACES, hash: opts.hash, limit: SCAN })) {
     if (out.length >= (opts.limit ?? 10)) break;
     // Stored paths are redacted with the home folder written as ~.
     const cwd = r.cwd === null ? ctx.workspace : r.cwd === '~' || r.cwd.startsWith('~/') ? ctx.home + r.cwd.slice(1) : r.cwd;
@@ -54,7 +54,5 @@ export function grantSuggestions(core: ThresholdCore, opts: { now: number; limit
 
 /** The call as a person reads it: its command, URL or path. */
 export function callText(tool: string, args: unknown): string | null {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
-  return typeof v === 'string' && v ? v : tool.startsWith('mcp.') ? tool : null;
+  return subjectOf(tool, args) || (isMcpTool(tool) ? tool : null);
 }

@@ -1,28 +1,20 @@
 // approval.reveal through the handlers: the original arguments come only from a live waiter of this
 // process, only over the UI transports, and the audit records that a reveal happened, never what it showed.
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import { describe, expect, it } from 'vitest';
+import { nextPending, shellCall, useCores } from '../../test/support/core';
+import type { ThresholdCore } from './core';
 import { Store } from '../store/store';
-import { createHandlers, invokeOperation } from './handlers';
+import { invokeOperation } from '../../common/invoke';
+import { createHandlers } from './handlers';
 
 const SECRET = 'sk-ant-api03-' + 'Zx9'.repeat(30);
 const COMMAND = `curl -H "Authorization: Bearer ${SECRET}" https://api.example.com/v1/models`;
 
-const cores: ThresholdCore[] = [];
-afterEach(() => {
-  for (const c of cores.splice(0)) c.dispose();
-});
-
-async function core(opts: Parameters<typeof testCore>[0] = {}) {
-  const c = await testCore(opts);
-  cores.push(c);
-  return c;
-}
+const core = useCores();
 
 /** Parks the secret-holding command and returns its card; the review settles when the card is decided or the core disposed. */
 async function parkSecret(c: ThresholdCore) {
-  const review = c.gate.review(shellCall(COMMAND));
+  const review = c.calls.review(shellCall(COMMAND));
   return { p: await nextPending(c), review };
 }
 

@@ -1,12 +1,12 @@
 // The operations' handlers: one implementation per operation of the table (common/operations.ts), shared
 // by the Electron IPC, the web bridge and the JSON-RPC control API. Each surface builds its own set so
 // that a decision records who made it (desktop, web, control). Answers are Result values, never throws.
-import type { ErrorValue, EventPayloads, OperationName, ParamsOf, Result, ResultOf, Transport } from '../../common/operations';
+import type { Handlers } from '../../common/invoke';
+import type { ErrorValue, Result, Transport } from '../../common/operations';
 import type { Agent } from '../agent/agent';
 import { realDir } from '../config/dirs';
 import type { SurfaceKind } from '../gate/approvers';
-import type { ThresholdCore } from '../gate/core';
-import type { CoreEvents } from '../gate/events';
+import type { ThresholdCore } from './core';
 import { ExternalCalls } from '../hooks/external-calls';
 import type { McpGatewayService } from '../mcp-gateway/service';
 import { CursorError } from '../store/call-history-repo';
@@ -16,6 +16,8 @@ import { grantSuggestions } from './grant-suggestions';
 import type { KeyConfirmation } from './key-binding';
 import type { ModelSettings } from './model-settings';
 import { historyOf } from './history';
+import { externalParts } from './parts';
+import { parseToolName, subjectOf } from '../policy/tools';
 import { previewPolicy } from './policy-preview';
 import type { PersonDecider } from '../../common/decided-by';
 import type { RemoteService } from '../remote/service';
@@ -56,7 +58,7 @@ const externalByCore = new WeakMap<ThresholdCore, ExternalCalls>();
 function externalCallsOf(core: ThresholdCore, given: ExternalCalls | undefined): ExternalCalls {
   if (given) return given;
   let e = externalByCore.get(core);
-  if (!e) externalByCore.set(core, (e = new ExternalCalls(core)));
+  if (!e) externalByCore.set(core, (e = new ExternalCalls(externalParts(core))));
   return e;
 }
 
@@ -66,10 +68,7 @@ export interface Lifetime {
   track<T>(work: Promise<T>): Promise<T>;
 }
 
-type Answer<K extends OperationName> = Result<ResultOf<K>> | Promise<Result<ResultOf<K>>>;
-import type { RequestContext } from './invoke';
-export type { RequestContext } from './invoke';
-export type Handlers = { [K in OperationName]: (params: ParamsOf<K>, request?: RequestContext) => Answer<K> };
+export type { Handlers, RequestContext } from '../../common/invoke';
 
 function fail(code: string, message: string): { ok: false; error: ErrorValue } {
   return { ok: false, error: { code, message } };
@@ -129,13 +128,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const sessionId = p.session_id ?? 'control';
         const turnId = p.turn_id ?? `${sessionId}-turn-${Date.now()}-${++requestCounter}`;
         const cwd = p.cwd ? realDir(p.cwd) : core.paths.workspace;
-        const review = core.gate.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: p.tool, args: p.args, cwd, origin: { kind: 'control' } });
+        // A call without a runner: judged, recorded, parked; run here only when asked (execute).
+        const review = core.calls.review({ sessionId, turnId, turnKind: p.unattended ? 'unattended' : 'reactive', tool: parseToolName(p.tool), args: p.args, cwd, origin: { kind: 'control' } });
         const summarise = (v: Awaited<typeof review>) => ({
           call_id: v.callId,
           hash: v.hash,
           run: v.run,
           decision: v.evaluation.decision,
           decided_by: v.evaluation.decidedBy,
+          by: v.evaluation.decider,
           class: v.evaluation.class,
           explanation: v.evaluation.explanation,
           approval_id: v.approvalId,
@@ -147,7 +148,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           const v = await review;
           const summary = summarise(v);
           if (!p.execute || !v.run || p.tool !== 'run_command') return ok(summary);
-          const run = core.execution.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
+          const run = core.calls.runCommand({ callId: v.callId, sessionId, command: String(p.args['command'] ?? ''), cwd, evaluation: v.evaluation }, deps.lifetime?.signal);
           const report = await (deps.lifetime ? deps.lifetime.track(run) : run);
           return ok({ ...summary, execution: { status: report.status, exit_code: report.result?.exitCode ?? null, output: core.redactor.redactTextSync(report.text), checkpoint_id: report.checkpoint?.id ?? null, offers: report.offers } });
         }
@@ -169,10 +170,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'external.review': (p, request) =>
       withCore(async (c) => {
         const v = await externalCallsOf(c, deps.external).review(
-          { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: p.tool, args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
+          { agent: p.agent, event: p.event ?? 'pre_tool_use', sessionId: p.session_id, turnId: p.turn_id ?? null, agentCallId: p.agent_call_id ?? null, tool: parseToolName(p.tool), args: p.args, cwd: p.cwd, workspace: p.workspace, jail: (p.can_rewrite ?? false) && c.config.hooks.jail },
           request?.signal,
         );
-        return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
+        return ok({ decision: v.decision, outcome: v.outcome, reason: v.reason, call_id: v.callId, approval_id: v.approvalId, decided_by: v.decidedBy, by: v.by, class: v.class, run: v.run ? { token: v.run.token, expires_at: v.run.expiresAt } : null, checkpoint_id: v.checkpointId, workspace: v.workspace });
       }),
     'external.run': (p, request) =>
       withCore(async (c) => {
@@ -196,7 +197,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const r = await (deps.lifetime ? deps.lifetime.track(work) : work);
         return ok({ decision: r.decision, reason: r.reason, call_id: r.callId, content: r.content, is_error: r.isError, ...(r.structuredContent !== undefined ? { structured_content: r.structuredContent } : {}) });
       }),
-    'approval.record_outcome': (p) => withCore((c) => c.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
+    'approval.record_outcome': (p) => withCore((c) => c.calls.recordOutcome(p.call_id, { status: p.status, exit_code: p.exit_code ?? null, signal: p.signal ?? null, duration_ms: p.duration_ms ?? null, error: p.error ?? null })),
     'approval.list_follow_ups': (p) => withCore((c) => ok(c.gate.awaitingFollowUps(p?.session_id))),
 
     'grant.list': (p) => withCore((c) => ok(c.listGrants({ include_inactive: p?.include_inactive }))),
@@ -212,12 +213,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           if (!pending) return fail('not_found', `No pending approval ${p.approval_id}.`);
           if (pending.tool !== p.tool) return fail('invalid_params', `Approval ${p.approval_id} is a ${pending.tool} call, not ${p.tool}.`);
           // The verdict on the call comes from its exact arguments (in memory while it waits); the text shown is the card's.
-          call = { text: exampleText(pending.tool, pending.args), facts: c.gate.pendingFacts(pending.id)?.facts ?? null };
+          call = { text: subjectOf(pending.tool, pending.args), facts: c.gate.pendingFacts(pending.id)?.facts ?? null };
           sessionId = pending.session_id;
         }
         const recent = c.store.calls
           .recentOfTool(p.tool, 24, sessionId)
-          .map((r) => exampleText(r.tool, parseJson(r.args_redacted)))
+          .map((r) => subjectOf(r.tool, parseJson(r.args_redacted)))
           .filter((t): t is string => !!t)
           .slice(0, 12);
         return ok(previewGrant({ tool: p.tool, patterns: p.patterns, call, recent, samples: p.samples }, c.paths, { now: Date.now() }));
@@ -335,15 +336,4 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The call's own example for a grant preview: its command, path or URL. */
-function exampleText(tool: string, args: unknown): string | null {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
-  return typeof v === 'string' ? v : null;
-}
 
-export { invokeOperation } from './invoke';
-
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** The core's event bus and the table's event schemas describe the same events (a drift is a compile error). */
-export const EVENTS_MATCH_CORE: Same<CoreEvents, EventPayloads> = true;

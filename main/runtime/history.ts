@@ -3,8 +3,8 @@
 // can change behind it (only main/store knows SQL; only this file knows which repository answers).
 import type { DecisionRecord, Outcome } from '../../common/approvals';
 import type { CallPage } from '../../common/history';
-import type { CheckpointView } from '../gate/checkpoint-service';
-import type { ThresholdCore } from '../gate/core';
+import type { CheckpointView } from '../calls/checkpoints';
+import type { ThresholdCore } from './core';
 import type { CallHistoryDetail, CallQuery } from '../store/call-history-repo';
 import type { AuditEntry } from '../store/audit-repo';
 import type { SessionRow } from '../store/sessions-repo';

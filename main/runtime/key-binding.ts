@@ -10,7 +10,6 @@
 //   and the shell a native dialog; absent for every other surface, so a page alone can never move a key.
 // Whatever the binding, a key never goes over plain http:// to a host other than this machine, nor to a
 // URL that carries a user name or password.
-import type { KeyUseRequest } from '../../common/key-use';
 import type { ProviderConfig } from '../config/load';
 import { PROVIDER_DEFAULTS } from '../config/load';
 
@@ -25,10 +24,8 @@ export interface Endpoint {
 export type KeySourceId = 'keychain' | `env:${string}`;
 
 /** What the person at the desktop window is asked before a key goes somewhere new (common/key-use.ts). */
-export type { KeyUseRequest } from '../../common/key-use';
+export type { KeyConfirmation, KeyUseRequest } from '../../common/key-use';
 export { keyUseQuestion } from '../../common/key-use';
-/** Resolves true only for "send it"; the desktop surface's (main/control/key-use-questions.ts asks the shell). */
-export type KeyConfirmation = (request: KeyUseRequest) => Promise<boolean>;
 
 /** The settings key the moved bindings are kept under (the defaults are derived, never stored). */
 export const KEY_BINDINGS_SETTING = 'provider_key_bindings';

@@ -9,9 +9,9 @@ import type { z } from 'zod';
 import type { Result } from '../../common/operations';
 import type { modelTestSchema, modelViewSchema, providerInputSchema } from '../../common/operations';
 import type { Agent } from '../agent/agent';
-import { createModel } from '../agent/providers';
+import { createModel } from '../providers/create-model';
 import { PROVIDER_DEFAULTS, type ProviderConfig } from '../config/load';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { KEY_BINDINGS_SETTING, KeyBindings, keyNeverGoesTo, sourceWords, type Endpoint, type KeyConfirmation, type KeySourceId } from './key-binding';
 
 export type ModelView = z.output<typeof modelViewSchema>;

@@ -6,10 +6,11 @@ import type { z } from 'zod';
 import type { Decision } from '../../common/domain';
 import type { policyPreviewSchema } from '../../common/operations';
 import { applyChange, fileLayerOfConfig, mergeLayers, type AccessChange } from '../config/layers';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from './core';
 import { observeCall } from '../gate/observe';
 import { evaluate, type Evaluation, type PolicyContext } from '../policy/evaluate';
 import { toPolicyGrant } from '../store/grants-repo';
+import { subjectOf } from '../policy/tools';
 
 export type PolicyPreview = z.output<typeof policyPreviewSchema>;
 
@@ -22,7 +23,7 @@ export async function previewPolicy(core: ThresholdCore, change: AccessChange, l
   const problem = await core.layerProblem(proposedLayer);
   const grants = [...core.config.grants, ...core.store.grants.list({ active: true, now }).map(toPolicyGrant)];
   const context = (a: typeof current, sessionId: string): PolicyContext => ({ level: a.level, rules: a.rules, grants, paths: core.paths, now, sessionId });
-  const brief = (e: Evaluation) => ({ decision: e.decision, decided_by: e.decidedBy, explanation: e.explanation });
+  const brief = (e: Evaluation) => ({ decision: e.decision, decided_by: e.decidedBy, by: e.decider, explanation: e.explanation });
 
   const calls = core.store.calls.listRecent(limit).map((row) => {
     const args = parseArgs(row.args_redacted);
@@ -66,7 +67,5 @@ function parseArgs(json: string): unknown {
 
 /** What a person recognises the call by: its command, path or URL. */
 function callText(tool: string, args: unknown): string {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const v = tool === 'run_command' ? a['command'] : tool === 'web_fetch' ? a['url'] : a['path'];
-  return typeof v === 'string' ? v : JSON.stringify(args).slice(0, 200);
+  return subjectOf(tool, args) ?? JSON.stringify(args).slice(0, 200);
 }

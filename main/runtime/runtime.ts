@@ -4,7 +4,7 @@
 // running turns (killing their processes) and MCP servers, then closes the store; nothing outlives it.
 import { DisposableStore, type Disposable } from '../../common/disposable';
 import type { CoreEvent, Result } from '../../common/operations';
-import { createAgent, type AgentSetup } from '../agent';
+import { createAgent, type AgentSetup } from './create-agent';
 import type { Agent } from '../agent/agent';
 import { DEMO_PROMPT } from '../agent/demo-model';
 import type { ThresholdConfig } from '../config/load';
@@ -12,7 +12,7 @@ import { KEY_USE_TIMEOUT_MS } from '../../common/desktop-channel';
 import type { DesktopChannel } from '../control/desktop-channel';
 import { startControlServer, type ControlServer } from '../control/server';
 import type { SurfaceKind } from '../gate/approvers';
-import { ThresholdCore } from '../gate/core';
+import { ThresholdCore } from './core';
 import type { PathContext } from '../policy/paths';
 import type { Store } from '../store/store';
 import type { Executor } from '../../executor/run';
@@ -21,12 +21,13 @@ import { startWebServer, type WebServer } from '../web/server';
 import { rememberedWebPort, rememberWebPort } from '../web/port';
 import { loadWebToken } from '../web/token';
 import { ExternalCalls } from '../hooks/external-calls';
-import { McpManager } from '../agent/mcp';
+import { McpManager } from '../calls/mcp-servers';
 import { McpGatewayService } from '../mcp-gateway/service';
 import { createHandlers, type Handlers, type Lifetime } from './handlers';
 import { historyOf } from './history';
 import type { KeyConfirmation } from './key-binding';
 import { ModelSettings } from './model-settings';
+import { externalParts, gatewayParts } from './parts';
 import { startRemoteApprovers } from '../remote';
 import { loadOrCreateLanCertificate } from '../remote/certificate';
 import { PairedDevices } from '../remote/devices';
@@ -164,7 +165,7 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
     const lifetime = owned.add(new WorkLifetime());
     let web: WebServer | null = null;
     // Other agents' calls (their hooks): one set of run tickets for every surface.
-    const external = owned.add(new ExternalCalls(core));
+    const external = owned.add(new ExternalCalls(externalParts(core)));
     // The MCP servers in threshold.toml, for `threshold mcp-gateway`: the agent's own when it runs (one
     // process per server), supervised here.
     let mcpGateway: McpGatewayService | undefined;
@@ -176,7 +177,7 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
         owned.defer(() => own.close());
         mcp = own;
       }
-      mcpGateway = owned.add(new McpGatewayService(core, mcp, o.log));
+      mcpGateway = owned.add(new McpGatewayService(gatewayParts(core), mcp, o.log));
     }
     // Remote approvers ([remote.telegram], [remote.matrix]): they count as approver surfaces while they run.
     const env = o.env ?? o.agent?.env ?? process.env;
@@ -224,7 +225,7 @@ export async function startRuntime(given: RuntimeOptions): Promise<Runtime> {
         keyUseTimeoutMs: Math.min(o.keyUseTimeoutMs ?? KEY_USE_TIMEOUT_MS, KEY_USE_TIMEOUT_MS),
         info: () => ({ pid: process.pid, version: o.version, data_dir: o.dataDir, launched_by: o.launchedBy ?? 'other' }),
       };
-      const server = await startControlServer(core, o.dataDir, agent, handlers('control'), {}, desktop);
+      const server = await startControlServer(o.dataDir, handlers('control'), (listener) => core.events.onAny(listener), {}, desktop);
       control = server;
       owned.defer(() => server.close());
       if (o.controlApprover !== false) owned.defer(core.approvers.add('control'));

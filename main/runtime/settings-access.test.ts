@@ -21,7 +21,7 @@ async function setup(toml = '', managed: ManagedPolicy | null = null) {
 
 /** Reviews a call in an unattended turn: an ask is refused at once, so nothing waits. */
 async function decided(core: Awaited<ReturnType<typeof testCore>>, command: string) {
-  const v = await core.gate.review(shellCall(command, { turnKind: 'unattended' }));
+  const v = await core.calls.review(shellCall(command, { turnKind: 'unattended' }));
   return { decision: v.evaluation.decision, by: v.evaluation.decidedBy };
 }
 
@@ -46,7 +46,7 @@ describe('settings.update', () => {
   it('the approval timeout chosen on the page applies to the next card; 0 waits indefinitely', async () => {
     const { core, h } = await setup();
     await h['settings.update']({ changes: { approval_ttl_seconds: 0 } });
-    const review = core.gate.review(shellCall('touch a'));
+    const review = core.calls.review(shellCall('touch a'));
     for (let i = 0; i < 100 && core.gate.listPending().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     const expires = core.gate.listPending()[0]?.expires_at;
     core.gate.dispose();
@@ -85,7 +85,7 @@ describe('settings.update', () => {
     { name: 'the user’s own (stricter) rule', file: '[rules.effects]\nnetwork = "deny"\n', expected: 'Denied: your rule network = "deny" covers this call, which can reach network (curl -s https://example.com).' },
   ])('a card names whose rule decided: $name', async ({ file, expected }) => {
     const { core } = await setup(file, MANAGED);
-    const v = await core.gate.review(shellCall('curl -s https://example.com', { turnKind: 'unattended' }));
+    const v = await core.calls.review(shellCall('curl -s https://example.com', { turnKind: 'unattended' }));
     expect(v.evaluation.explanation).toEqual(expected);
   });
 

@@ -1,6 +1,7 @@
 // Approvals: pending rows that survive restarts, and their decisions. A decision is a compare-and-set
 // on status = 'pending', so the first decision wins and every later one sees it was already decided.
 import type { CallPart, DecisionRecord, HumanOutcome, Outcome, PendingApproval, ProposedGrant } from '../../common/approvals';
+import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import { parseOrigin } from '../../common/origin';
 import type { Class, Effect } from '../../common/domain';
 import type { ReviewReport } from '../../common/review';
@@ -30,6 +31,8 @@ interface ApprovalRow {
   outcome: Outcome | null;
   decided_at: number | null;
   decided_by: string | null;
+  /** The same as data (JSON of DecidedBy); null on a row older than the data. */
+  decider: string | null;
   note: string | null;
   grant_ids: string | null;
   follow_up: 'awaiting' | 'consumed' | null;
@@ -66,7 +69,8 @@ export type NewApproval = Omit<PendingApproval, 'args' | 'hash' | 'orphan' | 'pr
 export interface DecisionFields {
   outcome: Outcome;
   decided_at: number;
-  decided_by: string;
+  /** Who decided: stored as data and in its words (formatted once). */
+  by: DecidedBy;
   note?: Redacted<string> | null;
   grant_ids?: string[];
   follow_up?: 'awaiting' | null;
@@ -104,10 +108,10 @@ export class ApprovalsRepo {
   decide(id: string, d: DecisionFields): boolean {
     const r = this.db
       .prepare(
-        `UPDATE approvals SET status = 'decided', outcome = ?, decided_at = ?, decided_by = ?, note = ?, grant_ids = ?, follow_up = ?
+        `UPDATE approvals SET status = 'decided', outcome = ?, decided_at = ?, decided_by = ?, decider = ?, note = ?, grant_ids = ?, follow_up = ?
          WHERE id = ? AND status = 'pending'`,
       )
-      .run(d.outcome, d.decided_at, d.decided_by, d.note ?? null, d.grant_ids?.length ? JSON.stringify(d.grant_ids) : null, d.follow_up ?? null, id);
+      .run(d.outcome, d.decided_at, formatDecidedBy(d.by), JSON.stringify(d.by), d.note ?? null, d.grant_ids?.length ? JSON.stringify(d.grant_ids) : null, d.follow_up ?? null, id);
     return r.changes === 1;
   }
 
@@ -154,14 +158,16 @@ export class ApprovalsRepo {
 
   /** The later calls an approval for the session let through (decided by `approval:<id>:approve_session`). */
   sessionApprovalUses(sessionId: string, id: string): { count: number; last: number | null } {
-    const r = this.db.prepare('SELECT count(*) AS n, max(created_at) AS last FROM tool_calls WHERE session_id = ? AND decided_by = ?').get(sessionId, `approval:${id}:approve_session`) as { n: number; last: number | null };
+    const r = this.db
+      .prepare("SELECT count(*) AS n, max(created_at) AS last FROM tool_calls WHERE session_id = ? AND json_extract(decider, '$.kind') = 'earlier_approval' AND json_extract(decider, '$.approvalId') = ? AND json_extract(decider, '$.via') = 'approve_session'")
+      .get(sessionId, id) as { n: number; last: number | null };
     return { count: r.n, last: r.last };
   }
 
   /** The calls a session's approve-all answered since it began: how many, and the last one's time. */
   approveAllUses(sessionId: string, since: number): { count: number; last: number | null } {
     const r = this.db
-      .prepare("SELECT count(*) AS n, max(decided_at) AS last FROM approvals WHERE session_id = ? AND decided_by = 'session_approve_all' AND decided_at >= ?")
+      .prepare("SELECT count(*) AS n, max(decided_at) AS last FROM approvals WHERE session_id = ? AND json_extract(decider, '$.kind') = 'session_approve_all' AND decided_at >= ?")
       .get(sessionId, since) as { n: number; last: number | null };
     return { count: r.n, last: r.last };
   }
@@ -258,6 +264,7 @@ function toDecision(r: ApprovalRow, execution: DecisionRecord['execution']): Dec
     reason: r.reason,
     outcome: r.outcome!,
     decided_by: r.decided_by ?? '',
+    by: r.decider ? (JSON.parse(r.decider) as DecidedBy) : null,
     decided_at: r.decided_at ?? 0,
     created_at: r.created_at,
     note: r.note,

@@ -1,10 +1,10 @@
 // The history of calls through the real gate: every way a call is decided lands in it, with its decider,
 // and the filters and both kinds of paging return what they say.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DECIDER_GROUPS, deciderGroupOf, type CallRecord } from '../../common/history';
+import { DECIDER_GROUPS, deciderGroupOf, kindsOfGroup, type CallRecord } from '../../common/history';
 import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { CursorError } from './call-history-repo';
 
 // The classifier loads once per file; on a busy machine that outlasts the default hook timeout.
@@ -16,20 +16,20 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   c = await testCore({ config: { rules: { effects: {}, tools: { web_fetch: 'deny' } } } as never, ttlSeconds: 0.05 });
-  const ls = await c.gate.review(shellCall('ls -la'));
+  const ls = await c.calls.review(shellCall('ls -la'));
   ids['level'] = ls.callId;
-  c.recordOutcome(ls.callId, { status: 'succeeded', exit_code: 0, signal: null, duration_ms: 12 });
+  c.calls.recordOutcome(ls.callId, { status: 'succeeded', exit_code: 0, signal: null, duration_ms: 12 });
   c.createGrant({ tool: 'run_command', pattern: { kind: 'argv', argv: ['npm', 'test'] } }, 'control');
-  const npm = await c.gate.review(shellCall('npm test'));
+  const npm = await c.calls.review(shellCall('npm test'));
   ids['grant'] = npm.callId;
-  c.recordOutcome(npm.callId, { status: 'failed', exit_code: 1, signal: null, duration_ms: 340, error: '1 test failed' });
-  ids['rule'] = (await c.gate.review({ ...shellCall(''), tool: 'web_fetch', args: { url: 'https://example.com/' } })).callId;
-  const asked = c.gate.review(shellCall('touch notes.md'));
+  c.calls.recordOutcome(npm.callId, { status: 'failed', exit_code: 1, signal: null, duration_ms: 340, error: '1 test failed' });
+  ids['rule'] = (await c.calls.review({ ...shellCall(''), tool: 'web_fetch', args: { url: 'https://example.com/' } })).callId;
+  const asked = c.calls.review(shellCall('touch notes.md'));
   const p = await nextPending(c);
   await c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'web' });
   ids['person'] = (await asked).callId;
-  ids['timeout'] = (await c.gate.review(shellCall('touch expired.md'))).callId;
-  ids['nobody'] = (await c.gate.review(shellCall('touch c.md', { turnKind: 'unattended', sessionId: 's2', turnId: 't2' }))).callId;
+  ids['timeout'] = (await c.calls.review(shellCall('touch expired.md'))).callId;
+  ids['nobody'] = (await c.calls.review(shellCall('touch c.md', { turnKind: 'unattended', sessionId: 's2', turnId: 't2' }))).callId;
 });
 afterAll(() => c.dispose());
 
@@ -81,7 +81,7 @@ describe('the history of calls', () => {
 
   it('pages by offset under upto: a call made meanwhile does not shift the pages', async () => {
     const first = c.store.history.list({ limit: 2, with_total: true });
-    const later = await c.gate.review(shellCall('pwd', { sessionId: 's3', turnId: 't3' }));
+    const later = await c.calls.review(shellCall('pwd', { sessionId: 's3', turnId: 't3' }));
     const second = c.store.history.list({ limit: 2, offset: 2, upto: first.upto!, with_total: true });
     const fresh = c.store.history.list({ limit: 1 });
     expect({ first: first.calls.map((r) => r.id), second: second.calls.map((r) => r.id), totals: [first.total, second.total], newest: fresh.calls[0]!.id }).toEqual({
@@ -101,7 +101,7 @@ describe('the history of calls', () => {
 
   it('never finds a call by a secret it held: the search runs on the redacted arguments, which hold the secret no more', async () => {
     const secret = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
-    const v = await c.gate.review(shellCall(`echo ${secret}`, { sessionId: 's4', turnId: 't4' }));
+    const v = await c.calls.review(shellCall(`echo ${secret}`, { sessionId: 's4', turnId: 't4' }));
     const bySecret = c.store.history.list({ limit: 5, text: secret.slice(0, 20) });
     const byRest = c.store.history.list({ limit: 5, session_id: 's4' });
     expect({ bySecret: bySecret.calls.length, shown: byRest.calls[0]!.summary.includes(secret), found: byRest.calls[0]!.id, detail: JSON.stringify(c.store.history.get(v.callId)!.args).includes(secret) }).toEqual({ bySecret: 0, shown: false, found: v.callId, detail: false });
@@ -142,15 +142,15 @@ describe('decider groups', () => {
     [{ kind: 'turn_stopped' }, 'stopped'],
     [{ kind: 'restart' }, 'stopped'],
   ];
-  it.each(examples.map(([d, group]) => ({ stored: formatDecidedBy(d), group })))('files "$stored" under $group', ({ stored, group }) => {
-    expect(deciderGroupOf(stored)).toEqual(group);
+  it.each(examples.map(([d, group]) => ({ stored: formatDecidedBy(d), d, group })))('files "$stored" under $group', ({ d, group }) => {
+    expect(deciderGroupOf(d)).toEqual(group);
   });
   it('files a reviewer entry under the reviewer (engineer reviewer adds the kind)', () => {
-    expect(deciderGroupOf('reviewer:default')).toEqual('reviewer');
+    expect(deciderGroupOf({ kind: 'reviewer', reviewers: [{ name: 'default', model: 'm' }] })).toEqual('reviewer');
   });
   it('gives every group at least one way to match, and no stored form two groups', () => {
-    const stored = examples.map(([d]) => formatDecidedBy(d));
-    const matches = stored.map((s) => DECIDER_GROUPS.filter((g) => (g.exact as readonly string[]).includes(s) || (g.prefixes as readonly string[]).some((p) => s.startsWith(p))).length);
-    expect({ groupsWithoutMatch: DECIDER_GROUPS.filter((g) => g.exact.length + g.prefixes.length === 0).map((g) => g.key), ambiguous: stored.filter((_, i) => matches[i] !== 1) }).toEqual({ groupsWithoutMatch: [], ambiguous: [] });
+    // Each kind names exactly one group (a record, checked by the compiler); each group has a kind.
+    const groupsOf = (d: DecidedBy) => DECIDER_GROUPS.filter((g) => kindsOfGroup(g.key).includes(d.kind)).length;
+    expect({ groupsWithoutMatch: DECIDER_GROUPS.filter((g) => kindsOfGroup(g.key).length === 0).map((g) => g.key), ambiguous: examples.filter(([d]) => groupsOf(d) !== 1).map(([d]) => formatDecidedBy(d)) }).toEqual({ groupsWithoutMatch: [], ambiguous: [] });
   });
 });

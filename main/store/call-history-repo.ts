@@ -3,10 +3,12 @@
 // checkpoint, newest first. Filters and paging run in SQL so 100,000 calls page as fast as 100:
 // a cursor for reading on (ctl, export), an offset under a fixed `upto` for a list that jumps.
 import type { Outcome } from '../../common/approvals';
+import type { DecidedBy } from '../../common/decided-by';
 import { parseOrigin } from '../../common/origin';
 import type { CallState } from '../../common/call-state';
 import type { Class, Effect } from '../../common/domain';
-import { DECIDER_GROUPS, decodeCursor, deciderGroupOf, encodeCursor, type CallFilter, type CallPage, type CallRecord } from '../../common/history';
+import { decodeCursor, deciderGroupOf, encodeCursor, kindsOfGroup, type CallFilter, type CallPage, type CallRecord } from '../../common/history';
+import { deciderOf } from './calls-repo';
 import type { Db } from './db';
 import { outcomeOfJoinedRow } from './outcomes-repo';
 
@@ -40,6 +42,7 @@ export interface CallHistoryDetail extends CallRecord {
     reason: string;
     outcome: Outcome | null;
     decided_by: string | null;
+    by: DecidedBy | null;
     decided_at: number | null;
     created_at: number;
     expires_at: number | null;
@@ -53,7 +56,7 @@ export interface CallHistoryDetail extends CallRecord {
 const FIELD = (name: string) => `CASE WHEN json_valid(c.args_redacted) AND json_type(c.args_redacted) = 'object' THEN json_extract(c.args_redacted, '$.${name}') END`;
 const SUMMARY = `substr(replace(replace(coalesce(${['command', 'path', 'url', 'question', 'message'].map(FIELD).join(', ')}, c.args_redacted), char(10), ' '), char(13), ' '), 1, 240)`;
 
-const COLUMNS = `c.id, c.session_id, c.turn_id, c.model_call_id, c.tool, ${SUMMARY} AS summary, c.class, c.decision, c.decided_by, c.state, c.created_at, c.updated_at, c.origin,
+const COLUMNS = `c.id, c.session_id, c.turn_id, c.model_call_id, c.tool, ${SUMMARY} AS summary, c.class, c.decision, c.decided_by, c.decider, c.state, c.created_at, c.updated_at, c.origin,
   a.id AS a_id, a.outcome AS a_outcome, a.decided_at AS a_decided_at,
   o.status AS x_status, o.exit_code AS x_exit_code, o.signal AS x_signal, o.duration_ms AS x_duration_ms, substr(o.error, 1, 512) AS x_error, o.recorded_at AS x_recorded_at,
   (SELECT k.id FROM checkpoints k WHERE k.call_id = c.id AND k.kind = 'before_call' ORDER BY k.created_at LIMIT 1) AS checkpoint_id`;
@@ -106,7 +109,7 @@ export class CallHistoryRepo {
     const row = this.db
       .prepare(
         `SELECT ${COLUMNS}, c.args_redacted, c.cwd, c.content_hash, c.effects, c.explanation,
-           a.reason AS a_reason, a.decided_by AS a_decided_by, a.created_at AS a_created_at, a.expires_at AS a_expires_at, a.note AS a_note, a.grant_ids AS a_grant_ids, a.preview AS a_preview
+           a.reason AS a_reason, a.decided_by AS a_decided_by, a.decider AS a_decider, a.created_at AS a_created_at, a.expires_at AS a_expires_at, a.note AS a_note, a.grant_ids AS a_grant_ids, a.preview AS a_preview
          FROM tool_calls c ${JOINS} WHERE c.id = ?`,
       )
       .get(id) as Row | undefined;
@@ -125,6 +128,7 @@ export class CallHistoryRepo {
             reason: String(row['a_reason']),
             outcome: (row['a_outcome'] as Outcome | null) ?? null,
             decided_by: (row['a_decided_by'] as string | null) ?? null,
+            by: deciderOf({ decider: (row['a_decider'] as string | null) ?? null }),
             decided_at: (row['a_decided_at'] as number | null) ?? null,
             created_at: row['a_created_at'] as number,
             expires_at: (row['a_expires_at'] as number | null) ?? null,
@@ -156,19 +160,10 @@ export class CallHistoryRepo {
       params.push(f.session_id);
     }
     if (f.decided_by) {
-      const g = DECIDER_GROUPS.find((x) => x.key === f.decided_by)!;
-      const alternatives = [
-        ...g.exact.map((e) => {
-          params.push(e);
-          return 'c.decided_by = ?';
-        }),
-        // substr, not LIKE: a prefix holding _ or % matches itself only.
-        ...g.prefixes.map((p) => {
-          params.push(p.length, p);
-          return 'substr(c.decided_by, 1, ?) = ?';
-        }),
-      ];
-      where.push(`(${alternatives.join(' OR ')})`);
+      // The group is read from the decider as data, never from its words.
+      const kinds = kindsOfGroup(f.decided_by);
+      params.push(...kinds);
+      where.push(`json_extract(c.decider, '$.kind') IN (${kinds.map(() => '?').join(', ')})`);
     }
     if (f.text) {
       // instr on lower-cased text: no wildcard in what the person typed means anything.
@@ -182,6 +177,7 @@ export class CallHistoryRepo {
 
 function toRecord(r: Row): CallRecord {
   const decidedBy = (r['decided_by'] as string | null) ?? null;
+  const by = deciderOf({ decider: (r['decider'] as string | null) ?? null });
   return {
     id: String(r['id']),
     session_id: String(r['session_id']),
@@ -191,7 +187,8 @@ function toRecord(r: Row): CallRecord {
     class: (r['class'] as Class | null) ?? null,
     decision: (r['decision'] as CallRecord['decision']) ?? null,
     decided_by: decidedBy,
-    decider: deciderGroupOf(decidedBy),
+    by,
+    decider: deciderGroupOf(by),
     state: r['state'] as CallState,
     created_at: r['created_at'] as number,
     updated_at: r['updated_at'] as number,

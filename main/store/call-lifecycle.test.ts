@@ -12,7 +12,7 @@ const red = <T>(v: T) => redactor.redactValueSync(v);
 function storeWith(state: CallState, id = 'c1') {
   const s = Store.inMemory();
   s.sessions.ensure('s1', 1);
-  s.calls.insert({ id, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: red('{"command":"touch a"}'), content_hash: 'h', cwd: red('/w'), class: 'write', effects: '[]', decision: 'ask', decided_by: 'level:supervised', explanation: red('Asks'), state, created_at: 1 });
+  s.calls.insert({ id, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: red('{"command":"touch a"}'), content_hash: 'h', cwd: red('/w'), class: 'write', effects: '[]', decision: 'ask', decider: { kind: 'level', level: 'supervised' }, explanation: red('Asks'), state, created_at: 1 });
   return s;
 }
 
@@ -78,7 +78,7 @@ describe('the transition function', () => {
   it('a call that never reached the policy is recorded as received, then cancelled, with who stopped it', () => {
     const s = Store.inMemory();
     s.sessions.ensure('s9', 1);
-    const r = new CallLifecycle(s, redactor).apply({ kind: 'never_reviewed', by: { kind: 'turn_stopped' }, call: { id: 'c9', session_id: 's9', turn_id: null, tool: 'run_command', args_redacted: red('{}'), content_hash: 'h', cwd: null, class: null, effects: null, decision: null, decided_by: null, explanation: null, created_at: 1 } }, 2);
+    const r = new CallLifecycle(s, redactor).apply({ kind: 'never_reviewed', by: { kind: 'turn_stopped' }, call: { id: 'c9', session_id: 's9', turn_id: null, tool: 'run_command', args_redacted: red('{}'), content_hash: 'h', cwd: null, class: null, effects: null, decision: null, decider: null, explanation: null, created_at: 1 } }, 2);
     expect({ state: r.call.state, by: r.call.decided_by, audit: s.audit.list().map((e) => e.kind) }).toEqual({ state: 'cancelled', by: 'turn_stopped', audit: ['call.cancelled'] });
   });
 
@@ -141,7 +141,7 @@ describe('recovery after a crash', () => {
     const s = Store.inMemory();
     s.sessions.ensure('s1', 1);
     const states: CallState[] = ['classifying', 'scheduled', 'executing', 'awaiting_approval', 'succeeded'];
-    for (const state of states) s.calls.insert({ id: `c-${state}`, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: red('{}'), content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'allow', decided_by: 'level:full', explanation: red(''), state, created_at: 1 });
+    for (const state of states) s.calls.insert({ id: `c-${state}`, session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: red('{}'), content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'allow', decider: { kind: 'level', level: 'full' }, explanation: red(''), state, created_at: 1 });
     const ended = new CallLifecycle(s, redactor).recoverInFlight(9);
     expect(ended.map((c) => [c.id, c.state, c.decided_by])).toEqual([
       ['c-classifying', 'not_run', 'restart'],

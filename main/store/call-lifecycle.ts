@@ -1,8 +1,8 @@
 // The one transition function of a call's life. Each step checks that the move is legal (the state
 // machine in common/call-state.ts), writes the call's new state with everything that goes with it (the
 // approval's decision, grants, the outcome), appends the audit entry, all in one transaction, and
-// returns what it wrote as history shows it. Events are emitted by the caller after the commit
-// (main/gate/transitions.ts), so nothing is ever broadcast that did not land.
+// returns what it wrote as history shows it. Events are emitted by its one caller after the commit
+// (main/calls/record.ts), so nothing is ever broadcast that did not land.
 import { isApproval, type DecisionRecord, type Outcome } from '../../common/approvals';
 import type { CallState } from '../../common/call-state';
 import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
@@ -17,7 +17,20 @@ import type { ReviewReport } from '../../common/review';
 /** Test hook: see main/gate/crash-hook.ts. Inert unless THRESHOLD_CRASH_AT names the stage. */
 export type CrashHook = (stage: 'decision_write' | 'outcome_write') => void;
 
+/**
+ * Where a call's row belongs: its session and turn, made on the call's first step when they do not exist
+ * yet (another agent's session comes with the title and project it is listed under).
+ */
+export interface CallPlace {
+  sessionId: string;
+  turnId: string | null;
+  turnKind: 'reactive' | 'unattended';
+  session?: { title: Redacted<string>; workspace: Redacted<string> };
+}
+
 export type Step =
+  /** The call reached the gate: its row is written (redacted) before anything is decided. */
+  | { kind: 'received'; call: NewCall; place: CallPlace }
   /** The policy allowed or denied at once (level, rule, grant, floor), or an earlier approval covers it. */
   | { kind: 'policy_decided'; callId: string; to: 'scheduled' | 'denied'; by: DecidedBy; grantIds?: readonly string[] }
   /** The call asks and a reviewer is consulted first (main/reviewer): it waits in `reviewing`. */
@@ -45,9 +58,9 @@ export type Step =
       via?: string;
     }
   /** A call the model made that never reached the policy (its turn stopped first): recorded, cancelled. */
-  | { kind: 'never_reviewed'; call: NewCall; by: DecidedBy }
+  | { kind: 'never_reviewed'; call: NewCall; by: DecidedBy; place?: CallPlace }
   /** A question or a notification, which the agent answers itself (they are not permissions): recorded when done. */
-  | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: NewOutcome }
+  | { kind: 'handled_by_agent'; call: NewCall; by: DecidedBy; outcome: NewOutcome; place?: CallPlace }
   /** The call starts to run. */
   | { kind: 'started'; callId: string }
   /** Another agent's allowed call goes back to that agent, which runs it itself (its hook asked). */
@@ -98,9 +111,14 @@ export class CallLifecycle {
   private applyInTransaction(step: Step, at: number): StepResult {
     const s = this.store;
     switch (step.kind) {
+      case 'received': {
+        this.ensurePlace(step.place, at);
+        s.calls.insert({ ...step.call, state: 'classifying' });
+        return { call: s.calls.get(step.call.id)!, decision: null, decided: true };
+      }
       case 'policy_decided': {
         const by = formatDecidedBy(step.by);
-        const call = s.calls.transition(step.callId, step.to, at, by);
+        const call = s.calls.transition(step.callId, step.to, at, step.by);
         if (step.grantIds?.length) s.grants.recordUse([...step.grantIds], at);
         s.audit.append({ at, kind: 'call.decided', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decision: call.decision, decided_by: by, class: call.class }) });
         return { call, decision: null, decided: true };
@@ -126,14 +144,15 @@ export class CallLifecycle {
         return this.decideApproval(step, at);
       case 'never_reviewed': {
         const by = formatDecidedBy(step.by);
+        if (step.place) this.ensurePlace(step.place, at);
         s.calls.insert({ ...step.call, state: 'received' });
-        const call = s.calls.transition(step.call.id, 'cancelled', at, by);
+        const call = s.calls.transition(step.call.id, 'cancelled', at, step.by);
         s.audit.append({ at, kind: 'call.cancelled', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ tool: call.tool, decided_by: by }) });
         return { call, decision: null, decided: true };
       }
       case 'handled_by_agent': {
-        const by = formatDecidedBy(step.by);
-        s.calls.insert({ ...step.call, decided_by: by, state: 'classifying' });
+        if (step.place) this.ensurePlace(step.place, at);
+        s.calls.insert({ ...step.call, decider: step.by, state: 'classifying' });
         s.calls.transition(step.call.id, 'scheduled', at);
         s.calls.transition(step.call.id, 'executing', at);
         const call = s.calls.transition(step.call.id, step.outcome.status, at);
@@ -153,7 +172,7 @@ export class CallLifecycle {
       }
       case 'executed': {
         if (s.outcomes.get(step.callId)) throw new OutcomeAlreadyRecorded(step.callId);
-        const call = s.calls.transition(step.callId, step.outcome.status, at, step.recovered ? formatDecidedBy({ kind: 'restart' }) : undefined);
+        const call = s.calls.transition(step.callId, step.outcome.status, at, step.recovered ? { kind: 'restart' } : undefined);
         s.outcomes.record(step.callId, step.outcome);
         this.crash('outcome_write');
         s.audit.append({ at, kind: 'call.executed', session_id: call.session_id, subject: call.id, data: this.redactor.redactRecord({ ...step.outcome, ...(step.recovered ? { recovered: true, decided_by: formatDecidedBy({ kind: 'restart' }) } : {}) }) });
@@ -162,11 +181,17 @@ export class CallLifecycle {
     }
   }
 
+  /** The session and turn a call belongs to exist before its row. */
+  private ensurePlace(p: CallPlace, at: number): void {
+    this.store.sessions.ensure(p.sessionId, at, p.session ?? {});
+    if (p.turnId) this.store.sessions.startTurn({ id: p.turnId, session_id: p.sessionId, kind: p.turnKind, started_at: at });
+  }
+
   private decideApproval(step: Extract<Step, { kind: 'approval_decided' }>, at: number): StepResult {
     const s = this.store;
     const by = formatDecidedBy(step.by);
     const grantIds = (step.grants ?? []).map((g) => g.id);
-    const fields = { outcome: step.outcome, decided_at: at, decided_by: by, note: step.note ?? null, grant_ids: grantIds, follow_up: step.orphan && isApproval(step.outcome) ? ('awaiting' as const) : null };
+    const fields = { outcome: step.outcome, decided_at: at, by: step.by, note: step.note ?? null, grant_ids: grantIds, follow_up: step.orphan && isApproval(step.outcome) ? ('awaiting' as const) : null };
     if (step.insert) s.approvals.insertPending(step.insert);
     const row = s.approvals.get(step.approvalId);
     if (!row) throw new IllegalTransition(step.approvalId, null, 'scheduled');
@@ -181,7 +206,7 @@ export class CallLifecycle {
     }
     if (step.outcome === 'approve_all_session') s.sessions.setApproveAll(row.session_id, at, row.id);
     if (step.insert?.review) s.audit.append({ at, kind: step.insert.review.outcome === 'approved' ? 'review.approved' : 'review.escalated', session_id: row.session_id, subject: row.id, data: this.redactor.redactRecord(reviewAudit(step.insert.review)) });
-    const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, by);
+    const call = s.calls.transition(row.call_id, stateAfter(step.outcome, step.orphan ?? false), at, step.by);
     this.crash('decision_write');
     s.audit.append({
       at,

@@ -1,6 +1,7 @@
 // Tool calls, with their redacted arguments, their state and who decided them. The state only moves
 // through `transition`, which refuses a move the state machine (common/call-state.ts) does not allow.
 import { canMove, IN_FLIGHT_STATES, type CallState } from '../../common/call-state';
+import { formatDecidedBy, type DecidedBy } from '../../common/decided-by';
 import type { Redacted } from '../redact/redactor';
 import type { Db } from './db';
 
@@ -16,8 +17,10 @@ export interface CallRow {
   effects: string | null;
   /** The policy's decision (allow, ask, deny). */
   decision: string | null;
-  /** Who decided in the end (formatDecidedBy): the policy's step, or the person or system that answered its ask. */
+  /** Who decided in the end, in the words formatDecidedBy wrote: the policy's step, or the person or system that answered its ask. */
   decided_by: string | null;
+  /** The same as data (JSON of DecidedBy): what logic reads (deciderOf). */
+  decider: string | null;
   explanation: string | null;
   state: CallState;
   created_at: number;
@@ -28,7 +31,9 @@ export interface CallRow {
   origin: string | null;
 }
 
-export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id' | 'args_redacted' | 'cwd' | 'explanation' | 'origin'> & {
+export type NewCall = Omit<CallRow, 'updated_at' | 'state' | 'model_call_id' | 'args_redacted' | 'cwd' | 'explanation' | 'origin' | 'decided_by' | 'decider'> & {
+  /** Who decided so far (the policy's judgement), stored as data and in its words; null before any decision. */
+  decider: DecidedBy | null;
   args_redacted: Redacted<string>;
   cwd: Redacted<string> | null;
   explanation: Redacted<string> | null;
@@ -55,10 +60,10 @@ export class CallsRepo {
   insert(row: NewCall): void {
     this.db
       .prepare(
-        `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, explanation, state, created_at, updated_at, model_call_id, origin)
-         VALUES (@id, @session_id, @turn_id, @tool, @args_redacted, @content_hash, @cwd, @class, @effects, @decision, @decided_by, @explanation, @state, @created_at, @created_at, @model_call_id, @origin)`,
+        `INSERT INTO tool_calls (id, session_id, turn_id, tool, args_redacted, content_hash, cwd, class, effects, decision, decided_by, decider, explanation, state, created_at, updated_at, model_call_id, origin)
+         VALUES (@id, @session_id, @turn_id, @tool, @args_redacted, @content_hash, @cwd, @class, @effects, @decision, @decided_by, @decider, @explanation, @state, @created_at, @created_at, @model_call_id, @origin)`,
       )
-      .run({ ...row, state: row.state ?? 'classifying', model_call_id: row.model_call_id ?? null, origin: row.origin ?? null });
+      .run({ ...row, ...deciderColumns(row.decider), state: row.state ?? 'classifying', model_call_id: row.model_call_id ?? null, origin: row.origin ?? null });
   }
 
   /**
@@ -66,13 +71,16 @@ export class CallsRepo {
    * that state), recording who decided when `by` is given. Throws IllegalTransition otherwise. Callers
    * run it inside the transaction that audits the move (main/store/call-lifecycle.ts).
    */
-  transition(id: string, to: CallState, at: number, by?: string): CallRow {
+  transition(id: string, to: CallState, at: number, by?: DecidedBy): CallRow {
     const row = this.get(id);
     if (!row) throw new IllegalTransition(id, null, to);
     if (!canMove(row.state, to)) throw new IllegalTransition(id, row.state, to);
-    const r = this.db.prepare('UPDATE tool_calls SET state = ?, updated_at = ?, decided_by = coalesce(?, decided_by) WHERE id = ? AND state = ?').run(to, at, by ?? null, id, row.state);
+    const d = deciderColumns(by ?? null);
+    const r = this.db
+      .prepare('UPDATE tool_calls SET state = ?, updated_at = ?, decided_by = coalesce(?, decided_by), decider = coalesce(?, decider) WHERE id = ? AND state = ?')
+      .run(to, at, d.decided_by, d.decider, id, row.state);
     if (r.changes !== 1) throw new IllegalTransition(id, row.state, to);
-    return { ...row, state: to, updated_at: at, decided_by: by ?? row.decided_by };
+    return { ...row, state: to, updated_at: at, decided_by: d.decided_by ?? row.decided_by, decider: d.decider ?? row.decider };
   }
 
   get(id: string): CallRow | undefined {
@@ -109,4 +117,14 @@ export class CallsRepo {
     const marks = modelCallIds.map(() => '?').join(', ');
     return this.db.prepare(`SELECT * FROM tool_calls WHERE session_id = ? AND model_call_id IN (${marks}) ORDER BY created_at, rowid`).all(sessionId, ...modelCallIds) as CallRow[];
   }
+}
+
+/** A decider as stored: its words (formatted once, common/decided-by.ts) and its data. */
+export function deciderColumns(by: DecidedBy | null): { decided_by: string | null; decider: string | null } {
+  return by ? { decided_by: formatDecidedBy(by), decider: JSON.stringify(by) } : { decided_by: null, decider: null };
+}
+
+/** The decider of a stored row as data (null before any decision, or on a row older than the data). */
+export function deciderOf(row: { decider: string | null }): DecidedBy | null {
+  return row.decider ? (JSON.parse(row.decider) as DecidedBy) : null;
 }

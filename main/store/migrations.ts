@@ -317,9 +317,49 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 15,
+    name: 'who decided, as data: the tagged decider beside its stored words',
+    // Rows written before are converted once from the words formatDecidedBy wrote (common/decided-by.ts);
+    // from here on the lifecycle writes both, and logic reads only the data. A reviewer's older entry
+    // keeps its words, without the reviewers' names as data.
+    sql: `
+      ALTER TABLE tool_calls ADD COLUMN decider TEXT;
+      ALTER TABLE approvals ADD COLUMN decider TEXT;
+      UPDATE tool_calls SET decider = ${legacyDecider('decided_by')} WHERE decided_by IS NOT NULL;
+      UPDATE approvals SET decider = ${legacyDecider('decided_by')} WHERE decided_by IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema from which the audit chain is keyed (main/store/audit-repo.ts ensureKeyed). */
 export const KEYED_AUDIT_SCHEMA = 6;
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** The tagged decider (JSON) a stored decider's words were formatted from: for migration 15 only. */
+function legacyDecider(x: string): string {
+  const after = (prefix: string) => `substr(${x}, ${prefix.length + 1})`;
+  // For `<prefix><a>:<b>`: the part before the next colon, and the part after it.
+  const head = (prefix: string) => `substr(${x}, ${prefix.length + 1}, instr(${after(prefix)}, ':') - 1)`;
+  const tail = (prefix: string) => `substr(${x}, ${prefix.length + 1} + instr(${after(prefix)}, ':'))`;
+  const beforeEq = (prefix: string) => `substr(${x}, ${prefix.length + 1}, instr(${x}, '=') - ${prefix.length + 1})`;
+  const afterEq = `substr(${x}, instr(${x}, '=') + 1)`;
+  return `CASE
+    WHEN ${x} IN ('desktop', 'web', 'control') THEN json_object('kind', 'human', 'surface', ${x})
+    WHEN ${x} = 'ttl' THEN json_object('kind', 'timeout')
+    WHEN ${x} IN ('turn_stopped', 'restart', 'session_approve_all') THEN json_object('kind', ${x})
+    WHEN ${x} IN ('unattended_turn', 'no_approver_surface') THEN json_object('kind', 'no_approver', 'why', ${x})
+    WHEN ${x} LIKE 'level:%' THEN json_object('kind', 'level', 'level', ${after('level:')})
+    WHEN ${x} LIKE 'floor:%' THEN json_object('kind', 'floor', 'floor', ${after('floor:')})
+    WHEN ${x} LIKE 'safety:%' THEN json_object('kind', 'safety', 'reason', ${after('safety:')})
+    WHEN ${x} LIKE 'tool:%' THEN json_object('kind', 'tool', 'problem', ${after('tool:')})
+    WHEN ${x} LIKE 'grant:%' THEN json_object('kind', 'grant', 'grantIds', json('["' || replace(${after('grant:')}, ',', '","') || '"]'))
+    WHEN ${x} = 'rule:effects=auto' THEN json_object('kind', 'rule', 'on', 'effects_auto')
+    WHEN ${x} LIKE 'rule:tool:%' THEN json_object('kind', 'rule', 'on', 'tool', 'tool', ${beforeEq('rule:tool:')}, 'value', ${afterEq})
+    WHEN ${x} LIKE 'rule:effect:%' THEN json_object('kind', 'rule', 'on', 'effect', 'effect', ${beforeEq('rule:effect:')}, 'value', ${afterEq})
+    WHEN ${x} LIKE 'approval:%' THEN json_object('kind', 'earlier_approval', 'approvalId', ${head('approval:')}, 'via', ${tail('approval:')})
+    WHEN ${x} LIKE 'person:%' THEN json_object('kind', 'remote', 'via', ${head('person:')}, 'who', ${tail('person:')})
+    WHEN ${x} LIKE 'reviewer:%' THEN json_object('kind', 'reviewer', 'reviewers', json('[]'))
+  END`;
+}

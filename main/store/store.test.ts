@@ -52,7 +52,7 @@ describe('execution outcomes are write-once', () => {
   it('refuses a second write', () => {
     const s = open(Store.inMemory());
     s.sessions.ensure('s1', 1);
-    s.calls.insert({ id: 'c1', session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: redactor.redactTextSync('{}'), content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'ask', decided_by: 'level:supervised', explanation: redactor.redactTextSync(''), state: 'executing', created_at: 1 });
+    s.calls.insert({ id: 'c1', session_id: 's1', turn_id: null, tool: 'run_command', args_redacted: redactor.redactTextSync('{}'), content_hash: 'h', cwd: null, class: 'write', effects: '[]', decision: 'ask', decider: { kind: 'level', level: 'supervised' }, explanation: redactor.redactTextSync(''), state: 'executing', created_at: 1 });
     const outcome = { status: 'succeeded' as const, exit_code: 0, signal: null, duration_ms: 5, error: null, recorded_at: 2 };
     s.outcomes.record('c1', outcome);
     expect(() => s.outcomes.record('c1', { ...outcome, exit_code: 1 })).toThrow(OutcomeAlreadyRecorded);

@@ -3,8 +3,9 @@
 // once (parallel e2e workers) are serialised by a lock file, and each build lands by rename so a server
 // never reads a half-written bundle.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { acquirePidLock } from '../../node/pid-lock.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -45,12 +46,12 @@ export async function ensureRendererBundle(o: EnsureOptions = {}): Promise<strin
   const root = o.root ?? REPO_ROOT;
   const out = rendererOutDir(root);
   if (bundleStaleness(root) === null) return out;
-  const lock = join(root, 'out', '.renderer-build.lock');
+  const lockFile = join(root, 'out', '.renderer-build.lock');
   mkdirSync(join(root, 'out'), { recursive: true });
   const deadline = Date.now() + (o.timeoutMs ?? 180_000);
   for (;;) {
-    const release = tryLock(lock);
-    if (release) {
+    const lock = acquirePidLock(lockFile);
+    if ('release' in lock) {
       try {
         const why = bundleStaleness(root);
         if (why !== null) {
@@ -60,35 +61,11 @@ export async function ensureRendererBundle(o: EnsureOptions = {}): Promise<strin
         }
         return out;
       } finally {
-        release();
+        lock.release();
       }
     }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for another process to build the web UI (lock ${lock}).`);
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for another process to build the web UI (lock ${lockFile}).`);
     await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function tryLock(file: string): (() => void) | null {
-  try {
-    const fd = openSync(file, 'wx', 0o600);
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return () => rmSync(file, { force: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    // A lock whose owner is gone is taken over.
-    const pid = Number(readFileSync(file, 'utf8').trim() || NaN);
-    if (!Number.isInteger(pid) || !alive(pid)) rmSync(file, { force: true });
-    return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { createHandlers } from '../runtime/handlers';
 import { securityHeaders } from './security';
 import { startWebServer, type WebLimits, type WebServer } from './server';

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { createApi } from '../../common/api';
 import { createWireClient } from '../../common/web-client';
 import { nextPending, shellCall, testCore } from '../../test/support/core';
-import type { ThresholdCore } from '../gate/core';
+import type { ThresholdCore } from '../runtime/core';
 import { createHandlers } from '../runtime/handlers';
 import { contentSecurityPolicy } from './security';
 import { startWebServer, type WebServer } from './server';
@@ -189,7 +189,7 @@ describe('web mode: the WebSocket', () => {
 
   it('pushes the card, and a decision over the socket is recorded as decided from the web', async () => {
     const c = await open();
-    const review = core.gate.review(shellCall('touch web.txt'));
+    const review = core.calls.review(shellCall('touch web.txt'));
     const p = await nextPending(core);
     const pushed = await c.next((m) => (m['event'] as { name?: string } | undefined)?.name === 'approval.requested');
     expect(pushed).toEqual({ event: { name: 'approval.requested', payload: p } });
@@ -230,7 +230,7 @@ describe('web mode: the WebSocket', () => {
     api.onEvent((e) => {
       if (e.name === 'approval.requested') events.push(`${e.name} ${e.payload.tool}`);
     });
-    const review = core.gate.review(shellCall('touch client.txt'));
+    const review = core.calls.review(shellCall('touch client.txt'));
     const p = await nextPending(core);
     expect(await api.listPending()).toEqual({ ok: true, value: [p] });
     expect(await api.decide({ id: p.id, hash: p.hash, outcome: 'skip' })).toMatchObject({ ok: true, value: { outcome: 'skip', decided_by: 'web' } });

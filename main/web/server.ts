@@ -16,7 +16,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { DisposableStore, type Disposable } from '../../common/disposable';
 import { resolveOperation, type CoreEvent, type Result } from '../../common/operations';
 import { AUTH_PATH, MAX_MESSAGE_BYTES, WS_PATH, clientMessageSchema, type ServerMessage } from '../../common/web-protocol';
-import { invokeOperation, type Handlers } from '../runtime/handlers';
+import { invokeOperation, type Handlers } from '../../common/invoke';
 import { ConnectionAdmission, DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './admission';
 import { bearerToken, cookieName, deviceCookie, deviceCookieName, hostAllowed, lanHost, lanHostAllowed, lanOriginAllowed, originAllowed, readCookie, sameSecret, securityHeaders, sessionCookie } from './security';
 import { resolveStatic } from './static';

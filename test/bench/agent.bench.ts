@@ -5,13 +5,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShadowGit } from '../../executor/checkpoints';
 import { Agent } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
+import { createModel } from '../../main/providers/create-model';
 import type { ProviderConfig } from '../../main/config/load';
 import { Store } from '../../main/store/store';
 import { FakeProvider } from '../fake-provider/server';
 import { testCore } from '../support/core';
 import { jailFixture } from '../support/jail';
 import { atMost, percentile, type BenchSuite } from './harness';
+import { agentParts } from '../../main/runtime/parts';
 
 const ROUNDS = 150;
 const WARMUP = 20;
@@ -27,7 +28,7 @@ export const suites: BenchSuite[] = (['openai-compatible', 'anthropic'] as const
     const store = Store.openDataDir(dataDir);
     const core = await testCore({ level: 'supervised', store, paths: { home: fx.home, workspace: fx.workspace, appDirs: [fx.configDir, fx.dataDir, dataDir] }, dataDir });
     const cfg: ProviderConfig = { kind, baseUrl: `${fake.url}/v1`, model: 'bench-model', apiKeyEnv: null, timeoutMs: 30_000 };
-    const agent = new Agent({ core, model: createModel(cfg, 'bench-key').model, modelLabel: 'bench', provider: cfg, maxSteps: 4, questionTimeoutMs: 5_000, maxRetries: 0 });
+    const agent = new Agent({ ...agentParts(core), model: createModel(cfg, 'bench-key').model, modelLabel: 'bench', provider: cfg, maxSteps: 4, questionTimeoutMs: 5_000, maxRetries: 0 });
 
     // Executor start: the moment the executor is handed the approved command.
     let executorStartedAt = 0;

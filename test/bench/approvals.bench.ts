@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { ThresholdCore } from '../../main/gate/core';
+import { ThresholdCore } from '../../main/runtime/core';
 import { Redactor } from '../../main/redact/redactor';
 import { Store } from '../../main/store/store';
 import { TEST_PATHS } from '../support/policy';
@@ -27,7 +27,7 @@ export const suites: BenchSuite[] = [
       const samples: number[] = [];
       for (let i = 0; i < 1200; i++) {
         const t = performance.now();
-        const v = await core.gate.review({ sessionId: 'bench', turnId: `t${i}`, turnKind: 'reactive', tool: 'run_command', args: { command: `touch file-${i}.txt` }, cwd: TEST_PATHS.workspace });
+        const v = await core.calls.review({ sessionId: 'bench', turnId: `t${i}`, turnKind: 'reactive', tool: 'run_command', args: { command: `touch file-${i}.txt` }, cwd: TEST_PATHS.workspace });
         if (i >= 200) samples.push(performance.now() - t);
         if (!v.run) throw new Error('the benchmark call was not approved');
       }

@@ -1,7 +1,7 @@
 // Grants: what the width judge costs (once per pattern, then cached), and what the stored-grant check
 // adds to a call the gate judges — side by side, the same calls with no grants and with 50 stored ones.
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { ThresholdCore } from '../../main/gate/core';
+import { ThresholdCore } from '../../main/runtime/core';
 import { initClassifier } from '../../main/policy/classifier';
 import { judgeGrantWidth } from '../../main/policy/grant-width';
 import { Store } from '../../main/store/store';
@@ -24,7 +24,7 @@ async function reviewTimes(core: ThresholdCore, count: number): Promise<number[]
   const samples: number[] = [];
   for (let i = 0; i < count + 100; i++) {
     const t = performance.now();
-    await core.gate.review({ sessionId: 'bench', turnId: `t${i}`, turnKind: 'reactive', tool: 'run_command', args: { command: `touch file-${i}.txt` }, cwd: TEST_PATHS.workspace });
+    await core.calls.review({ sessionId: 'bench', turnId: `t${i}`, turnKind: 'reactive', tool: 'run_command', args: { command: `touch file-${i}.txt` }, cwd: TEST_PATHS.workspace });
     if (i >= 100) samples.push(performance.now() - t);
   }
   off();

@@ -4,9 +4,9 @@
 // tap → decision applied <= one poll round trip + 50 ms (the round trip is measured in the same run).
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { ThresholdCore } from '../../main/gate/core';
+import { ThresholdCore } from '../../main/runtime/core';
 import type { RemoteBridge } from '../../main/remote/bridge';
-import { REMOTE_OFF, type RemoteConfig } from '../../main/remote/config';
+import { REMOTE_OFF, type RemoteConfig } from '../../main/config/remote-settings';
 import { DecisionTokens } from '../../main/remote/decision-token';
 import { RemoteApprovers } from '../../main/remote/hub';
 import { MatrixBridge } from '../../main/remote/matrix';
@@ -107,7 +107,7 @@ async function measure(kind: 'telegram' | 'matrix') {
     let parkedAt = 0;
     const off = h.core.events.on('approval.requested', () => (parkedAt = performance.now()));
     const before = h.sentAt();
-    const review = h.core.gate.review({ sessionId: 'bench', turnId: `t${i}`, turnKind: 'reactive', tool: 'run_command', args: { command: `touch remote-${i}.txt` }, cwd: TEST_PATHS.workspace });
+    const review = h.core.calls.review({ sessionId: 'bench', turnId: `t${i}`, turnKind: 'reactive', tool: 'run_command', args: { command: `touch remote-${i}.txt` }, cwd: TEST_PATHS.workspace });
     const sent = await waitFor(() => {
       const s = h.sentAt();
       return s !== null && s !== before ? s : null;

@@ -7,7 +7,6 @@ import { connect as netConnect, createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { startControlServer } from '../../main/control/server';
 import { forgesFence } from '../../main/reviewer/fence';
 import { createHandlers } from '../../main/runtime/handlers';
 import { startWebServer } from '../../main/web/server';
@@ -15,6 +14,7 @@ import { loadWebToken } from '../../main/web/token';
 import { testCore } from '../support/core';
 import { rawClient } from '../support/raw-control-client';
 import { percentile, sampleSync, type BenchSuite } from './harness';
+import { serveControl } from '../support/control';
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,7 +34,7 @@ export const suites: BenchSuite[] = [
     async run(report) {
       const core = await testCore({ ttlSeconds: 0 });
       const dir = mkdtempSync(join(tmpdir(), 'threshold-bench-ctl-'));
-      const server = await startControlServer(core, dir);
+      const server = await serveControl(core, dir);
       // A new connection per call, as `ctl` makes one; settings.get, whose answer does not grow with the
       // flood's own pending approvals, so the two phases compare the socket and not the reply's size.
       const pending = async () => {

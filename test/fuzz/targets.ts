@@ -8,15 +8,15 @@ import { ALIASES, OPERATION_NAMES, type OperationName } from '../../common/opera
 import { CLASSES } from '../../common/domain';
 import { IPC_CHANNELS, registerHandlers, type IpcEventLike } from '../../main/app/ipc';
 import { ConfigError, loadConfigFile, parseConfig } from '../../main/config/load';
-import { createMethods } from '../../main/control/methods';
 import { createHandlers } from '../../main/runtime/handlers';
 import { handleMessage } from '../../main/control/server';
 import { classifyCommand, initClassifier } from '../../main/policy/classifier';
 import { canonicalJson } from '../../main/store/canonical';
-import { BUILTIN_TOOL_NAMES } from '../../main/policy/tools';
+import { BUILTIN_TOOL_NAMES, parseToolName } from '../../main/policy/tools';
 import { testCore } from '../support/core';
 import { TEST_PATHS } from '../support/policy';
 import { anyOrNasty, anyString, INVALID_UTF8, NASTY_STRINGS, NASTY_VALUES } from './nasty';
+import { createMethods } from '../support/control';
 
 export interface FuzzTarget<T = unknown> {
   name: string;
@@ -275,7 +275,7 @@ export const toolCallTarget: FuzzTarget<CallInput> = {
     return {
       async check({ tool, args }) {
         const turnId = `fuzz-${n++}`;
-        const v = await core.gate.review({ sessionId: 'fuzz', turnId, turnKind: 'unattended', tool, args, cwd: TEST_PATHS.workspace });
+        const v = await core.calls.review({ sessionId: 'fuzz', turnId, turnKind: 'unattended', tool: parseToolName(tool), args, cwd: TEST_PATHS.workspace });
         if (!/^[0-9a-f]{64}$/.test(v.hash)) fail('every call gets a content hash', v);
         if (!['allow', 'ask', 'deny'].includes(v.evaluation.decision)) fail('a decision is allow, ask or deny', v.evaluation);
         if (!v.run && !nonEmpty(v.message)) fail('a refused call says why', v);
@@ -324,7 +324,7 @@ export const remotePressTarget: FuzzTarget<PressInput> = {
     const { TelegramBridge } = await import('../../main/remote/telegram');
     const { RemoteApprovers } = await import('../../main/remote/hub');
     const { DecisionTokens } = await import('../../main/remote/decision-token');
-    const { REMOTE_OFF } = await import('../../main/remote/config');
+    const { REMOTE_OFF } = await import('../../main/config/remote-settings');
     const { randomBytes } = await import('node:crypto');
     const tg = await FakeTelegram.start();
     const core = await testCore({ approver: false });
@@ -333,7 +333,7 @@ export const remotePressTarget: FuzzTarget<PressInput> = {
     const hub = new RemoteApprovers({ core, config, tokens: new DecisionTokens(core.store, randomBytes(32)), bridges: [bridge] });
     hub.start();
     // One card waits the whole run: nothing fuzzed may decide it.
-    const parked = core.gate.review({ sessionId: 'fuzz', turnId: 'fz', turnKind: 'reactive', tool: 'run_command', args: { command: 'touch fuzz.txt' }, cwd: TEST_PATHS.workspace });
+    const parked = core.calls.review({ sessionId: 'fuzz', turnId: 'fz', turnKind: 'reactive', tool: 'run_command', args: { command: 'touch fuzz.txt' }, cwd: TEST_PATHS.workspace });
     for (let i = 0; i < 200 && !core.gate.listPending().length; i++) await new Promise((r) => setTimeout(r, 5));
     const id = core.gate.listPending()[0]!.id;
     const reasons = new Set(['malformed', 'unknown', 'forged', 'foreign', 'expired', 'used', 'foreign_chat', 'foreign_sender', 'no_card', 'already_decided', 'altered', 'not_offered', 'gate_refused']);

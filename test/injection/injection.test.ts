@@ -3,7 +3,7 @@
 // being asked, and what reaches the reviewer is exactly the fenced packet below, payload whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoApprovalConfig, ReviewerConfig } from '../../main/config/auto-approval';
-import type { ThresholdCore } from '../../main/gate/core';
+import type { ThresholdCore } from '../../main/runtime/core';
 import { reviewerModels } from '../../main/reviewer/model';
 import { Reviewer } from '../../main/reviewer/review';
 import { ReviewTurn, withReviewTurn } from '../../main/reviewer/turn';
@@ -53,7 +53,7 @@ async function replay(c: InjectionCase) {
   for (let i = 0; i < (c.spent ?? 0); i++) turn.take();
   const before = fake.requests.length;
   const call = { sessionId: session, turnId: `t-inj-${n}`, turnKind: c.turn === 'unattended' ? ('unattended' as const) : ('reactive' as const), tool: c.tool, args: c.args, cwd: TEST_PATHS.workspace };
-  const verdict = c.turn === 'none' || c.turn === 'unattended' ? core.gate.review(call) : withReviewTurn(turn, () => core.gate.review(call));
+  const verdict = c.turn === 'none' || c.turn === 'unattended' ? core.calls.review(call) : withReviewTurn(turn, () => core.calls.review(call));
   // An escalated call waits for a person: take its card, then stop the turn so the verdict settles.
   let pending = null;
   for (let i = 0; i < 400 && !pending; i++) {

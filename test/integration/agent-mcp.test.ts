@@ -4,8 +4,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../main/config/load';
-import type { ThresholdCore } from '../../main/gate/core';
-import { McpManager } from '../../main/agent/mcp';
+import type { ThresholdCore } from '../../main/runtime/core';
+import { McpManager } from '../../main/calls/mcp-servers';
 import { useAgentHarness, type SetupOptions } from '../support/agent';
 
 const h = useAgentHarness();

@@ -2,10 +2,10 @@
 // judges against grows with the user's own follow-ups, never with text Threshold or an agent writes.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAgent } from '../../main/agent';
+import { createAgent } from '../../main/runtime/create-agent';
 import type { AutoApprovalConfig, ReviewerConfig } from '../../main/config/auto-approval';
 import { parseConfig } from '../../main/config/load';
-import type { ThresholdCore } from '../../main/gate/core';
+import type { ThresholdCore } from '../../main/runtime/core';
 import { reviewerModels } from '../../main/reviewer/model';
 import { Reviewer } from '../../main/reviewer/review';
 import { isStructuredRequest, lastUserText } from '../fake-provider/server';

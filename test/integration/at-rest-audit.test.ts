@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { startControlServer } from '../../main/control/server';
-import { ThresholdCore } from '../../main/gate/core';
+import { ThresholdCore } from '../../main/runtime/core';
 import type { VerifyLayer } from '../../main/store/audit-repo';
 import { openDatabase, type Db } from '../../main/store/db';
 import { KEYED_AUDIT_SCHEMA } from '../../main/store/migrations';
@@ -16,6 +15,7 @@ import { Store } from '../../main/store/store';
 import { runCli } from '../support/cli';
 import { shellCall } from '../support/core';
 import { TEST_PATHS } from '../support/policy';
+import { serveControl } from '../support/control';
 
 const root = mkdtempSync(join(tmpdir(), 'threshold-audit-'));
 const original = join(root, 'original');
@@ -40,16 +40,16 @@ async function parked(core: ThresholdCore) {
 
 /** A short, real history: a policy decision, two asks decided by a person, an outcome, a level change. */
 async function makeHistory(core: ThresholdCore, session: string) {
-  await core.gate.review(shellCall('ls', { sessionId: session }));
+  await core.calls.review(shellCall('ls', { sessionId: session }));
   for (const [command, outcome] of [
     ['touch denied.txt', 'deny'],
     ['touch approved.txt', 'approve_once'],
   ] as const) {
-    const verdict = core.gate.review(shellCall(command, { sessionId: session, turnId: `${session}-${outcome}` }));
+    const verdict = core.calls.review(shellCall(command, { sessionId: session, turnId: `${session}-${outcome}` }));
     const p = await parked(core);
     expect(await core.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome, surface: 'desktop' })).toMatchObject({ ok: true });
     const v = await verdict;
-    if (v.run) core.recordOutcome(v.callId, { status: 'succeeded', exit_code: 0, signal: null, duration_ms: 7 });
+    if (v.run) core.calls.recordOutcome(v.callId, { status: 'succeeded', exit_code: 0, signal: null, duration_ms: 7 });
   }
   core.setLevel('auto-edit', 'test');
   core.setLevel('supervised', 'test');
@@ -268,7 +268,7 @@ describe('the audit chain, attacked by someone with the database but not the key
     const results: Record<string, { code: number; out: string }> = {};
     for (const [name, dir] of [['intact', intact], ['edited', edited]] as const) {
       const core = await openCore(dir);
-      const server = await startControlServer(core, dir);
+      const server = await serveControl(core, dir);
       try {
         const r = await runCli(['ctl', '--data-dir', dir, 'verify']);
         results[name] = { code: r.code, out: r.stdout.trim() };
@@ -300,6 +300,7 @@ describe('a chain written before the key (the schema before KEYED_AUDIT_SCHEMA)'
       ALTER TABLE messages DROP COLUMN origin; ALTER TABLE approvals DROP COLUMN session_revoked_at;
       ALTER TABLE tool_calls DROP COLUMN origin; ALTER TABLE approvals DROP COLUMN origin; ALTER TABLE approvals DROP COLUMN parts;
       DROP TABLE remote_tokens; DROP TABLE remote_messages; DROP TABLE paired_devices;
+      ALTER TABLE tool_calls DROP COLUMN decider; ALTER TABLE approvals DROP COLUMN decider;
     `);
     recompute(db, 1, sha256);
     const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string };

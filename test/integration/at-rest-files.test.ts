@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../main/config/load';
-import { startControlServer } from '../../main/control/server';
-import { ThresholdCore } from '../../main/gate/core';
+import { ThresholdCore } from '../../main/runtime/core';
 import { Store } from '../../main/store/store';
 import { TEST_PATHS } from '../support/policy';
+import { serveControl } from '../support/control';
 
 const root = mkdtempSync(join(tmpdir(), 'threshold-at-rest-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,7 +31,7 @@ describe('the data directory', () => {
   it('is created 0700 and every file Threshold writes there is 0600 (database, -wal, -shm, key, anchor, lock, socket)', async () => {
     const dir = fresh('new');
     const core = await openCore(dir);
-    const server = await startControlServer(core, dir);
+    const server = await serveControl(core, dir);
     core.setLevel('auto-edit', 'test');
     try {
       const files = readdirSync(dir).sort();

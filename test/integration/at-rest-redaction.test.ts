@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ThresholdCore } from '../../main/gate/core';
+import type { ThresholdCore } from '../../main/runtime/core';
 import { Store } from '../../main/store/store';
 import { useAgentHarness } from '../support/agent';
 import { shellCall } from '../support/core';
@@ -80,15 +80,15 @@ const entryPoints: EntryPoint[] = [
   {
     name: "an execution outcome's error text",
     async run(core, _agent, home) {
-      const v = await core.gate.review(shellCall('ls', { cwd: `${home}/project` }));
-      expect(core.recordOutcome(v.callId, { status: 'failed', exit_code: 1, signal: null, duration_ms: 3, error: `curl: (22) 401 for ${ALL} reading ${home}/.netrc` })).toMatchObject({ ok: true });
+      const v = await core.calls.review(shellCall('ls', { cwd: `${home}/project` }));
+      expect(core.calls.recordOutcome(v.callId, { status: 'failed', exit_code: 1, signal: null, duration_ms: 3, error: `curl: (22) 401 for ${ALL} reading ${home}/.netrc` })).toMatchObject({ ok: true });
     },
   },
   {
     name: 'a request through the gate with a secret in its arguments, a file-edit preview and a home working directory, then cancelled',
     async run(core, _agent, home) {
       const controller = new AbortController();
-      const verdict = core.gate.review(
+      const verdict = core.calls.review(
         { sessionId: 's-edit', turnId: 't-edit', turnKind: 'reactive', tool: 'write_file', args: { path: `${home}/project/.env`, content: `KEYS=${ALL}\n` }, cwd: `${home}/project`, preview: `+KEYS=${ALL}\n+HOME=${home}` },
         controller.signal,
       );
@@ -100,7 +100,7 @@ const entryPoints: EntryPoint[] = [
   {
     name: 'a call refused at once for want of an approver (its decision recorded with the arguments)',
     async run(core, _agent, home) {
-      await core.gate.review(shellCall(`echo ${ALL} > ${home}/keys.txt`, { turnKind: 'unattended', cwd: home }));
+      await core.calls.review(shellCall(`echo ${ALL} > ${home}/keys.txt`, { turnKind: 'unattended', cwd: home }));
     },
   },
 ];

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTool } from '../../main/agent/tools';
+import { parseToolName } from '../../main/policy/tools';
+import { runTool } from '../support/core';
 import { UNHELD, undoBench, type Case, type UndoBench } from './undo-workspace';
 
 // Each case spawns some thirty processes (git, bwrap); on a loaded 2-core runner that can take a while.
@@ -65,8 +66,8 @@ describe('auto-edit: what the checkpoint cannot hold is read-only, and the card 
     bench.reset();
     const { core, ws } = bench;
     const command = 'echo gone > data/results.csv';
-    const v = await core.gate.review({ sessionId: 'why', turnId: 't', turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: ws });
-    const report = await core.execution.runCommand({ callId: v.callId, sessionId: 'why', command, cwd: ws, evaluation: v.evaluation });
+    const v = await core.calls.review({ sessionId: 'why', turnId: 't', turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: ws });
+    const report = await core.calls.runCommand({ callId: v.callId, sessionId: 'why', command, cwd: ws, evaluation: v.evaluation });
     const offer = report.offers[0];
     expect({ status: report.status, path: offer?.path, reason: offer?.reason, raised: bench.offers.some((o) => o.id === offer?.id), told: /checkpoint taken before this command does not hold it/.test(report.text) }).toEqual({
       status: 'failed',
@@ -90,8 +91,8 @@ describe('auto-edit: the file tools do not change unprompted what the checkpoint
     bench.reset();
     const { core, ws } = bench;
     const before = readFileSync(join(ws, file));
-    const v = await core.gate.review({ sessionId: 'tools', turnId: 't', turnKind: 'reactive', tool, args, cwd: ws });
-    const out = await runTool(tool, args, { core, sessionId: 'tools', callId: v.callId, cwd: ws, evaluation: v.evaluation, signal: new AbortController().signal, callMcp: async () => ({ text: '', isError: true, status: 'failed' }) });
+    const v = await core.calls.review({ sessionId: 'tools', turnId: 't', turnKind: 'reactive', tool: parseToolName(tool), args, cwd: ws });
+    const out = await runTool(core, tool, args, { sessionId: 'tools', callId: v.callId, cwd: ws, evaluation: v.evaluation });
     expect({ unprompted: v.evaluation.decidedBy, refused: out.isError, says: !refused || /does not hold it/.test(out.text), unchanged: readFileSync(join(ws, file)).equals(before) }).toEqual({ unprompted: 'level:auto-edit', refused, says: true, unchanged: refused });
   }, CASE_MS);
 });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Executor } from '../../executor/run';
 import type { JailClass, RunRequest } from '../../executor/types';
-import type { ThresholdCore } from '../../main/gate/core';
-import type { ConsentOffer } from '../../main/gate/sandbox-consent';
+import type { ThresholdCore } from '../../main/runtime/core';
+import type { ConsentOffer } from '../../main/calls/sandbox-consent';
 import { testCore } from '../support/core';
 import { jailFixture, type JailFixture } from '../support/jail';
 
@@ -121,9 +121,9 @@ describe('opening one hidden file through consent', () => {
   /** Commands name the fake home absolutely: through the gate, HOME is the test runner's own. */
   async function run(template: string, sessionId: string) {
     const command = template.replaceAll('~/', `${fx.home}/`);
-    const v = await core.gate.review({ sessionId, turnId: `t-${Math.random()}`, turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
+    const v = await core.calls.review({ sessionId, turnId: `t-${Math.random()}`, turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
     if (!v.run) throw new Error(`not allowed: ${v.message}`);
-    return { verdict: v, report: await core.execution.runCommand({ callId: v.callId, sessionId, command, cwd: fx.workspace, evaluation: v.evaluation }) };
+    return { verdict: v, report: await core.calls.runCommand({ callId: v.callId, sessionId, command, cwd: fx.workspace, evaluation: v.evaluation }) };
   }
 
   it('the card says why it asks, the jail hides it, the model is told, and the user is offered that file', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planContainment, rlimitOnly } from '../../executor/containment';
 import { Executor } from '../../executor/run';
 import type { RunRequest } from '../../executor/types';
-import type { ThresholdCore } from '../../main/gate/core';
+import type { ThresholdCore } from '../../main/runtime/core';
 import { DEFAULT_CONFIG } from '../../main/config/load';
 import { testCore } from '../support/core';
 import { jailFixture, type JailFixture } from '../support/jail';
@@ -70,9 +70,9 @@ describe.runIf(wholeRun)('through the gate', () => {
 
   it('a call killed for memory fails with that reason in its outcome, and the model is told', async () => {
     const command = grow(28);
-    const v = await core.gate.review({ sessionId: 's-mem', turnId: 't-mem', turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
+    const v = await core.calls.review({ sessionId: 's-mem', turnId: 't-mem', turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
     if (!v.run) throw new Error(`not allowed: ${v.message}`);
-    const report = await core.execution.runCommand({ callId: v.callId, sessionId: 's-mem', command, cwd: fx.workspace, evaluation: v.evaluation });
+    const report = await core.calls.runCommand({ callId: v.callId, sessionId: 's-mem', command, cwd: fx.workspace, evaluation: v.evaluation });
     const reason = 'out of memory: the system killed it for using more than its memory limit of 96 MB ([executor] max_memory_mb)';
     expect({ status: report.status, outcome: core.store.outcomes.get(v.callId)?.error, told: report.text.includes(`[threshold] The sandbox, not the task, stopped this command: ${reason}.`) }).toEqual({ status: 'failed', outcome: reason, told: true });
   });

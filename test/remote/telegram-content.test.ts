@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FakeTelegram, type TgMessage } from '../fake-remote/telegram';
 import { waitFor, type Misbehaviour } from '../fake-remote/http';
 import { remoteBench, type RemoteBench } from '../support/remote';
-import type { RemoteConfig } from '../../main/remote/config';
+import type { RemoteConfig } from '../../main/config/remote-settings';
 
 const CHAT = 777;
 const TOKEN = '654321:TEST-other-fake-bot-token-abcdefghij';

@@ -8,13 +8,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
+import { createModel } from '../../main/providers/create-model';
 import type { ProviderConfig } from '../../main/config/load';
 import { Store } from '../../main/store/store';
 import { percentile } from '../bench/harness';
 import { FakeProvider, type RecordedRequest, type Step } from '../fake-provider/server';
 import { testCore } from '../support/core';
 import { jailFixture } from '../support/jail';
+import { agentParts } from '../../main/runtime/parts';
 
 const { values } = parseArgs({ options: { sessions: { type: 'string' }, minutes: { type: 'string' }, every: { type: 'string' } } });
 const SESSIONS = Number(values.sessions ?? 50);
@@ -35,7 +36,7 @@ const core = await testCore({ level: 'supervised', store: Store.openDataDir(data
 const cfg: ProviderConfig = { kind: 'openai-compatible', baseUrl: `${fake.url}/v1`, model: 'soak-model', apiKeyEnv: null, timeoutMs: 120_000 };
 // The app's default of two retries: under 50 concurrent streams a kept-alive connection to the fake is
 // sometimes reset just as it is reused, which the SDK retries like any transient network error.
-const agent = new Agent({ core, model: createModel(cfg, 'soak-key').model, modelLabel: 'soak', provider: cfg, maxSteps: 6, questionTimeoutMs: 5_000, now });
+const agent = new Agent({ ...agentParts(core), model: createModel(cfg, 'soak-key').model, modelLabel: 'soak', provider: cfg, maxSteps: 6, questionTimeoutMs: 5_000, now });
 
 // The model's side: what a request gets depends on how far its turn has come (tool results since the
 // user's message), so concurrent sessions each follow their own script.

@@ -3,13 +3,14 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { PendingApproval } from '../../common/approvals';
 import { Agent, type AgentOptions } from '../../main/agent/agent';
-import { createModel } from '../../main/agent/providers';
+import { createModel } from '../../main/providers/create-model';
 import type { ProviderConfig, ThresholdConfig } from '../../main/config/load';
-import type { ThresholdCore } from '../../main/gate/core';
+import type { ThresholdCore } from '../../main/runtime/core';
 import type { Store } from '../../main/store/store';
 import { FakeProvider } from '../fake-provider/server';
 import { testCore } from './core';
 import { jailFixture, type JailFixture } from './jail';
+import { agentParts } from '../../main/runtime/parts';
 
 export type Protocol = 'anthropic' | 'openai-compatible';
 
@@ -59,7 +60,7 @@ export function useAgentHarness(): AgentHarness {
     const fx = h.fx;
     const core = await testCore({ level: opts.level ?? 'supervised', store: opts.store, paths: { home: fx.home, workspace: fx.workspace, appDirs: [fx.configDir, fx.dataDir] }, dataDir: fx.dataDir, approver: opts.approver, config: opts.config });
     const cfg = h.provider(kind, opts.url, opts.timeoutMs);
-    const agent = new Agent({ core, model: createModel(cfg, 'test-key').model, modelLabel: 'fake', provider: cfg, maxSteps: 8, questionTimeoutMs: 5_000, maxRetries: opts.maxRetries ?? 0, ...opts.agent });
+    const agent = new Agent({ ...agentParts(core), model: createModel(cfg, 'test-key').model, modelLabel: 'fake', provider: cfg, maxSteps: 8, questionTimeoutMs: 5_000, maxRetries: opts.maxRetries ?? 0, ...opts.agent });
     h.live.push({ core, agent });
     return { core, agent };
   };

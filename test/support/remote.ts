@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../main/config/load';
 import { pathContextFor } from '../../main/config/runtime';
-import { REMOTE_OFF, type RemoteConfig } from '../../main/remote/config';
+import { REMOTE_OFF, type RemoteConfig } from '../../main/config/remote-settings';
 import { startRuntime, type Runtime } from '../../main/runtime/runtime';
 import { ROOT } from './cli';
 

@@ -60,7 +60,7 @@ export function seedHistory(dataDir: string, count: number, now = Date.now()): v
           class: k.class,
           effects: '[]',
           decision: k.decision,
-          decided_by: by,
+          decider: k.by,
           explanation: redactor.redactTextSync(`Seeded call ${i}.`),
           created_at: at,
           state,

@@ -105,12 +105,6 @@ export function operands(argv: readonly string[], withValue: { short?: string; l
   return out;
 }
 
-/** The first operand (e.g. a subcommand), skipping options that take values. */
-export function firstOperand(argv: readonly string[], withValue: { short?: string; long?: readonly string[] } = {}): number {
-  const ops = operands(argv, withValue);
-  return ops.length ? ops[0]! : -1;
-}
-
 // ── Known-option tables ─────────────────────────────────────────────────────────────────────────
 // A rule that can return `read` lists the options it knows, in a small text format, so the tables stay
 // data a reviewer can check against a man page:

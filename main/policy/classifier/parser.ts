@@ -32,10 +32,6 @@ export function moduleExportsForTest(): Record<string, unknown> | null {
   return moduleExports;
 }
 
-export function isShellParserReady(): boolean {
-  return parser !== null;
-}
-
 /** Parses a command. Throws when initShellParser() has not completed: classification must never guess. */
 export function parseShell(source: string): Tree {
   if (!parser) throw new Error('The shell parser is not initialised: await initShellParser() first.');

@@ -4,7 +4,9 @@ import type { PathContext } from '../paths';
 import type { OptionTable, ScannedOptions } from './args';
 import type { NetworkFiles } from './network/config-files';
 import type { NetworkUse } from './network/types';
-import type { Word } from './words';
+import type { Producer, Word } from './words';
+
+export type { Producer } from './words';
 
 export interface RedirectInfo {
   /** The operator as written: >, >>, <, &>, >|, <<, <<< ... */
@@ -55,14 +57,6 @@ export interface Classification {
   effects: Effect[];
 }
 
-/** What a command sends to its standard output, for judging what a shell in a pipeline executes. */
-export type Producer =
-  | { kind: 'none' }
-  | { kind: 'literal'; text: string }
-  /** `withLocal`: local output is mixed in (`cat ~/.env; curl …` on one stream), which exfiltration counts. */
-  | { kind: 'remote'; withLocal?: true }
-  | { kind: 'decoded'; withLocal?: true }
-  | { kind: 'unknown' };
 
 /** One program invocation, after carriers were peeled off. */
 export interface Invocation {

@@ -2,7 +2,15 @@
 // that r"m", \rm and $'\x72m' all read as rm. A word whose value depends on run-time state
 // (variables, substitutions) is marked non-literal; $HOME is the one variable resolved statically.
 import type { SyntaxNode as Node } from './syntax';
-import type { Producer } from './types';
+
+/** What a command sends to its standard output, for judging what a shell in a pipeline executes. */
+export type Producer =
+  | { kind: 'none' }
+  | { kind: 'literal'; text: string }
+  /** `withLocal`: local output is mixed in (`cat ~/.env; curl …` on one stream), which exfiltration counts. */
+  | { kind: 'remote'; withLocal?: true }
+  | { kind: 'decoded'; withLocal?: true }
+  | { kind: 'unknown' };
 
 export interface Word {
   /** The word as written. */

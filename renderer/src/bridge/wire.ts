@@ -15,7 +15,7 @@ export function wireEvents(api: AppApi, store: AppStore): () => void {
       case 'approval.requested':
         return s.onRequested(e.payload);
       case 'approval.decided':
-        if (e.payload.decided_by === 'session_approve_all') s.onApproveAllUsed(e.payload.session_id, e.payload.decided_at);
+        if (e.payload.by?.kind === 'session_approve_all') s.onApproveAllUsed(e.payload.session_id, e.payload.decided_at);
         if (e.payload.outcome === 'approve_session') void s.loadSessionApprovals();
         return s.onDecided(e.payload);
       case 'approve_all.started':

@@ -114,11 +114,11 @@ describe('the title line never cuts off the part that decided', () => {
   });
 
   it.each([
-    ['made here', { outcome: 'approve_once', decided_by: 'web' }, true, 'You approved once: run_command: Run rm -rf build'],
-    ['denied here', { outcome: 'deny', decided_by: 'web' }, true, 'You denied: run_command: Run rm -rf build'],
-    ['in another window', { outcome: 'approve_once', decided_by: 'desktop' }, false, 'Decided in another window: approved once: run_command: Run rm -rf build'],
-    ['with ctl', { outcome: 'deny', decided_by: 'control' }, false, 'Decided with threshold ctl: denied: run_command: Run rm -rf build'],
-    ['by the time limit', { outcome: 'expired', decided_by: 'ttl' }, false, 'Expired: nobody decided in time, so it did not run: run_command: Run rm -rf build'],
+    ['made here', { outcome: 'approve_once', decided_by: 'web', by: { kind: 'human', surface: 'web' } }, true, 'You approved once: run_command: Run rm -rf build'],
+    ['denied here', { outcome: 'deny', decided_by: 'web', by: { kind: 'human', surface: 'web' } }, true, 'You denied: run_command: Run rm -rf build'],
+    ['in another window', { outcome: 'approve_once', decided_by: 'desktop', by: { kind: 'human', surface: 'desktop' } }, false, 'Decided in another window: approved once: run_command: Run rm -rf build'],
+    ['with ctl', { outcome: 'deny', decided_by: 'control', by: { kind: 'human', surface: 'control' } }, false, 'Decided with threshold ctl: denied: run_command: Run rm -rf build'],
+    ['by the time limit', { outcome: 'expired', decided_by: 'ttl', by: { kind: 'timeout' } }, false, 'Expired: nobody decided in time, so it did not run: run_command: Run rm -rf build'],
   ] as const)('a decision leaves a line: %s', (_n, d, here, expected) => {
     expect(decisionLine({ tool: 'run_command', args: { command: 'rm -rf build' }, ...d }, here)).toEqual(expected);
   });

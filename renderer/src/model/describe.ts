@@ -2,7 +2,7 @@
 // One place, so a card, the chat and Settings say the same thing the same way.
 import type { CallPart, DecisionRecord, GrantRecord, HumanOutcome, Outcome, PendingApproval } from '../../../common/approvals';
 import { classRank, type Class, type GrantPattern } from '../../../common/domain';
-import { displayDecidedBy, REMOTE_PERSON_PREFIX } from '../../../common/decided-by';
+import { deciderDetail } from '../../../common/decided-by';
 import { patternText as commonPatternText } from '../../../common/grant-pattern';
 import { originWords, type CallOrigin } from '../../../common/origin';
 import { visibleText } from '../../../common/visible-text';
@@ -196,25 +196,25 @@ export function grantState(g: Pick<GrantRecord, 'revoked_at' | 'scope' | 'expire
   return 'active';
 }
 
-/** Who decided, for people (decided_by is a surface or a system reason). */
-export function decidedByWords(by: string): string {
-  switch (by) {
-    case 'desktop':
-      return 'you, in the app';
-    case 'web':
-      return 'you, in the browser';
-    case 'control':
-      return 'you, with threshold ctl';
-    case 'ttl':
+/** Who decided, for people, read from the decider as data; a decision stored before that reads as its stored words. */
+export function decidedByWords(d: Pick<DecisionRecord, 'by' | 'decided_by'>): string {
+  const by = d.by;
+  switch (by?.kind) {
+    case 'human':
+      return by.surface === 'desktop' ? 'you, in the app' : by.surface === 'web' ? 'you, in the browser' : by.surface === 'control' ? 'you, with threshold ctl' : d.decided_by;
+    case 'timeout':
       return 'the time limit';
     case 'turn_stopped':
       return 'stopping the turn';
     case 'session_approve_all':
       return '"Approve all for this session"';
+    case 'remote':
+      return `you, via ${deciderDetail(by)}`;
+    case 'reviewer':
+      // Told apart from you and from a grant: "reviewer approval (model m) and second (model n)".
+      return by.reviewers.length ? `reviewer ${by.reviewers.map((r) => `${r.name} (model ${r.model})`).join(' and ')}` : 'the reviewer';
     default:
-      if (by.startsWith(REMOTE_PERSON_PREFIX)) return `you, ${displayDecidedBy(by).replace(/^person /, '')}`;
-      // reviewer:approval(model m) → "reviewer approval (model m)": told apart from you and from a grant.
-      return by.startsWith('reviewer:') ? `reviewer ${by.slice('reviewer:'.length).replace(/\(/g, ' (').replace(/\+/g, ' and ')}` : by;
+      return d.decided_by;
   }
 }
 
@@ -276,18 +276,18 @@ export const YOU_DECIDED: Record<HumanOutcome, string> = {
 };
 
 /** Where a decision came from when this page did not make it: "decided in another window". */
-export function decidedElsewhereWords(d: Pick<DecisionRecord, 'outcome' | 'decided_by'>): string {
-  const by = d.decided_by;
-  if (by === 'ttl' || d.outcome === 'expired') return 'Expired: nobody decided in time, so it did not run';
-  if (by === 'turn_stopped' || d.outcome === 'cancelled') return 'Cancelled: the turn stopped, so it did not run';
+export function decidedElsewhereWords(d: Pick<DecisionRecord, 'outcome' | 'decided_by' | 'by'>): string {
+  const by = d.by;
+  if (by?.kind === 'timeout' || d.outcome === 'expired') return 'Expired: nobody decided in time, so it did not run';
+  if (by?.kind === 'turn_stopped' || d.outcome === 'cancelled') return 'Cancelled: the turn stopped, so it did not run';
   const outcome = OUTCOME_WORDS[d.outcome];
-  if (by === 'web' || by === 'desktop') return `Decided in another window: ${outcome}`;
-  if (by === 'control') return `Decided with threshold ctl: ${outcome}`;
-  return `Decided by ${decidedByWords(by)}: ${outcome}`;
+  if (by?.kind === 'human' && (by.surface === 'web' || by.surface === 'desktop')) return `Decided in another window: ${outcome}`;
+  if (by?.kind === 'human' && by.surface === 'control') return `Decided with threshold ctl: ${outcome}`;
+  return `Decided by ${decidedByWords(d)}: ${outcome}`;
 }
 
 /** The line a decision leaves in its chat. */
-export function decisionLine(d: Pick<DecisionRecord, 'tool' | 'args' | 'outcome' | 'decided_by'>, here: boolean): string {
+export function decisionLine(d: Pick<DecisionRecord, 'tool' | 'args' | 'outcome' | 'decided_by' | 'by'>, here: boolean): string {
   const what = `${oneLine(d.tool)}: ${summarizeCall(d.tool, d.args)}`;
   const head = here && (d.outcome as string) in YOU_DECIDED ? YOU_DECIDED[d.outcome as HumanOutcome] : decidedElsewhereWords(d);
   return `${head}: ${what}`;

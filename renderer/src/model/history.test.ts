@@ -46,18 +46,18 @@ describe('windowing', () => {
 
 describe('words for a call', () => {
   it.each([
-    { by: { decided_by: 'web', decider: 'person' as const }, expected: 'A person (web)' },
-    { by: { decided_by: 'person:telegram:123456789', decider: 'remote' as const }, expected: 'person via telegram:123456789' },
-    { by: { decided_by: 'person:phone:dev_1', decider: 'remote' as const }, expected: 'person via phone:dev_1' },
-    { by: { decided_by: 'grant:gr_1,gr_2', decider: 'grant' as const }, expected: 'A grant (gr_1,gr_2)' },
-    { by: { decided_by: 'level:auto-edit', decider: 'level' as const }, expected: 'The level (auto-edit)' },
-    { by: { decided_by: 'rule:tool:web_fetch=deny', decider: 'rule' as const }, expected: 'A rule (tool:web_fetch=deny)' },
-    { by: { decided_by: 'ttl', decider: 'timeout' as const }, expected: 'A timeout (ttl)' },
-    { by: { decided_by: 'unattended_turn', decider: 'nobody' as const }, expected: 'Nobody there (unattended_turn)' },
-    { by: { decided_by: 'reviewer:default', decider: 'reviewer' as const }, expected: 'The reviewer (default)' },
-    { by: { decided_by: 'session_approve_all', decider: 'earlier_approval' as const }, expected: 'Approve all (this session)' },
-    { by: { decided_by: 'something:new', decider: null }, expected: 'something:new' },
-    { by: { decided_by: null, decider: null }, expected: 'Not decided yet' },
+    { by: { decided_by: 'web', by: { kind: 'human', surface: 'web' } as const, decider: 'person' as const }, expected: 'A person (web)' },
+    { by: { decided_by: 'person:telegram:123456789', by: { kind: 'remote', via: 'telegram', who: '123456789' } as const, decider: 'remote' as const }, expected: 'person via telegram:123456789' },
+    { by: { decided_by: 'person:phone:dev_1', by: { kind: 'remote', via: 'phone', who: 'dev_1' } as const, decider: 'remote' as const }, expected: 'person via phone:dev_1' },
+    { by: { decided_by: 'grant:gr_1,gr_2', by: { kind: 'grant', grantIds: ['gr_1', 'gr_2'] } as const, decider: 'grant' as const }, expected: 'A grant (gr_1,gr_2)' },
+    { by: { decided_by: 'level:auto-edit', by: { kind: 'level', level: 'auto-edit' } as const, decider: 'level' as const }, expected: 'The level (auto-edit)' },
+    { by: { decided_by: 'rule:tool:web_fetch=deny', by: { kind: 'rule', on: 'tool', tool: 'web_fetch', value: 'deny' } as const, decider: 'rule' as const }, expected: 'A rule (tool:web_fetch=deny)' },
+    { by: { decided_by: 'ttl', by: { kind: 'timeout' } as const, decider: 'timeout' as const }, expected: 'A timeout (ttl)' },
+    { by: { decided_by: 'unattended_turn', by: { kind: 'no_approver', why: 'unattended_turn' } as const, decider: 'nobody' as const }, expected: 'Nobody there (unattended_turn)' },
+    { by: { decided_by: 'reviewer:default', by: { kind: 'reviewer', reviewers: [{ name: 'default', model: 'm' }] } as const, decider: 'reviewer' as const }, expected: 'The reviewer (default)' },
+    { by: { decided_by: 'session_approve_all', by: { kind: 'session_approve_all' } as const, decider: 'earlier_approval' as const }, expected: 'Approve all (this session)' },
+    { by: { decided_by: 'something:new', by: null, decider: null }, expected: 'something:new' },
+    { by: { decided_by: null, by: null, decider: null }, expected: 'Not decided yet' },
   ])('says "$expected" for $by.decided_by', ({ by, expected }) => {
     expect(decidedByText(by)).toEqual(expected);
   });

@@ -2,7 +2,7 @@
 // rows in view are in the DOM, so 100,000 calls scroll like 100), which pages those rows live in, and
 // the words for a call's decider, outcome and duration.
 import type { CallState } from '../../../common/call-state';
-import { displayDecidedBy } from '../../../common/decided-by';
+import { deciderDetail, displayDecidedBy } from '../../../common/decided-by';
 import { DECIDER_GROUPS, type CallRecord, type DeciderGroup } from '../../../common/history';
 
 /** The rows [first, last] to render for a scroll position, with `overscan` rows either side. */
@@ -40,18 +40,17 @@ export function pagesToEvict(loaded: readonly number[], current: number, keep: n
 
 const GROUP_LABEL: Record<DeciderGroup, string> = Object.fromEntries(DECIDER_GROUPS.map((g) => [g.key, g.label])) as Record<DeciderGroup, string>;
 
-/** "A person (web)", "A grant (gr_1)", "The level (supervised)": the group, then the stored detail. */
-export function decidedByText(r: Pick<CallRecord, 'decided_by' | 'decider'>): string {
+/** "A person (web)", "A grant (gr_1)", "The level (supervised)": the group, then what tells it apart. */
+export function decidedByText(r: Pick<CallRecord, 'decided_by' | 'by' | 'decider'>): string {
   if (!r.decided_by) return 'Not decided yet';
   // The session's "Approve all", as the confirmation that turned it on says History records it.
-  if (r.decided_by === 'session_approve_all') return 'Approve all (this session)';
-  if (!r.decider) return r.decided_by;
+  if (r.by?.kind === 'session_approve_all') return 'Approve all (this session)';
+  // A row stored before deciders were data reads as its stored words.
+  if (!r.by || !r.decider) return r.decided_by;
   // A remote person reads as `person via telegram:42` (formatted once, in common/decided-by.ts).
-  if (r.decider === 'remote') return displayDecidedBy(r.decided_by);
-  const g = DECIDER_GROUPS.find((x) => x.key === r.decider)!;
-  const prefix = (g.prefixes as readonly string[]).find((p) => r.decided_by!.startsWith(p));
-  const detail = prefix ? r.decided_by.slice(prefix.length) : r.decided_by;
-  return detail ? `${GROUP_LABEL[r.decider]} (${detail})` : GROUP_LABEL[r.decider];
+  if (r.by.kind === 'remote') return displayDecidedBy(r.by);
+  const detail = deciderDetail(r.by) || r.decided_by;
+  return `${GROUP_LABEL[r.decider]} (${detail})`;
 }
 
 const STATE_WORDS: Record<CallState, string> = {

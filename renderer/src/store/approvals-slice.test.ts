@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DecisionRecord, PendingApproval } from '../../../common/approvals';
 import type { AppApi } from '../../../common/operations';
 import { createAppStore } from './store';
+import type { DecidedBy } from '../../../common/decided-by';
 
 const pending = (id: string, session = 's1', command = `touch ${id}.txt`): PendingApproval => ({
   id,
@@ -26,6 +27,9 @@ const pending = (id: string, session = 's1', command = `touch ${id}.txt`): Pendi
   parts: null,
 });
 
+/** The decider a stored word stands for, in these cases: a surface, the time limit, a stopped turn. */
+const byOf = (decided_by: string): DecidedBy => (decided_by === 'ttl' ? { kind: 'timeout' } : decided_by === 'turn_stopped' ? { kind: 'turn_stopped' } : { kind: 'human', surface: decided_by });
+
 const decision = (p: PendingApproval, outcome: DecisionRecord['outcome'], decided_by: string): DecisionRecord => ({
   id: p.id,
   session_id: p.session_id,
@@ -37,6 +41,7 @@ const decision = (p: PendingApproval, outcome: DecisionRecord['outcome'], decide
   reason: p.reason,
   outcome,
   decided_by,
+  by: byOf(decided_by),
   decided_at: 2,
   created_at: 1,
   note: null,

@@ -25,7 +25,7 @@ export const createApprovalsSlice =
         pending: s.pending.filter((p) => p.id !== d.id),
         decisionError: null,
         settled: here ? s.settled : [...s.settled.filter((x) => x.id !== d.id), { id: d.id, session_id: d.session_id, text: line }].slice(-20),
-        announcement: `${oneLine(d.tool)} ${OUTCOME_WORDS[d.outcome]} by ${oneLine(decidedByWords(d.decided_by))}.`,
+        announcement: `${oneLine(d.tool)} ${OUTCOME_WORDS[d.outcome]} by ${oneLine(decidedByWords(d))}.`,
         announcementSeq: s.announcementSeq + 1,
       }));
     };

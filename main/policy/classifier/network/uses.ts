@@ -2,7 +2,6 @@
 // from the configuration files that name its remotes and registries. A use the classifier cannot
 // pin down names an unknown host or is not a download: at the level `full` only a download from
 // allowed hosts runs without a question.
-import { posix } from 'node:path';
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Invocation } from '../types';
 import { rewriteGitUrl, type GitConfig, type NetworkFiles } from './config-files';
@@ -348,10 +347,4 @@ export function copyUse(inv: Invocation, files: NetworkFiles, ops: number[]): Ne
   const sources = locations.slice(0, -1);
   if (toRemote || sources.some((s) => s.spec === null)) return { kind: 'upload', hosts, reason: `${inv.name} copies files to a remote machine, an upload` };
   return { kind: 'download', hosts, reason: `${inv.name} copies files from a remote machine` };
-}
-
-export function dirOf(cwd: string | null, dir: string | undefined): string | null {
-  if (dir === undefined) return cwd;
-  if (dir.startsWith('/')) return posix.normalize(dir);
-  return cwd === null ? null : posix.join(cwd, dir);
 }

@@ -30,15 +30,6 @@ export function writeValue(inv: Invocation, a: Analysis, value: string): void {
   a.write(value, literal, inv.cwd);
 }
 
-export function allOperands(inv: Invocation, withValue: { short?: string; long?: readonly string[] } = {}): number[] {
-  return operands(inv.argv, withValue);
-}
-
-/** True when only --version / --help style arguments are given. */
-export function onlyInfoFlags(argv: readonly string[]): boolean {
-  return argv.length > 0 && argv.every((a) => /^(--version|-V|-v|--help|-h|-help|version|help)$/.test(a));
-}
-
 /** What one subcommand (or subcommand path, `pm cache rm`) of a program does, as data. */
 export interface SubcommandClass {
   cls: Class;

@@ -1,13 +1,15 @@
-// Building the agent for a core: the configured provider (or the demo's scripted model) and MCP servers.
+// Building the agent for a core: the configured provider (or the demo's scripted model), the reviewer,
+// MCP servers, and the narrow pieces of the core the agent works with (agentParts).
 import type { LanguageModel } from 'ai';
-import type { ThresholdCore } from '../gate/core';
-import { Agent } from './agent';
-import { createDemoModel, DEMO_LABEL } from './demo-model';
-import { McpManager } from './mcp';
-import { createModel, resolveApiKey } from './providers';
-import type { Notifier } from './questions';
+import { Agent } from '../agent/agent';
+import { createDemoModel, DEMO_LABEL } from '../agent/demo-model';
+import type { Notifier } from '../agent/questions';
+import { McpManager } from '../calls/mcp-servers';
+import { createModel, resolveApiKey } from '../providers/create-model';
 import { reviewerModels } from '../reviewer/model';
 import { Reviewer } from '../reviewer/review';
+import type { ThresholdCore } from './core';
+import { agentParts } from './parts';
 
 export interface AgentSetup {
   demo?: boolean;
@@ -52,5 +54,5 @@ export function createAgent(core: ThresholdCore, setup: AgentSetup = {}): Agent 
   // Problems are noted in the session whose turn meets them (see Agent.noteMcpProblems).
   const mcp = new McpManager(cfg.mcpServers, env);
   core.setMcpTools(() => mcp.declarations());
-  return new Agent({ core, model, modelLabel: label, provider: cfg.provider, maxSteps: cfg.agent.maxSteps, questionTimeoutMs: cfg.agent.questionTimeoutMs, mcp, notifier: setup.notifier });
+  return new Agent({ ...agentParts(core), model, modelLabel: label, provider: cfg.provider, maxSteps: cfg.agent.maxSteps, questionTimeoutMs: cfg.agent.questionTimeoutMs, mcp, notifier: setup.notifier });
 }

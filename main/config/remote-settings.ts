@@ -2,8 +2,8 @@
 import { canonicalAddress } from '../../common/addresses';
 import type { Class } from '../../common/domain';
 import { addressRange } from '../../common/addresses';
-import { endpointBase } from './endpoint';
-import type { RemoteConfigInput } from './config-schema';
+import { endpointBase } from './remote-endpoint';
+import type { RemoteConfigInput } from './remote-schema';
 
 export type RemoteContent = 'summary' | 'none';
 

@@ -9,15 +9,12 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { ExecutionStatus } from '../../common/approvals';
 import { hostPort } from '../../common/hosts';
 import { pinnedLookup, resolveDestination, type Destination, type DestinationRefusal, type Resolver } from '../../executor/net/destination';
+import type { Runner, ToolOutput } from './runner';
+import { consentedHost } from './web-fetch-hosts';
 
-export interface FetchOutput {
-  text: string;
-  isError: boolean;
-  status: ExecutionStatus;
-}
+export type FetchOutput = Pick<ToolOutput, 'text' | 'isError' | 'status'>;
 
 export interface WebFetchOptions {
   /** The allowed patterns for every hop: the egress allowlist, the session's host grants, and the host:port a person approved. */
@@ -141,4 +138,32 @@ function htmlToText(html: string): string {
     .replace(/[ \t]+/g, ' ')
     .replace(/\n\s*\n\s*\n+/g, '\n\n')
     .trim();
+}
+
+/** The web_fetch runner: the egress allowlist and host grants of the session, plus the host a person consented to. */
+export function webFetchRunner(o: {
+  /** What the egress proxy lets through for a call of this session. */
+  allowHostsFor(sessionId: string): readonly string[];
+  resolve?: Resolver;
+  /** A host nobody allowed becomes a card: the offer the sandbox raises, or null when it offers none. */
+  offerHost(target: { host: string; port: number; evidence: string }, call: { sessionId: string; callId: string }): { path: string } | null;
+}): Runner<{ url?: unknown }> {
+  return {
+    run(args, ctx) {
+      const url = String(args.url);
+      const consented = consentedHost(url, ctx.evaluation);
+      return webFetch(url, {
+        patterns: [...o.allowHostsFor(ctx.sessionId), ...(consented ? [consented] : [])],
+        resolve: o.resolve,
+        signal: ctx.signal,
+        refused: (r) => {
+          const target = hostPort(r.host, r.port);
+          // Only a host nobody allowed may become a card; a malformed name or a name that resolves onto
+          // this computer, its network or a metadata service is refused outright.
+          const offer = r.kind === 'not_allowed' ? o.offerHost({ host: r.host, port: r.port, evidence: r.reason }, { sessionId: ctx.sessionId, callId: ctx.callId }) : null;
+          return `[threshold] The sandbox, not the task, blocked web_fetch from reaching ${target}: ${r.reason}. ${offer ? `The user was asked whether to allow ${offer.path}; if they allow it, retry.` : 'Do not try to work around it.'}`;
+        },
+      });
+    },
+  };
 }

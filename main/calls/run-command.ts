@@ -1,7 +1,7 @@
-// Running an approved command: the jail class follows the decision (read: nothing writable; write: the
+// The run_command runner: the jail class follows the decision (read: nothing writable; write: the
 // workspace and granted paths; network only for a call decided with the network effect), a checkpoint
-// comes first when the workspace may change, the outcome is recorded once, and a denial by the jail is
-// explained to the model and offered to the user.
+// comes first when the workspace may change, and a denial by the jail is explained to the model and
+// offered to the user. The pipeline records how it ended (main/calls/pipeline.ts).
 import type { ExecutionStatus } from '../../common/approvals';
 import { JailUnavailableError, type Executor } from '../../executor/run';
 import type { JailClass, RunResult } from '../../executor/types';
@@ -9,30 +9,18 @@ import type { ExecutorConfig } from '../config/load';
 import type { Evaluation } from '../policy/evaluate';
 import { DEFAULT_ALLOW_HOSTS } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
-import { openOnDesktop } from '../../executor/open-path';
-import type { CheckpointService, TakenCheckpoint } from './checkpoint-service';
-import { crashPoint } from './crash-hook';
+import { crashPoint } from '../gate/crash-hook';
+import type { CheckpointService, TakenCheckpoint } from './checkpoints';
+import type { RunContext, Runner, ToolOutput } from './runner';
 import type { ConsentOffer, SandboxConsent } from './sandbox-consent';
 
-export interface CommandRun {
-  callId: string;
-  sessionId: string;
-  command: string;
-  cwd: string;
-  evaluation: Evaluation;
-  /** The workspace the jail opens for writing and the checkpoint holds: another agent's project for its calls; Threshold's own by default. */
-  workspace?: string;
-  terminal?: boolean;
-  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
-}
+export type CommandArgs = { command: string; cwd?: string };
 
-export interface CommandReport {
-  status: ExecutionStatus;
+/** How a command ended: what the model is told and what is recorded, with the run, the checkpoint and the offers. */
+export interface CommandReport extends ToolOutput {
   result: RunResult | null;
   checkpoint: TakenCheckpoint | null;
   offers: ConsentOffer[];
-  /** What the model is told. */
-  text: string;
   error: string | null;
 }
 
@@ -43,7 +31,7 @@ export function jailClassFor(e: Evaluation): JailClass {
   return 'write';
 }
 
-export class ExecutionService {
+export class CommandRunner implements Runner<CommandArgs> {
   constructor(
     private readonly o: {
       executor: Executor;
@@ -53,22 +41,27 @@ export class ExecutionService {
       /** [network] allow_hosts; the session's host grants are added per call. Absent: the default allowlist. */
       allowHosts?: () => readonly string[];
       paths: () => PathContext;
-      recordOutcome: (callId: string, o: { status: ExecutionStatus; exit_code: number | null; signal: string | null; duration_ms: number | null; error?: string | null }) => void;
-      /** The call starts to run (recorded, so a crash from here on reads as interrupted). */
-      started?: (callId: string) => void;
       raiseOffer: (offer: ConsentOffer) => void;
-      /** Live output for the UI, when the caller does not take it itself. */
+      /** Live output for the UI. */
       output?: (callId: string, stream: 'stdout' | 'stderr', chunk: string) => void;
     },
   ) {}
+
+  /** A relative cwd is the workspace's folder of that name. */
+  cwd(args: CommandArgs, workspace: string): string {
+    const c = args?.cwd;
+    if (typeof c !== 'string' || !c) return workspace;
+    return c.startsWith('/') ? c : `${workspace}/${c}`;
+  }
 
   /** What the egress proxy lets through for a call of this session: the allowlist and the host grants in force now. */
   allowHostsFor(sessionId: string): string[] {
     return [...(this.o.allowHosts?.() ?? DEFAULT_ALLOW_HOSTS), ...this.o.consent.hosts(sessionId)];
   }
 
-  async runCommand(run: CommandRun, signal?: AbortSignal): Promise<CommandReport> {
-    const paths = run.workspace ? { ...this.o.paths(), workspace: run.workspace } : this.o.paths();
+  async run(args: CommandArgs, ctx: RunContext): Promise<CommandReport> {
+    const run = ctx;
+    const paths = { ...this.o.paths(), workspace: run.workspace };
     const cls = jailClassFor(run.evaluation);
     const cfg = this.o.config();
     let checkpoint: TakenCheckpoint | null = null;
@@ -76,23 +69,20 @@ export class ExecutionService {
       if (cls !== 'read') checkpoint = await this.o.checkpoints.before(paths.workspace, { sessionId: run.sessionId, callId: run.callId });
     } catch (err) {
       const error = `Threshold could not checkpoint the workspace before this command (${(err as Error).message}), so it did not run.`;
-      this.o.recordOutcome(run.callId, { status: 'failed', exit_code: null, signal: null, duration_ms: 0, error });
-      return { status: 'failed', result: null, checkpoint: null, offers: [], text: error, error };
+      return { status: 'failed', isError: true, exitCode: null, signal: null, durationMs: 0, result: null, checkpoint: null, offers: [], text: error, error };
     }
     let result: RunResult;
-    this.o.started?.(run.callId);
-    const output = run.onOutput ?? (this.o.output ? (stream: 'stdout' | 'stderr', chunk: string) => this.o.output!(run.callId, stream, chunk) : undefined);
+    const output = this.o.output ? (stream: 'stdout' | 'stderr', chunk: string) => this.o.output!(run.callId, stream, chunk) : undefined;
     let running = false;
     try {
       result = await this.o.executor.run(
         {
-          argv: ['bash', '-c', run.command],
+          argv: ['bash', '-c', args.command],
           cwd: run.cwd,
           env: process.env,
           envAllow: cfg.envAllow,
           jail: { class: cls, ...(cls === 'network' ? { allowHosts: this.allowHostsFor(run.sessionId) } : {}), workspace: paths.workspace, extraWritable: this.o.consent.writable(run.sessionId), grantedCodePaths: this.o.consent.codePaths(run.sessionId), grantedReadable: this.o.consent.readable(run.sessionId), unheld: runsOnUndo(run.evaluation) ? (checkpoint?.unheld ?? []) : [] },
           limits: cfg.limits,
-          terminal: run.terminal,
           onOutput: (stream, chunk) => {
             if (!running) {
               running = true;
@@ -101,12 +91,11 @@ export class ExecutionService {
             output?.(stream, chunk);
           },
         },
-        signal,
+        run.signal,
       );
     } catch (err) {
       const error = err instanceof JailUnavailableError ? err.message : `The command could not start: ${(err as Error).message}`;
-      this.o.recordOutcome(run.callId, { status: 'failed', exit_code: null, signal: null, duration_ms: 0, error });
-      return { status: 'failed', result: null, checkpoint, offers: [], text: error, error };
+      return { status: 'failed', isError: true, exitCode: null, signal: null, durationMs: 0, result: null, checkpoint, offers: [], text: error, error };
     }
     const status: ExecutionStatus = result.cancelled ? 'interrupted' : result.timedOut ? 'timed_out' : result.exitCode === 0 ? 'succeeded' : 'failed';
     const offers = this.o.consent.offersFor(result.violations, { sessionId: run.sessionId, callId: run.callId });
@@ -116,8 +105,7 @@ export class ExecutionService {
       this.o.raiseOffer(offer);
     }
     const error = status === 'succeeded' ? null : result.memory?.exceeded ? memoryReason(result.memory.limitBytes) : firstLines(result.stderr.text) || `exit ${result.exitCode ?? result.signal}`;
-    this.o.recordOutcome(run.callId, { status, exit_code: result.exitCode, signal: result.signal, duration_ms: result.durationMs, error });
-    return { status, result, checkpoint, offers, text: modelText(result, status, cls, offers, unheld), error };
+    return { status, isError: status !== 'succeeded', exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, result, checkpoint, offers, text: modelText(result, status, cls, offers, unheld), error };
   }
 }
 
@@ -126,8 +114,8 @@ export class ExecutionService {
  * it) below the full level. Such a call may not change what its checkpoint does not hold; a call a
  * person approved, or any call at full, may.
  */
-export function runsOnUndo(e: Evaluation): boolean {
-  return e.decision === 'allow' && e.decidedBy !== 'level:full';
+export function runsOnUndo(e: Pick<Evaluation, 'decision' | 'decider'>): boolean {
+  return e.decision === 'allow' && !(e.decider.kind === 'level' && e.decider.level === 'full');
 }
 
 /** Why a path the checkpoint does not hold is read-only at auto-edit: the card and the model say this. */
@@ -137,25 +125,6 @@ export const UNHELD_REASON = 'the checkpoint taken before this command does not 
 export function unheldCovering(target: string, unheld: readonly string[]): string | undefined {
   return unheld.find((u) => target === u.replace(/\/+$/, '') || target.startsWith(u.endsWith('/') ? u : u + '/'));
 }
-
-export interface OpenReport {
-  status: ExecutionStatus;
-  text: string;
-}
-
-/** open_path after approval: the resolved path, opened outside the jail by the desktop. */
-export async function openApprovedPath(
-  input: { callId: string; realPath: string; opener?: string[] },
-  recordOutcome: CtorDeps['recordOutcome'],
-): Promise<OpenReport> {
-  const started = performance.now();
-  const r = await openOnDesktop(input.realPath, input.opener ? { opener: input.opener } : {});
-  const status: ExecutionStatus = r.ok ? 'succeeded' : 'failed';
-  recordOutcome(input.callId, { status, exit_code: r.ok ? 0 : 1, signal: null, duration_ms: Math.round(performance.now() - started), error: r.error });
-  return { status, text: r.ok ? `Opened ${input.realPath} on the desktop.` : `Could not open ${input.realPath}: ${r.error}` };
-}
-
-type CtorDeps = ConstructorParameters<typeof ExecutionService>[0];
 
 /** Why a call ended when the memory limit killed it: the history records it, the model reads it. */
 export function memoryReason(limitBytes: number): string {

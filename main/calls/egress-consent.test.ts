@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG } from '../config/load';
 import { Executor } from '../../executor/run';
 import { Store } from '../store/store';
 import { jailFixture, type JailFixture } from '../../test/support/jail';
-import { ThresholdCore } from './core';
+import { ThresholdCore } from '../runtime/core';
 import { HOST_GRANT_MS, hostGrantPattern, type ConsentOffer } from './sandbox-consent';
 
 /** An address of this machine that is not loopback: where a test server can stand in for a remote host. */
@@ -52,9 +52,9 @@ afterAll(async () => {
 });
 
 async function run(command: string, sessionId: string) {
-  const v = await core.gate.review({ sessionId, turnId: `t-${Math.random()}`, turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
+  const v = await core.calls.review({ sessionId, turnId: `t-${Math.random()}`, turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
   if (!v.run) throw new Error(`not allowed: ${v.message}`);
-  return core.execution.runCommand({ callId: v.callId, sessionId, command, cwd: fx.workspace, evaluation: v.evaluation });
+  return core.calls.runCommand({ callId: v.callId, sessionId, command, cwd: fx.workspace, evaluation: v.evaluation });
 }
 
 describe.skipIf(!lanAddress)('a refused host becomes a consent card, and a host grant opens it at the next call', () => {
@@ -115,6 +115,6 @@ describe('host consent', () => {
   it('an always grant is stored and in force for every session, after the allowlist', () => {
     const [offer] = core.consent.offersFor([{ kind: 'host_denied', target: 'files.example.org:443', evidence: 'not allowed', host: { name: 'files.example.org', port: 443, grantable: true } }], { sessionId: 'a1', callId: 'c2' });
     core.consent.decide(offer!.id, 'always', 'test');
-    expect(core.execution.allowHostsFor('someone-else').filter((p) => p === 'registry.npmjs.org' || p === 'files.example.org')).toEqual(['registry.npmjs.org', 'files.example.org']);
+    expect(core.commands.allowHostsFor('someone-else').filter((p) => p === 'registry.npmjs.org' || p === 'files.example.org')).toEqual(['registry.npmjs.org', 'files.example.org']);
   });
 });

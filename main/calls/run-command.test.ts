@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCore } from '../../test/support/core';
 import { jailFixture, type JailFixture } from '../../test/support/jail';
 import type { Evaluation } from '../policy/evaluate';
-import type { ThresholdCore } from './core';
-import { jailClassFor } from './execution';
+import type { ThresholdCore } from '../runtime/core';
+import { jailClassFor } from './run-command';
 import type { ConsentOffer } from './sandbox-consent';
 
 let fx: JailFixture;
@@ -25,9 +25,9 @@ afterAll(async () => {
 });
 
 async function runThroughGate(command: string, sessionId = 's1') {
-  const v = await core.gate.review({ sessionId, turnId: `t-${Math.random()}`, turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
+  const v = await core.calls.review({ sessionId, turnId: `t-${Math.random()}`, turnKind: 'reactive', tool: 'run_command', args: { command }, cwd: fx.workspace });
   if (!v.run) throw new Error(`not allowed: ${v.message}`);
-  return { verdict: v, report: await core.execution.runCommand({ callId: v.callId, sessionId, command, cwd: fx.workspace, evaluation: v.evaluation }) };
+  return { verdict: v, report: await core.calls.runCommand({ callId: v.callId, sessionId, command, cwd: fx.workspace, evaluation: v.evaluation }) };
 }
 
 describe('the jail a decision earns', () => {
@@ -48,7 +48,7 @@ describe('running approved commands', () => {
     const { verdict, report } = await runThroughGate('echo made > made.txt');
     expect({ status: report.status, file: readFileSync(join(fx.workspace, 'made.txt'), 'utf8'), checkpoint: report.checkpoint?.call_id }).toEqual({ status: 'succeeded', file: 'made\n', checkpoint: verdict.callId });
     expect(core.store.outcomes.get(verdict.callId)).toMatchObject({ status: 'succeeded', exit_code: 0 });
-    expect(core.recordOutcome(verdict.callId, { status: 'failed', exit_code: 1, signal: null, duration_ms: 1 })).toMatchObject({ ok: false });
+    expect(core.calls.recordOutcome(verdict.callId, { status: 'failed', exit_code: 1, signal: null, duration_ms: 1 })).toMatchObject({ ok: false });
   });
 
   it('a checkpoint shows what the call changed and restores it, with an undo and an audit entry', async () => {
@@ -80,7 +80,7 @@ describe('running approved commands', () => {
   });
 
   it('never offers the home folder or a credential location', async () => {
-    const r = await core.execution.runCommand({ callId: (await core.gate.review({ sessionId: 's3', turnId: 't', turnKind: 'reactive', tool: 'run_command', args: { command: 'true' }, cwd: fx.workspace })).callId, sessionId: 's3', command: `echo x > ${fx.home}/.bashrc; echo y > ${fx.home}/.ssh/config; echo z > /new-root-file`, cwd: fx.workspace, evaluation: { decision: 'allow', tool: 'run_command', tier: 'exec', class: 'write', effects: ['command_exec', 'file_write'], flags: [], hardline: false, reasons: [], decider: { kind: 'human', surface: 'desktop' }, decidedBy: 'approval', confined: false, segment: null, explanation: '', floor: null, grants: [], reviewable: false } });
+    const r = await core.calls.runCommand({ callId: (await core.calls.review({ sessionId: 's3', turnId: 't', turnKind: 'reactive', tool: 'run_command', args: { command: 'true' }, cwd: fx.workspace })).callId, sessionId: 's3', command: `echo x > ${fx.home}/.bashrc; echo y > ${fx.home}/.ssh/config; echo z > /new-root-file`, cwd: fx.workspace, evaluation: { decision: 'allow', tool: 'run_command', tier: 'exec', class: 'write', effects: ['command_exec', 'file_write'], flags: [], hardline: false, reasons: [], decider: { kind: 'human', surface: 'desktop' }, decidedBy: 'approval', confined: false, segment: null, explanation: '', floor: null, grants: [], reviewable: false } });
     expect({ violations: r.result!.violations.length >= 2, offers: r.offers }).toEqual({ violations: true, offers: [] });
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogueFor, MODEL_CATALOGUES } from './catalogue';
+import { catalogueFor, MODEL_CATALOGUES } from './model-catalogue';
 
 /** The model ids a provider package's type declarations list (the catalogue is copied from them). */
 function declared(pkg: string, typeName: string): string[] {

@@ -13,11 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressRange, canonicalAddress } from '../../common/addresses';
 import { hostPort } from '../../common/hosts';
 import type { Resolver } from '../../executor/net/destination';
-import type { ThresholdCore } from '../gate/core';
-import type { ConsentOffer } from '../gate/sandbox-consent';
+import type { ThresholdCore } from '../runtime/core';
+import type { ConsentOffer } from './sandbox-consent';
 import type { Evaluation } from '../policy/evaluate';
-import { testCore } from '../../test/support/core';
-import { runTool } from './tools';
+import { runTool, testCore } from '../../test/support/core';
 import { webFetch } from './web-fetch';
 
 const ev = (over: Partial<Evaluation>): Evaluation => ({ decision: 'allow', tool: 'web_fetch', tier: 'exec', class: 'network', effects: ['network'], flags: [], hardline: false, reasons: [], decider: { kind: 'rule', rule: 'tool:web_fetch=allow' } as unknown as Evaluation['decider'], decidedBy: 'rule', confined: false, segment: null, explanation: '', floor: null, grants: [], reviewable: false, ...over });
@@ -86,7 +85,7 @@ function reset(table: Record<string, string[] | (() => string[])>) {
 }
 
 const fetchTool = (url: string, evaluation: Evaluation = ev({}), c: ThresholdCore = core) =>
-  runTool('web_fetch', { url }, { core: c, sessionId: 'wf', callId: `c-${Math.random()}`, cwd: '/', evaluation, signal: new AbortController().signal, callMcp: async () => ({ text: '', isError: true, status: 'failed' }) });
+  runTool(c, 'web_fetch', { url }, { sessionId: 'wf', callId: `c-${Math.random()}`, cwd: '/', evaluation });
 
 /** Addresses of every range a name may not reach, each with a name that resolves to it. */
 const RANGES = [

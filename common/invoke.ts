@@ -1,7 +1,7 @@
 // Runs one operation of the table against a set of handlers: the one path every transport shares (IPC,
 // the web socket, the control API, the desktop shell's relay). It imports only the table, so the desktop
 // shell can check a payload exactly as the core will without loading the core.
-import { parseParams, resolveOperation, type ErrorValue, type OperationName, type Result, type Transport } from '../../common/operations';
+import { parseParams, resolveOperation, type ErrorValue, type OperationName, type ParamsOf, type Result, type ResultOf, type Transport } from './operations';
 
 /** What a transport knows of the request: `signal` aborts when its client goes away (the control socket closes). */
 export interface RequestContext {
@@ -10,6 +10,9 @@ export interface RequestContext {
 
 /** Anything shaped like the handlers: one function per operation name. */
 export type OperationHandlers = { [K in OperationName]: (params: never) => unknown };
+
+/** The operations' implementation as one surface sees it (main/runtime/handlers.ts builds it). */
+export type Handlers = { [K in OperationName]: (params: ParamsOf<K>, request?: RequestContext) => Result<ResultOf<K>> | Promise<Result<ResultOf<K>>> };
 
 function fail(code: string, message: string): { ok: false; error: ErrorValue } {
   return { ok: false, error: { code, message } };

@@ -7,10 +7,10 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXTERNAL_AGENT_NAMES, isExternalAgent, type ExternalAgent } from '../../common/external-agents';
-import type { CliIo } from '../cli/context';
-import { UsageError } from '../cli/usage-error';
-import { shellWord } from './agent-io';
-import { describeChange, planInstall, planUninstall } from './install';
+import type { CliIo } from './context';
+import { UsageError } from './usage-error';
+import { shellWord } from '../hooks/agent-io';
+import { describeChange, planInstall, planUninstall } from '../hooks/install';
 
 const USAGE = 'usage: threshold hook install|uninstall <claude-code | codex | gemini> [--project | --user] [--print] [--data-dir DIR]';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../config/load';
+import { ConfigError, parseConfig } from './load';
 
 const CONTRACT = `
 [remote.telegram]

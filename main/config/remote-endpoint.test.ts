@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeEndpointProblem } from './endpoint';
+import { bridgeEndpointProblem } from './remote-endpoint';
 
 // Where a bridge's token may be sent: https anywhere, plain http only to this computer. Each refused line
 // is a way to get a token sent in the clear, or somewhere other than the address as read.

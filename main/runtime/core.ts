@@ -1,11 +1,14 @@
-// The core: store, gate, events, approvers and settings for one data directory. The `serve` daemon and
-// the desktop app's main process each host one; the control API and the IPC handlers call into it.
+// The core: the services of one data directory, built here and owned here (the composition root's
+// half that both the desktop app and `serve` share, main/runtime/runtime.ts builds the rest around it):
+// the store, the gate (the decision), the call pipeline (a call's owner, with its runners), the executor,
+// checkpoints, consent, approvers and the access settings. Services take narrow pieces of it; only the
+// runtime's own read models (history, previews) and tests read its store.
 import { randomBytes } from 'node:crypto';
-import type { ExecutionOutcome, GrantDuration, GrantRecord } from '../../common/approvals';
+import type { GrantDuration, GrantRecord } from '../../common/approvals';
 import { LEVELS, type GrantPattern, type Level } from '../../common/domain';
-import { acquireDataDirLock } from '../config/data-dir-lock';
+import { lockDataDir } from '../config/data-dir-lock';
 import { parseOrigin } from '../../common/origin';
-import { ensurePrivateDir, UnsafePathError } from '../config/dirs';
+import { checkDataDir } from '../config/dirs';
 import { applyChange, fileLayerOfConfig, layerAsToml, layerFromRows, layerToRows, looseningProblems, mergeLayers, mergeTables, UI_KEY_PREFIX, type AccessChange, type AccessLayer, type EffectiveAccess } from '../config/layers';
 import { accessView, validUiRow } from '../config/access-view';
 import { ConfigError, configFromObject, type ThresholdConfig } from '../config/load';
@@ -13,25 +16,28 @@ import { initClassifier } from '../policy/classifier';
 import { hostAllowed } from '../../common/hosts';
 import type { PathContext } from '../policy/paths';
 import type { McpToolDeclaration } from '../policy/tools';
-import { Redactor, sanitiseErrorText } from '../redact/redactor';
+import { Redactor } from '../redact/redactor';
 import type { VerifyResult } from '../store/audit-repo';
 import { newId } from '../store/ids';
-import { CallLifecycle } from '../store/call-lifecycle';
-import { IllegalTransition, type CallRow } from '../store/calls-repo';
-import { OutcomeAlreadyRecorded, type NewOutcome } from '../store/outcomes-repo';
+import type { CallRow } from '../store/calls-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
 import type { Resolver } from '../../executor/net/destination';
-import { ApproveAllService } from './approve-all';
-import { ApproverRegistry } from './approvers';
-import { SessionApprovals } from './session-approvals';
-import { crashPoint } from './crash-hook';
-import { CheckpointService } from './checkpoint-service';
-import { ExecutionService } from './execution';
-import { SandboxConsent } from './sandbox-consent';
-import { EventBus } from './events';
-import { ApprovalGate } from './gate';
-import { grantPatternProblem, grantScope } from './proposals';
+import { hostPort } from '../../common/hosts';
+import { ApproveAllService } from '../gate/approve-all';
+import { ApproverRegistry } from '../gate/approvers';
+import { SessionApprovals } from '../gate/session-approvals';
+import { CoreEventBus } from '../gate/events';
+import { ApprovalGate } from '../gate/gate';
+import { grantPatternProblem, grantScope } from '../gate/proposals';
+import { CheckpointService } from '../calls/checkpoints';
+import { fileEditRunner, listDirRunner, readFileRunner, searchFilesRunner } from '../calls/file-tools';
+import { openPathRunner } from '../calls/open-path';
+import { CallPipeline } from '../calls/pipeline';
+import { CallRecorder } from '../calls/record';
+import { CommandRunner } from '../calls/run-command';
+import { SandboxConsent, type ConsentOffer } from '../calls/sandbox-consent';
+import { webFetchRunner } from '../calls/web-fetch';
 import { normaliseGrantPattern } from '../../common/grant-pattern';
 import { judgeGrantWidth } from '../policy/grant-width';
 
@@ -50,34 +56,29 @@ export interface CoreOptions {
 
 export type CoreResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
-export class CoreError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export class ThresholdCore {
+  /** The composition root's own: the runtime's read models (history, previews) and tests read it; services get narrow pieces. */
   readonly store: Store;
-  readonly events = new EventBus();
+  readonly events = new CoreEventBus();
   readonly approvers = new ApproverRegistry();
   readonly redactor: Redactor;
+  /** The decision: judge, shortcut, park, decide, waiters and timers. */
   readonly gate: ApprovalGate;
+  /** A call's owner from request to result (the gate decides, a runner runs, the recorder records). */
+  readonly calls: CallPipeline;
   readonly runtimeId = `rt_${randomBytes(6).toString('hex')}`;
   readonly executor: Executor;
   readonly checkpoints: CheckpointService;
   readonly consent: SandboxConsent;
-  readonly execution: ExecutionService;
+  /** The run_command runner: its allowlist is also what web_fetch may reach. */
+  readonly commands: CommandRunner;
   /** Sessions in approve-all mode: listed on every surface, ended from any (audited). */
   readonly approveAll: ApproveAllService;
   /** Approvals for the session (approve_session): listed as session grants, revoked from any surface (audited). */
   readonly sessionApprovals: SessionApprovals;
-  /** The one transition function of a call's life. */
-  readonly lifecycle: CallLifecycle;
   /** Calls the previous process left in flight, ended at start as interrupted or not run. */
   readonly recovered: readonly CallRow[];
+  private readonly recorder: CallRecorder;
   private readonly now: () => number;
   private releaseLock: (() => void) | null = null;
   private mcpTools: () => Readonly<Record<string, McpToolDeclaration>> | undefined = () => undefined;
@@ -88,7 +89,7 @@ export class ThresholdCore {
     this.now = o.now ?? Date.now;
     if (!o.store) {
       checkDataDir(o.dataDir);
-      this.releaseLock = acquireLock(o.dataDir);
+      this.releaseLock = lockDataDir(o.dataDir);
     }
     try {
       this.store = o.store ?? Store.openDataDir(o.dataDir);
@@ -97,14 +98,16 @@ export class ThresholdCore {
       throw err;
     }
     this.redactor = new Redactor({ home: o.paths.home });
-    this.lifecycle = new CallLifecycle(this.store, this.redactor, crashPoint);
+    this.recorder = new CallRecorder({ store: this.store, redactor: this.redactor, events: this.events, runtimeId: this.runtimeId, now: this.now });
     // No call of this process exists yet: whatever is still in flight was cut short by the previous one.
-    this.recovered = this.lifecycle.recoverInFlight(this.now());
+    this.recovered = this.recorder.recoverInFlight();
+    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits, ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
+    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
+    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
     this.gate = new ApprovalGate({
-      lifecycle: this.lifecycle,
       store: this.store,
       redactor: this.redactor,
-      events: this.events,
+      commit: this.recorder.commit,
       approvers: this.approvers,
       policy: {
         level: () => this.level(),
@@ -121,21 +124,43 @@ export class ThresholdCore {
       now: this.now,
     });
     this.approveAll = new ApproveAllService(this.store, this.events, this.redactor, this.now);
-    this.sessionApprovals = new SessionApprovals(this.store, this.events, this.redactor, this.now);
-    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits, ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
-    this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
-    this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
-    this.execution = new ExecutionService({
+    this.sessionApprovals = new SessionApprovals(this.store, (r) => this.recorder.sessionApprovalRevoked(r), this.redactor, this.now);
+    const paths = () => this.o.paths;
+    const raiseOffer = (offer: ConsentOffer) => this.events.emit('sandbox.denied', offer);
+    this.commands = new CommandRunner({
       executor: this.executor,
       checkpoints: this.checkpoints,
       consent: this.consent,
       config: () => this.o.config.executor,
       allowHosts: () => this.o.config.network.allowHosts,
-      paths: () => this.o.paths,
-      recordOutcome: (callId, outcome) => void this.recordOutcome(callId, outcome),
-      started: (callId) => this.markStarted(callId),
-      raiseOffer: (offer) => this.events.emit('sandbox.denied', offer),
+      paths,
+      raiseOffer,
       output: (callId, stream, chunk) => this.events.emit('call.output', { call_id: callId, stream, chunk: this.redactor.redactTextSync(chunk) }),
+    });
+    this.calls = new CallPipeline({
+      gate: this.gate,
+      recorder: this.recorder,
+      redactor: this.redactor,
+      workspace: () => this.o.paths.workspace,
+      now: this.now,
+      runners: {
+        run_command: this.commands,
+        read_file: readFileRunner(paths),
+        list_dir: listDirRunner(paths),
+        search_files: searchFilesRunner(paths, () => this.executor),
+        write_file: fileEditRunner('write', paths, this.checkpoints),
+        edit_file: fileEditRunner('edit', paths, this.checkpoints),
+        open_path: openPathRunner(paths),
+        web_fetch: webFetchRunner({
+          allowHostsFor: (sessionId) => this.commands.allowHostsFor(sessionId),
+          resolve: this.executor.resolveHost,
+          offerHost: (t, call) => {
+            const [offer] = this.consent.offersFor([{ kind: 'host_denied', target: hostPort(t.host, t.port), evidence: t.evidence, host: { name: t.host, port: t.port, grantable: true } }], call);
+            if (offer) raiseOffer(offer);
+            return offer ?? null;
+          },
+        }),
+      },
     });
   }
 
@@ -333,7 +358,7 @@ export class ThresholdCore {
       this.store.audit.append({ at, kind: 'grant.created', subject: id, data: this.redactor.redactRecord({ tool: input.tool, pattern: stored.pattern, scope: scope.scope, expires_at: scope.expiresAt ?? null, note, by, source }, ['pattern']) });
     });
     const g = this.store.grants.get(id)!;
-    this.events.emit('grant.created', g);
+    this.recorder.grantCreated(g);
     return { ok: true, value: g };
   }
 
@@ -373,35 +398,7 @@ export class ThresholdCore {
     return { ok: true, value: g };
   }
 
-  // ── outcomes and audit ──────────────────────────────────────────────────────────────────────
-
-  /** The write-once execution outcome of an approved call. */
-  recordOutcome(callId: string, o: Omit<ExecutionOutcome, 'recorded_at' | 'error'> & { error?: string | null }): CoreResult<ExecutionOutcome> {
-    const at = this.now();
-    const outcome: NewOutcome = { ...o, error: o.error ? sanitiseErrorText(this.redactor, o.error) : null, recorded_at: at };
-    const call = this.store.calls.get(callId);
-    if (!call) return { ok: false, error: { code: 'not_found', message: `There is no call ${callId}.` } };
-    try {
-      this.lifecycle.apply({ kind: 'executed', callId, outcome }, at);
-    } catch (err) {
-      if (err instanceof OutcomeAlreadyRecorded) return { ok: false, error: { code: 'already_recorded', message: err.message } };
-      // Only a call that was allowed to run has an outcome: never one that was denied or still waits.
-      if (err instanceof IllegalTransition) return { ok: false, error: { code: 'not_runnable', message: `Call ${callId} was not allowed to run (it is ${err.from}), so it has no execution outcome.` } };
-      throw err;
-    }
-    return { ok: true, value: outcome };
-  }
-
-  /** The call starts to run: after a crash from here on, it is recorded as interrupted rather than not run. */
-  markStarted(callId: string): void {
-    try {
-      this.lifecycle.apply({ kind: 'started', callId }, this.now());
-    } catch (err) {
-      // Already running or ended: the outcome write decides what is recorded.
-      if (!(err instanceof IllegalTransition)) throw err;
-    }
-    crashPoint('executing');
-  }
+  // ── audit ──────────────────────────────────────────────────────────────────────────────────
 
   verifyAudit(): VerifyResult {
     return this.store.verify();
@@ -416,26 +413,4 @@ export class ThresholdCore {
     this.releaseLock?.();
     this.releaseLock = null;
   }
-}
-
-/**
- * The data directory must be the running user's and closed to others (mode 0700): whoever can write it
- * could set the level or swap the database, whoever can read it reads the history, and the control
- * socket's safety depends on it. Refused by name with the fix (see main/config/dirs.ts).
- */
-export function checkDataDir(dataDir: string): void {
-  try {
-    ensurePrivateDir(dataDir);
-  } catch (err) {
-    if (err instanceof UnsafePathError) throw new CoreError(err.code, err.message);
-    throw err;
-  }
-}
-
-/** One process per data directory (main/config/data-dir-lock.ts). */
-function acquireLock(dataDir: string): () => void {
-  const lock = acquireDataDirLock(dataDir);
-  if ('release' in lock) return lock.release;
-  if (lock.heldBy !== null) throw new CoreError('data_dir_in_use', `Another Threshold (pid ${lock.heldBy}) is using ${dataDir}. Stop it first, or use another --data-dir.`);
-  throw new CoreError('data_dir_in_use', `Could not take the lock on ${dataDir}.`);
 }

@@ -2,11 +2,10 @@
 // (web_fetch runs in Threshold itself, not in the jail, so loopback is where a test server can be).
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ThresholdCore } from '../gate/core';
-import type { ConsentOffer } from '../gate/sandbox-consent';
+import type { ThresholdCore } from '../runtime/core';
+import type { ConsentOffer } from './sandbox-consent';
 import type { Evaluation } from '../policy/evaluate';
-import { testCore } from '../../test/support/core';
-import { runTool } from './tools';
+import { runTool, testCore } from '../../test/support/core';
 import { resolveDestination } from '../../executor/net/destination';
 import { consentedHost } from './web-fetch-hosts';
 
@@ -58,7 +57,7 @@ afterAll(() => {
 });
 
 const fetchTool = (url: string, evaluation: Evaluation, sessionId = 'w1') =>
-  runTool('web_fetch', { url }, { core, sessionId, callId: `c-${Math.random()}`, cwd: '/', evaluation, signal: new AbortController().signal, callMcp: async () => ({ text: '', isError: true, status: 'failed' }) });
+  runTool(core, 'web_fetch', { url }, { sessionId, callId: `c-${Math.random()}`, cwd: '/', evaluation });
 
 describe('the web_fetch tool follows the egress hosts and grants', () => {
   it('an unprompted fetch of a host nobody allowed is refused, said plainly, and offered as a host grant', async () => {
@@ -87,6 +86,6 @@ describe('the web_fetch tool follows the egress hosts and grants', () => {
       offers: [['host', 'unlisted.example']],
     });
     core.consent.decide(offers[0]!.id, 'session', 'test');
-    expect(core.execution.allowHostsFor('w2')).toEqual(['unlisted.example']);
+    expect(core.commands.allowHostsFor('w2')).toEqual(['unlisted.example']);
   });
 });

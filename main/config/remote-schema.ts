@@ -2,7 +2,7 @@
 // remote card may carry and up to which class it may be approved away from the desk. The keys of
 // [remote.telegram] and [remote.matrix] are a contract other tools rely on.
 import { z } from 'zod';
-import { bridgeEndpointProblem } from './endpoint';
+import { bridgeEndpointProblem } from './remote-endpoint';
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
 const endpoint = (example: string) =>

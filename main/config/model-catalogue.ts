@@ -3,7 +3,7 @@
 // OpenAIChatModelId types, copied as data; catalogue.test.ts fails when the SDK's lists change). A
 // reviewer naming a model outside its provider's catalogue is a start-up error, so a typo never surfaces
 // as an outage at review time. OpenAI-compatible servers (Ollama, vLLM, …) have no fixed catalogue.
-import type { ProviderConfig } from '../config/load';
+import type { ProviderConfig } from './provider';
 
 export const MODEL_CATALOGUES: Readonly<Partial<Record<ProviderConfig['kind'], readonly string[]>>> = {
   anthropic: [

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../store/store';
-import { CheckpointService, type RestorePlan } from './checkpoint-service';
+import { CheckpointService, type RestorePlan } from './checkpoints';
 
 const made: string[] = [];
 afterEach(() => {

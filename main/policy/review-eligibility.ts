@@ -1,7 +1,7 @@
 // Which asks a reviewer may answer, as data: the floors it never answers for, the never_auto_approve
 // entries (a tool, a toolset, an effect), and the one test the gate applies to an evaluation. Pure.
 import { EFFECTS, type Effect } from '../../common/domain';
-import type { Evaluation } from '../policy/evaluate';
+import type { Evaluation } from './evaluate';
 
 /** Effects on the always-ask floor: a human decides each one (DESIGN.md, Floors). */
 export const REVIEW_FLOOR_EFFECTS: readonly Effect[] = ['destructive', 'secret_read', 'capability_change', 'human_input'];

@@ -2,7 +2,7 @@
 // no prefix strings built); these tables hold them to the plain definitions on generated paths.
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CREDENTIAL_HOME_PATHS, HOME_VISIBLE, isCredentialPath, isHiddenHomePath, isInside, isOutsideJailCodePath, OUTSIDE_JAIL_CODE_PATHS, resolvePath, secretNameReason, type PathContext } from './paths';
+import { CREDENTIAL_HOME_PATHS, CREDENTIAL_SYSTEM_PATHS, HOME_VISIBLE, isCredentialPath, isHarmlessDevice, isHiddenHomePath, isInside, isOutsideJailCodePath, isSystemPath, OUTSIDE_JAIL_CODE_PATHS, resolvePath, secretNameReason, SYSTEM_DIRS, type PathContext } from './paths';
 
 const ctx: PathContext = { home: '/home/user', workspace: '/home/user/project', appDirs: [] };
 
@@ -141,5 +141,73 @@ describe('the home and name checks agree with their plain definitions', () => {
     ['the root and a folder named secrets', ['/', '/home/user/secrets']],
   ])('secretNameReason with %s', (_what, roots) => {
     expect(paths.map((p) => secretNameReason(p, roots))).toEqual(paths.map((p) => secretNameByDefinition(p, roots)));
+  });
+});
+
+/** The file-name patterns of secretNameReason as first written: every one tried on every name. */
+const SECRET_NAMES_BY_DEFINITION: readonly { re: RegExp; what: string; code?: boolean }[] = [
+  { re: /^id_[a-z0-9_-]+$/i, what: 'an SSH private key by its name (id_*)', code: true },
+  { re: /^ssh_host_[a-z0-9_-]*key$/i, what: 'an SSH host private key by its name (ssh_host_*_key)', code: true },
+  { re: /\.(pem|key|p12|pfx|ppk|kdbx|kdb|keychain|keychain-db|jks|keystore|bks)$/i, what: 'a key or key store by its extension' },
+  { re: /^(\.htpasswd|\.pgpass|\.netrc|_netrc|wallet\.dat)$/i, what: 'a credential file by its name' },
+  { re: /wallet|keystore/i, what: 'a wallet or key store by its name', code: true },
+  { re: /token|credential|secret|password/i, what: 'a file whose name says it holds a secret', code: true },
+];
+const SOURCE_BY_DEFINITION = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|rb|go|rs|java|kt|kts|scala|swift|c|cc|cpp|cxx|h|hh|hpp|cs|fs|php|pl|pm|lua|ex|exs|erl|hs|ml|clj|dart|vue|svelte|sh|bash|zsh|md|mdx|rst|html|css|scss|snap|map)$/i;
+
+function secretFileNameByDefinition(name: string): string | null {
+  if (name === '' || name.endsWith('.pub')) return null;
+  for (const n of SECRET_NAMES_BY_DEFINITION) {
+    if (!n.re.test(name)) continue;
+    if (n.code && SOURCE_BY_DEFINITION.test(name)) continue;
+    return n.what;
+  }
+  return null;
+}
+
+/** File names glued from the fragments every pattern looks for, near misses and source extensions, in mixed case. */
+function generatedFileNames(count: number): string[] {
+  const fragments = [
+    'id_', 'ID_', 'id', '_', 'rsa', 'ed25519', '-', 'ssh_host_', 'SSH_HOST_', 'key', 'Key', 'ssh_host', '.', '.pem', '.PEM', '.key', '.p12', '.pfx', '.ppk',
+    '.kdbx', '.kdb', '.keychain', '.keychain-db', '.jks', '.keystore', '.bks', '.htpasswd', '.pgpass', '.netrc', '_netrc', 'wallet.dat', 'Wallet',
+    'keystore', 'KeyStore', 'token', 'TOKEN', 'credential', 'secret', 'Password', 'passwd', 'tok', 'en', 'wal', 'let', '.ts', '.py', '.md', '.pub',
+    '.txt', 'x', '1', 'notes', ' ',
+  ];
+  let seed = 17;
+  const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const out = ['id_rsa', 'id_', 'ssh_host_key', 'ssh_host_rsa_key', '.netrc', 'wallet.dat', 'token.ts', 'a.pem.pub', 'keychain', 'x.keychain-db'];
+  for (let i = 0; i < count; i++) out.push(Array.from({ length: 1 + Math.floor(random() * 4) }, () => fragments[Math.floor(random() * fragments.length)]).join(''));
+  return out;
+}
+
+describe('the quick pre-checks give the answers of the full lists', () => {
+  it('secretNameReason judges every file name as trying each name pattern in turn does', () => {
+    const names = generatedFileNames(20000);
+    expect(names.map((n) => secretNameReason(`/work/${n}`))).toEqual(names.map(secretFileNameByDefinition));
+  });
+
+  /** Absolute paths at, inside, beside and above every listed location, with doubled and trailing slashes. */
+  function pathsAround(locations: readonly string[]): string[] {
+    const out = ['/', '//', '', 'etc/shadow', '/tmp/x', '/home/user/x', '/Users/me/x', '/dev/null', '/dev/shm/x', '/var/tmp/x'];
+    for (const l of locations) {
+      const parent = l.slice(0, l.lastIndexOf('/')) || '/';
+      out.push(l, `${l}/`, `${l}/x`, `${l}/x/y`, `${l}x`, `${l}.bak`, parent, `${parent}/other`, `/${l}`, l.toUpperCase(), `${l.slice(0, -1)}`, `/x${l}`);
+    }
+    return out;
+  }
+  it('isCredentialPath finds the system credential locations as a walk of the list does', () => {
+    const elsewhere: PathContext = { home: '/nowhere', workspace: '/nowhere/project', appDirs: [] };
+    const paths = pathsAround([...CREDENTIAL_SYSTEM_PATHS, ...SYSTEM_DIRS]);
+    const byDefinition = (p: string) => CREDENTIAL_SYSTEM_PATHS.some((c) => isInside(p, c)) || isCredentialPath(p.replace(/^\/+/, '/not-a-system-dir/'), elsewhere);
+    expect(paths.map((p) => isCredentialPath(p, elsewhere))).toEqual(paths.map(byDefinition));
+  });
+  it('isSystemPath finds the system directories as a walk of the list does', () => {
+    const paths = pathsAround([...SYSTEM_DIRS, ...CREDENTIAL_SYSTEM_PATHS]);
+    const byDefinition = (p: string) => {
+      if (isHarmlessDevice(p) || isInside(p, '/tmp') || isInside(p, '/var/tmp') || isInside(p, '/dev/shm')) return false;
+      if (p.startsWith('/home/') || p.startsWith('/Users/')) return false;
+      return SYSTEM_DIRS.some((d) => isInside(p, d));
+    };
+    expect(paths.map(isSystemPath)).toEqual(paths.map(byDefinition));
   });
 });

@@ -66,6 +66,33 @@ function firstSegment(rel: string): string {
   return slash === -1 ? rel : rel.slice(0, slash);
 }
 
+/** The first segment of an absolute path with its slash (`/etc` of `/etc/shadow`); '' for a relative path. */
+function topSegment(path: string): string {
+  if (path.charCodeAt(0) !== 47) return '';
+  const slash = path.indexOf('/', 1);
+  return slash === -1 ? path : path.slice(0, slash);
+}
+
+/**
+ * A list of absolute locations, each judged with isInside. A path is inside one only if it starts with that
+ * location's first segment, so most paths are answered by one look-up instead of a walk of the list.
+ */
+class Locations {
+  private readonly tops: ReadonlySet<string> | null;
+  constructor(private readonly paths: readonly string[]) {
+    // `/` holds every absolute path: no first segment tells it apart.
+    this.tops = paths.includes('/') ? null : new Set(paths.map(topSegment));
+  }
+  /** True when the path is, or is inside, one of the locations. */
+  holds(path: string): boolean {
+    if (this.tops !== null && !this.tops.has(topSegment(path))) return false;
+    for (const p of this.paths) if (isInside(path, p)) return true;
+    return false;
+  }
+}
+
+const SYSTEM_CREDENTIALS = new Locations(CREDENTIAL_SYSTEM_PATHS);
+
 /** The first segments of CREDENTIAL_HOME_PATHS: a home path starting with none of them is in none of them. */
 const CREDENTIAL_HOME_FIRST = new Set(CREDENTIAL_HOME_PATHS.map(firstSegment));
 
@@ -79,7 +106,7 @@ const KEY_OR_ENV_HINT = /\.env|id_(rsa|dsa|ecdsa|ed25519)|\.(pem|p12|pfx|keystor
 export function isCredentialPath(path: string, ctx: PathContext): boolean {
   const rel = homeRelative(path, ctx);
   if (rel !== null && rel !== '' && CREDENTIAL_HOME_FIRST.has(firstSegment(rel)) && CREDENTIAL_HOME_PATHS.some((c) => rel === c || within(rel, c))) return true;
-  if (CREDENTIAL_SYSTEM_PATHS.some((c) => isInside(path, c))) return true;
+  if (SYSTEM_CREDENTIALS.holds(path)) return true;
   if (ctx.appDirs.some((d) => isInside(path, d))) return true;
   // Every part the loop below can match holds one of these; most paths hold none.
   if (!KEY_OR_ENV_HINT.test(path)) return false;
@@ -131,6 +158,9 @@ const SECRET_NAMES: readonly { re: RegExp; what: string; code?: boolean }[] = [
   { re: /token|credential|secret|password/i, what: 'a file whose name says it holds a secret', code: true },
 ];
 
+/** Every name a pattern of SECRET_NAMES matches also matches this (each alternative loosens one of them). */
+const SECRET_NAME_HINT = /^id_|^ssh_host_|\.(?:pem|key|p12|pfx|ppk|kdbx|kdb|keychain|keychain-db|jks|keystore|bks)$|^(?:\.htpasswd|\.pgpass|\.netrc|_netrc|wallet\.dat)$|wallet|keystore|token|credential|secret|password/i;
+
 /** Folder names that say everything in them is a secret. */
 const SECRET_FOLDERS = /^\.?(secrets|credentials|keystore|wallets|private-keys)$/i;
 /** What a path must contain for a part of it to match SECRET_FOLDERS. */
@@ -147,6 +177,7 @@ export function secretNameReason(path: string, roots: readonly string[] = []): s
   while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
   const name = path.slice(path.lastIndexOf('/', end - 1) + 1, end);
   if (name === '' || name.endsWith('.pub')) return null;
+  const named = SECRET_NAME_HINT.test(name);
   // A folder name can only match in a path that holds one of the words.
   if (SECRET_FOLDER_HINT.test(path)) {
     const root = roots.filter((r) => r !== path && isInside(path, r)).sort((a, b) => b.length - a.length)[0];
@@ -154,6 +185,7 @@ export function secretNameReason(path: string, roots: readonly string[] = []): s
     const folder = below.slice(0, -1).find((p) => SECRET_FOLDERS.test(p));
     if (folder && !SOURCE_EXTENSION.test(name)) return `a file in a folder named ${folder}`;
   }
+  if (!named) return null;
   for (const n of SECRET_NAMES) {
     if (!n.re.test(name)) continue;
     if (n.code && SOURCE_EXTENSION.test(name)) continue;
@@ -189,10 +221,12 @@ export const SYSTEM_DIRS: readonly string[] = [
   '/proc', '/dev', '/root', '/home', '/srv', '/snap', '/System', '/Library', '/Applications', '/private',
 ];
 
+const SYSTEM_LOCATIONS = new Locations(SYSTEM_DIRS);
+
 export function isSystemPath(path: string): boolean {
   if (isHarmlessDevice(path) || isInside(path, '/tmp') || isInside(path, '/var/tmp') || isInside(path, '/dev/shm')) return false;
   if (path.startsWith('/home/') || path.startsWith('/Users/')) return false;
-  return SYSTEM_DIRS.some((d) => isInside(path, d));
+  return SYSTEM_LOCATIONS.holds(path);
 }
 
 const HARMLESS_DEVICES = new Set([

@@ -2,7 +2,7 @@
 // does not recognise fails closed: an unknown node is at least write and flagged; an unknown program
 // can reach every effect; code computed at run time is dynamic.
 import type { SyntaxNode as Node } from './syntax';
-import { CLASSES, SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
+import { CLASSES, FLAGS, SHELL_REACHABLE_EFFECTS, classRank, maxClass, type Class, type Effect, type Flag } from '../../../common/domain';
 import {
   containsCredentialLocation,
   globCouldReachCredential,
@@ -16,9 +16,9 @@ import {
   secretReadReason,
   type PathContext,
 } from '../paths';
-import { parseShell } from './parser';
-import { containsError, copyTree, plainTree, TooDeepError } from './syntax';
-import { lookupProgram, normaliseProgramName } from './programs';
+import { parseAndCopyShell } from './parser';
+import { containsError, plainTree, TooDeepError } from './syntax';
+import { lookupProgram, normaliseProgramName, type ProgramEntry } from './programs';
 import { SHELLS } from './programs/interpreters';
 import type { Analysis, Classification, Invocation, ProgramConventions, ProgramRule, Producer, ReadKind, RedirectInfo, Segment } from './types';
 import { conventionsOf, inertInvocation, readKindOf, stdioOperand, STDIO_OPERAND } from './conventions';
@@ -61,6 +61,9 @@ interface Scope {
   depth: number;
 }
 
+/** The effects of a raise that names none (one shared list: raise only reads it). */
+const NO_EFFECTS: readonly Effect[] = Object.freeze([]);
+
 class Draft {
   text: string;
   argv: string[] = [];
@@ -91,7 +94,7 @@ class Draft {
   private decisive: string | null = null;
   private secretReason: string | null = null;
 
-  raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
+  raise(cls: Class, reason: string, effects: readonly Effect[] = NO_EFFECTS): void {
     const raised = maxClass(this.cls, cls);
     // The last reason given at the segment's class: the path, option or program that put it there.
     if (reason && cls === raised) this.decisive = reason;
@@ -129,7 +132,8 @@ class Draft {
 
 export class ShellAnalyzer {
   private readonly drafts: Draft[] = [];
-  private readonly flags = new Set<Flag>();
+  /** The flags raised, one bit each (FLAG_BIT): no Set to make for every command. */
+  private flagBits = 0;
   private readonly topReasons: string[] = [];
   private functions: Set<string> | null = null;
   /** @internal */
@@ -184,7 +188,7 @@ export class ShellAnalyzer {
 
   /** @internal */
   flag(flag: Flag, reason: string): void {
-    this.flags.add(flag);
+    this.flagBits |= FLAG_BIT[flag];
     if (reason && !this.topReasons.includes(reason)) this.topReasons.push(reason);
   }
 
@@ -618,13 +622,20 @@ export class ShellAnalyzer {
     }
     const nameProducers: Producer[] = [];
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
-    const args: Word[] = [];
-    for (const n of argNodes) args.push(this.evalWord(n, d, scope));
-    for (const n of fed.extraArgs) args.push(this.evalWord(n, d, scope));
-    const argv = [nameWord.value];
-    for (const w of args) argv.push(w.value);
+    // Arrays of their final length: a pushed-to empty array takes room for 17 elements at its first push.
+    const count = argNodes.length + fed.extraArgs.length;
+    const args = new Array<Word>(count);
+    const argv = new Array<string>(count + 1);
+    argv[0] = nameWord.value;
+    let literal = nameWord.literal;
+    for (let i = 0; i < count; i++) {
+      const w = this.evalWord(i < argNodes.length ? argNodes[i]! : fed.extraArgs[i - argNodes.length]!, d, scope);
+      args[i] = w;
+      argv[i + 1] = w.value;
+      if (!w.literal) literal = false;
+    }
     d.argv = argv;
-    if (!nameWord.literal || args.some((w) => !w.literal)) d.literal = false;
+    if (!literal) d.literal = false;
 
     let out: Producer;
     if (!nameWord.literal) {
@@ -637,7 +648,8 @@ export class ShellAnalyzer {
       out = this.runInvocation(d, nameWord.value, args, scope, input);
     }
     // Output sent to /dev/tcp is the reason the card shows, not what the program itself does.
-    const sent = d.reasons.findIndex((r) => r.startsWith('sends output to the network socket'));
+    // (judgeWrite records the socket in d.network before it gives that reason.)
+    const sent = d.network.length === 0 ? -1 : d.reasons.findIndex((r) => r.startsWith('sends output to the network socket'));
     if (sent !== -1 && sent !== d.reasons.length - 1) d.reasons.push(...d.reasons.splice(sent, 1));
     if (d.socket && d.program !== null && INTERPRETER_NAMES.has(lookupProgram(d.program)?.name ?? d.program)) {
       d.raise('destructive', `${d.program} is connected to a network socket: a remote shell`, SHELL_REACHABLE_EFFECTS);
@@ -685,7 +697,7 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
       const known = ascii ? lookupProgram(this.ctx.caseInsensitiveNames ? imitated.toLowerCase() : imitated) : undefined;
-      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, conventionsOf(known.rule, known.name)));
+      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, entryConventions(known)));
       return { kind: 'unknown' };
     }
     const trusted = normalised.trusted;
@@ -698,7 +710,7 @@ export class ShellAnalyzer {
       this.scanReads(d, expanded, argv, scope, 'content');
       const known = lookupProgram(name);
       if (!known?.rule.analyze) return { kind: 'unknown' };
-      const analysis = new RuleAnalysis(this, d, scope, conventionsOf(known.rule, known.name));
+      const analysis = new RuleAnalysis(this, d, scope, entryConventions(known));
       known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
       return analysis.produced ?? { kind: 'unknown' };
     }
@@ -716,7 +728,7 @@ export class ShellAnalyzer {
     }
     const rule = found.rule;
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
-    const conventions = conventionsOf(rule, found.name);
+    const conventions = entryConventions(found);
     // The shared conventions come first: `bash -n script.sh`, `apt-get -s install x`, `git --version`.
     const inert = inertInvocation(inv, conventions);
     if (inert) {
@@ -724,9 +736,9 @@ export class ShellAnalyzer {
       for (const i of inert.reads) if (expanded[i]) this.judgeRead(d, argv[i]!, expanded[i]!.literal, scope.cwd, false, expanded[i]!.glob, 'content', stdioOperand(conventions));
       return { kind: 'unknown' };
     }
-    d.raise(rule.base, `${name} ${rule.what}`, rule.effects);
+    d.raise(rule.base, name === found.name ? found.baseReason : `${name} ${rule.what}`, rule.effects);
     if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
-    const table = rule.checksOwnOptions ? null : optionTableOf(rule, found.name);
+    const table = entryTable(found);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
     if (!rule.analyze) return passThrough(found.name, argv, stdin);
     const analysis = new RuleAnalysis(this, d, scope, conventions);
@@ -769,7 +781,7 @@ export class ShellAnalyzer {
         if (eq === -1) continue;
         v = v.slice(eq + 1);
       }
-      const assignment = /^[A-Za-z_][\w.-]*=(.*)$/.exec(v);
+      const assignment = v.includes('=') ? /^[A-Za-z_][\w.-]*=(.*)$/.exec(v) : null;
       if (assignment) v = assignment[1]!;
       this.judgeRead(d, v, true, scope.cwd, false, w.glob, kind, stdio);
     }
@@ -818,7 +830,7 @@ export class ShellAnalyzer {
       if (why) d.raise('read', `${verb} ${raw}, ${why}`, ['secret_read']);
       return;
     }
-    const secret = secretReadReason(abs, this.ctx, kind === 'metadata' ? { byName: false } : {});
+    const secret = secretReadReason(abs, this.ctx, kind === 'metadata' ? NOT_BY_NAME : BY_NAME);
     if (secret !== null) d.raise('read', `${verb} ${tildify(abs, this.ctx)}, ${secret}`, ['secret_read', 'file_read']);
     else if (recursive && kind !== 'metadata' && containsCredentialLocation(abs, this.ctx))
       d.raise('read', `reads ${tildify(abs, this.ctx)} recursively, which holds credential locations`, ['secret_read', 'file_read']);
@@ -875,7 +887,9 @@ export class ShellAnalyzer {
    * to it (`git < in.txt push --force` gives the redirect three destinations); bash passes them to the
    * command: they are returned as `extraArgs`, in order, and judged as the command's arguments.
    */
-  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: Node[]; extraArgs: Node[] } {
+  private applyRedirects(d: Draft, nodes: Node[], scope: Scope): { stdin?: Producer; continuations: readonly Node[]; extraArgs: readonly Node[] } {
+    // Most commands have none: one shared answer (its lists are only read).
+    if (nodes.length === 0) return NO_REDIRECTS;
     let stdin: Producer | undefined;
     const continuations: Node[] = [];
     const extraArgs: Node[] = [];
@@ -1058,8 +1072,9 @@ export class ShellAnalyzer {
       if (s.hardline) hardline = true;
       for (const e of s.effects) if (!effects.includes(e)) effects.push(e);
     }
-    if (hardline) this.flags.add('hardline');
-    const failClosed = this.flags.has('parse_error') || this.flags.has('unknown_syntax') || this.flags.has('obfuscation');
+    if (hardline) this.flagBits |= FLAG_BIT.hardline;
+    const bits = this.flagBits;
+    const failClosed = (bits & FAIL_CLOSED_BITS) !== 0;
     if (failClosed && classRank(cls) < classRank('write')) cls = 'write';
     if (failClosed) for (const e of SHELL_REACHABLE_EFFECTS) if (!effects.includes(e)) effects.push(e);
     if (segments.length === 0) cls = failClosed ? 'write' : 'read';
@@ -1071,7 +1086,7 @@ export class ShellAnalyzer {
     return {
       class: cls,
       hardline,
-      flags: FLAG_ORDER.filter((f) => this.flags.has(f)),
+      flags: bits === 0 ? [] : flagsOf(bits),
       segments,
       reasons,
       effects,
@@ -1082,7 +1097,7 @@ export class ShellAnalyzer {
    * `cat <<EOF | sh` parses with the rest of the line inside the heredoc node. A continuation that starts
    * with | receives the output of the command the here-document fed; anything else runs after it.
    */
-  private walkContinuations(nodes: Node[], scope: Scope, fed: Producer): Producer {
+  private walkContinuations(nodes: readonly Node[], scope: Scope, fed: Producer): Producer {
     let out = fed;
     for (const node of nodes) {
       if (node.type === 'pipeline' && node.child(0)?.type.startsWith('|')) {
@@ -1119,7 +1134,7 @@ class RuleAnalysis implements Analysis {
     this.d.network.push({ ...use, hosts: use.hosts.map((h) => (h && typeof h === 'object' ? h : { host: null, why: 'the classifier could not read this host' })) });
   }
 
-  raise(cls: Class, reason: string, effects: readonly Effect[] = []): void {
+  raise(cls: Class, reason: string, effects: readonly Effect[] = NO_EFFECTS): void {
     this.d.raise(cls, reason, effects);
   }
   addEffects(effects: readonly Effect[]): void {
@@ -1181,6 +1196,17 @@ class RuleAnalysis implements Analysis {
   }
 }
 
+/** The conventions of a program's rule for its name, kept on its entry. */
+function entryConventions(e: ProgramEntry): ProgramConventions {
+  return (e.conventions ??= conventionsOf(e.rule, e.name));
+}
+
+/** The option table applyRule checks a program's arguments against (none when its rule checks its own), kept on its entry. */
+function entryTable(e: ProgramEntry): OptionTable | null {
+  if (e.table === undefined) e.table = e.rule.checksOwnOptions ? null : optionTableOf(e.rule, e.name);
+  return e.table;
+}
+
 /** The option table a rule declares for one of its programs, compiled. */
 export function optionTableOf(rule: ProgramRule, name: string): OptionTable | null {
   const o = rule.options;
@@ -1226,12 +1252,22 @@ const OUTPUT_RANK: Record<Producer['kind'], number> = { none: 0, literal: 1, unk
 
 function combineOutputs(a: Producer, b: Producer): Producer {
   if (a.kind === 'literal' && b.kind === 'literal') return { kind: 'literal', text: a.text + b.text };
-  const [high, low] = OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind] ? [a, b] : [b, a];
+  // Without destructuring a pair: this runs for every statement, often before the function is optimised.
+  const aFirst = OUTPUT_RANK[a.kind] >= OUTPUT_RANK[b.kind];
+  const high = aFirst ? a : b;
+  const low = aFirst ? b : a;
   // The higher rank names the stream (remote code piped to a shell), but local output in it still
   // counts for exfiltration: `ls; curl x | …` must not hide the ls behind the download.
   if ((high.kind === 'remote' || high.kind === 'decoded') && (low.kind === 'unknown' || ('withLocal' in low && low.withLocal))) return { kind: high.kind, withLocal: true };
   return high;
 }
+
+/** secretReadReason's options for a metadata read (names and sizes: not judged by the file's name), and for any other. */
+const NOT_BY_NAME = Object.freeze({ byName: false });
+const BY_NAME = Object.freeze({});
+
+/** applyRedirects of no redirection: nothing fed to standard input, no continuation, no extra argument. */
+const NO_REDIRECTS: { stdin?: Producer; continuations: readonly Node[]; extraArgs: readonly Node[] } = Object.freeze({ continuations: Object.freeze([]), extraArgs: Object.freeze([]) });
 
 /** Text that is an array subscript holding a command substitution: a[$(cmd)], a[`cmd`]. */
 const SUBSCRIPT_WITH_CODE = /\[[^\]]*(\$\(|`)/;
@@ -1259,12 +1295,7 @@ export function setPlainCommandShortcut(on: boolean): void {
 }
 
 function parseAndCopy(source: string): Node {
-  const tree = parseShell(source);
-  try {
-    return copyTree(tree, source, MAX_TREE_DEPTH);
-  } finally {
-    tree.delete();
-  }
+  return parseAndCopyShell(source, MAX_TREE_DEPTH);
 }
 
 function fieldOf(parent: Node, index: number): string | null {
@@ -1350,6 +1381,18 @@ function addReasons(reasons: string[], s: Segment): void {
 }
 
 const FLAG_ORDER: Flag[] = ['parse_error', 'unknown_syntax', 'substitution', 'redirection', 'background', 'obfuscation', 'hardline', 'dynamic', 'non_posix'];
+
+/** One bit per flag the domain knows. */
+const FLAG_BIT = Object.fromEntries(FLAGS.map((f, i) => [f, 1 << i])) as Record<Flag, number>;
+/** Flags that make a command at least write with every effect a shell reaches. */
+const FAIL_CLOSED_BITS = FLAG_BIT.parse_error | FLAG_BIT.unknown_syntax | FLAG_BIT.obfuscation;
+
+/** The flags of a bit set, in FLAG_ORDER. */
+function flagsOf(bits: number): Flag[] {
+  const out: Flag[] = [];
+  for (const f of FLAG_ORDER) if ((bits & FLAG_BIT[f]) !== 0) out.push(f);
+  return out;
+}
 
 /** Where a variable's new value comes from when only the run knows it (read, a substitution, such a variable). */
 function runtimeOrigin(word: Word | null, known: ReadonlyMap<string, string> | null): string | null {

@@ -23,13 +23,19 @@ export function hasShort(argv: readonly string[], letters: string): boolean {
   return false;
 }
 
+/** The name of a long option without its dashes and value (`in-place` of `--in-place=.bak`), without splitting it. */
+function longKey(arg: string): string {
+  const eq = arg.indexOf('=', 2);
+  return eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+}
+
 /** True when a long option (or an unambiguous-looking prefix of it) appears before `--`. */
 export function hasLong(argv: readonly string[], names: readonly string[]): boolean {
   const end = endOfOptions(argv);
   for (let i = 0; i < end; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--') || arg.length < 3) continue;
-    const key = arg.slice(2).split('=')[0]!;
+    const key = longKey(arg);
     if (names.some((n) => n.startsWith(key))) return true;
   }
   return false;
@@ -49,9 +55,10 @@ export function optionValues(argv: readonly string[], short: string, long: reado
   for (let i = 0; i < end; i++) {
     const arg = argv[i]!;
     if (arg.startsWith('--') && arg.length > 2) {
-      const [key, ...rest] = arg.slice(2).split('=');
-      if (!long.some((n) => n.startsWith(key!))) continue;
-      if (rest.length) out.push(rest.join('='));
+      const eq = arg.indexOf('=', 2);
+      const key = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      if (!long.some((n) => n.startsWith(key))) continue;
+      if (eq !== -1) out.push(arg.slice(eq + 1));
       else if (i + 1 < argv.length) out.push(argv[++i]!);
     } else if (short && isShortGroup(arg)) {
       const at = arg.indexOf(short, 1);
@@ -80,8 +87,7 @@ export function operands(argv: readonly string[], withValue: { short?: string; l
       continue;
     }
     if (options && arg.startsWith('--') && arg.length > 2) {
-      const key = arg.slice(2).split('=')[0]!;
-      if (!arg.includes('=') && longV.some((n) => n === key)) i++;
+      if (!arg.includes('=') && longV.includes(arg.slice(2))) i++;
       continue;
     }
     if (options && isShortGroup(arg)) {

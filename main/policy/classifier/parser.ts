@@ -1,7 +1,7 @@
 // tree-sitter-bash through web-tree-sitter (WASM), initialised once per process.
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
-import { enableDirectCopy, readCursorExports } from './syntax';
+import { copyTree, enableDirectCopy, isDirectCopy, readCursorExports, sameTree, SELF_CHECK, type SyntaxNode } from './syntax';
 
 let parser: Parser | null = null;
 let moduleExports: Record<string, unknown> | null = null;
@@ -22,6 +22,7 @@ export function initShellParser(): Promise<void> {
     parser = p;
     moduleExports = moduleObject;
     enableDirectCopy(readCursorExports(moduleObject), parseShell);
+    enableDirectParse(moduleObject, p);
   })();
   return initialising;
 }
@@ -37,4 +38,83 @@ export function parseShell(source: string): Tree {
   const tree = parser.parse(source);
   if (!tree) throw new Error('The shell parser returned no tree.');
   return tree;
+}
+
+/**
+ * The module's own parse function, as Parser.parse calls it (web-tree-sitter's binding): the text is read
+ * through the module's parse callback, and the result is the tree's address. Parser.parse wraps that
+ * address in a Tree with a finalizer registration, a few microseconds per command that the copy never
+ * needs: it reads the tree through the cursor exports and deletes it.
+ */
+interface ParseExports {
+  _ts_parser_parse_wasm(parser: number, language: number, oldTree: number, ranges: number, rangeCount: number): number;
+  _ts_tree_delete(tree: number): void;
+  currentParseCallback: ((index: number) => string) | null;
+}
+
+let directParse: { m: ParseExports; parser: number; input: number; language: Tree['language'] } | null = null;
+
+/**
+ * Parses without the Tree wrapper from now on, if the module has the functions and the trees it gives
+ * are the ones Parser.parse gives for the check commands (and the copy walks the exports already);
+ * otherwise parseAndCopy keeps to Parser.parse.
+ */
+function enableDirectParse(moduleObject: Record<string, unknown>, p: Parser): boolean {
+  directParse = null;
+  const handles = p as unknown as { 0: unknown; 1: unknown };
+  if (!isDirectCopy() || !p.language || typeof handles[0] !== 'number' || typeof handles[1] !== 'number') return false;
+  if (typeof moduleObject._ts_parser_parse_wasm !== 'function' || typeof moduleObject._ts_tree_delete !== 'function' || !('currentParseCallback' in moduleObject)) return false;
+  const candidate = { m: moduleObject as unknown as ParseExports, parser: handles[0], input: handles[1], language: p.language };
+  for (const source of SELF_CHECK) {
+    const tree = parseShell(source);
+    let through: SyntaxNode;
+    try {
+      through = copyTree(tree, source);
+    } finally {
+      tree.delete();
+    }
+    let direct: SyntaxNode;
+    try {
+      direct = parseAndCopyWith(candidate, source, Infinity);
+    } catch {
+      return false;
+    }
+    if (!sameTree(direct, through)) return false;
+  }
+  directParse = candidate;
+  return true;
+}
+
+function parseAndCopyWith(d: NonNullable<typeof directParse>, source: string, maxDepth: number): SyntaxNode {
+  let address: number;
+  d.m.currentParseCallback = (index: number) => source.slice(index);
+  try {
+    address = d.m._ts_parser_parse_wasm(d.parser, d.input, 0, 0, 0);
+  } finally {
+    d.m.currentParseCallback = null;
+  }
+  if (!address) throw new Error('The shell parser returned no tree.');
+  try {
+    // The copy reads only the address (through the cursor exports) and the language's names.
+    return copyTree({ 0: address, language: d.language } as unknown as Tree, source, maxDepth);
+  } finally {
+    d.m._ts_tree_delete(address);
+  }
+}
+
+/** Parses a command and copies its tree into plain JavaScript (syntax.ts copyTree), freeing the parser's tree. */
+export function parseAndCopyShell(source: string, maxDepth: number): SyntaxNode {
+  // The tree without its wrapper can only be read through the cursor exports.
+  if (directParse !== null && isDirectCopy()) return parseAndCopyWith(directParse, source, maxDepth);
+  const tree = parseShell(source);
+  try {
+    return copyTree(tree, source, maxDepth);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Whether parseAndCopyShell parses without the Tree wrapper (false: through Parser.parse). */
+export function isDirectParse(): boolean {
+  return directParse !== null && isDirectCopy();
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser, moduleExportsForTest, parseShell } from './parser';
+import { initShellParser, isDirectParse, moduleExportsForTest, parseAndCopyShell, parseShell } from './parser';
 import { containsError, copyTree, copyTreeThroughApi, enableDirectCopy, isDirectCopy, plainCommandTree, plainTree, readCursorExports, sameTree, TooDeepError, type CursorExports, type SyntaxNode } from './syntax';
 
 beforeAll(async () => {
@@ -78,7 +78,9 @@ describe('the direct walk over the WASM cursor', () => {
     try {
       expect(enableDirectCopy(readCursorExports(spoil(exports) as unknown as Record<string, unknown>), parseShell)).toBe(false);
       expect(isDirectCopy()).toBe(false);
+      expect(isDirectParse()).toBe(false);
       const source = 'ls -la | grep x > out';
+      expect(sameTree(parseAndCopyShell(source, 400), copyTreeThroughApi(parseShell(source), source))).toBe(true);
       const tree = parseShell(source);
       try {
         expect(sameTree(copyTree(tree, source), copyTreeThroughApi(tree, source))).toBe(true);
@@ -88,6 +90,30 @@ describe('the direct walk over the WASM cursor', () => {
     } finally {
       expect(enableDirectCopy(exports, parseShell)).toBe(true);
     }
+  });
+});
+
+describe('the parse without the Tree wrapper (parseAndCopyShell)', () => {
+  it('is in use once the parser is initialised', () => {
+    expect(isDirectParse()).toBe(true);
+  });
+  it('gives every fixture command the tree Parser.parse gives', () => {
+    const commands = fixtureCommands();
+    expect(commands.length).toBeGreaterThan(1500);
+    const differ = commands.filter((source) => {
+      const tree = parseShell(source);
+      try {
+        return !sameTree(parseAndCopyShell(source, 400), copyTreeThroughApi(tree, source, 400));
+      } finally {
+        tree.delete();
+      }
+    });
+    expect(differ).toEqual([]);
+  });
+  it('refuses the same depth as the copy of a parsed tree, and parses on after it', () => {
+    const source = 'echo ' + '$('.repeat(50) + ')'.repeat(50);
+    expect((() => { try { parseAndCopyShell(source, 20); return null; } catch (e) { return e instanceof TooDeepError ? e.limit : e; } })()).toBe(20);
+    expect(parseAndCopyShell('ls -la', 20).text).toBe('ls -la');
   });
 });
 

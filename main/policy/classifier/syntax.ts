@@ -272,7 +272,7 @@ export function copyTreeThroughApi(tree: Tree, source: string, maxDepth = Infini
 }
 
 /** Commands whose trees hold every kind of node the check must see: fields, errors, missing nodes, heredocs, nesting. */
-const SELF_CHECK = ['ls -la | grep "$(date)" > out 2>&1 && x=1 y[2]=3 env A=b cmd', "cat <<'X' | sh\nrm -rf ~\nX", 'if true; then echo "abc', 'f() { f | f & }; f', 'ls )', 'echo ${a:-$(b)} `c` <(d) $((1+2))'];
+export const SELF_CHECK: readonly string[] = ['ls -la | grep "$(date)" > out 2>&1 && x=1 y[2]=3 env A=b cmd', "cat <<'X' | sh\nrm -rf ~\nX", 'if true; then echo "abc', 'f() { f | f & }; f', 'ls )', 'echo ${a:-$(b)} `c` <(d) $((1+2))'];
 
 /**
  * Walks through the module's exports from now on, if they give exactly the trees web-tree-sitter's

@@ -1,6 +1,7 @@
 // The program table: every program the classifier knows, by normalised name.
 import { posix } from 'node:path';
-import type { ProgramRule } from '../types';
+import type { OptionTable } from '../args';
+import type { ProgramConventions, ProgramRule } from '../types';
 import { carrierRules } from './carriers';
 import { fileRules } from './files';
 import { gitRules } from './git';
@@ -27,21 +28,41 @@ export const PROGRAM_RULES: readonly ProgramRule[] = [
   ...interpreterRules,
 ];
 
-const byName = new Map<string, ProgramRule>();
+/**
+ * One name of a program and its rule, made once per name: every command looks its program up, and what is
+ * derived from the rule for that name (its conventions, its option table) is kept here on first use.
+ * The name is the table's own string, so the keyed look-ups by name that follow compare it without
+ * hashing a string sliced from the command again.
+ */
+export class ProgramEntry {
+  /** The rule's conventions for this name (conventions.ts conventionsOf), once asked for. */
+  conventions: ProgramConventions | undefined = undefined;
+  /** The option table for this name (null: none, or the rule checks its own), once asked for. */
+  table: OptionTable | null | undefined = undefined;
+  /** `${name} ${rule.what}`: the reason given at the rule's base class. */
+  readonly baseReason: string;
+
+  constructor(
+    readonly rule: ProgramRule,
+    readonly name: string,
+  ) {
+    this.baseReason = `${name} ${rule.what}`;
+  }
+}
+
+const byName = new Map<string, ProgramEntry>();
 for (const rule of PROGRAM_RULES) {
   for (const name of rule.names) {
     if (byName.has(name)) throw new Error(`Threshold classifier: the program "${name}" has two rules.`);
-    byName.set(name, rule);
+    byName.set(name, new ProgramEntry(rule, name));
   }
 }
 
 /** The rule for a program, and the name it is known by (python3.12 is python). */
-export function lookupProgram(name: string): { rule: ProgramRule; name: string } | undefined {
+export function lookupProgram(name: string): ProgramEntry | undefined {
   const exact = byName.get(name);
-  if (exact) return { rule: exact, name };
-  const stripped = stripVersion(name);
-  const rule = byName.get(stripped);
-  return rule ? { rule, name: stripped } : undefined;
+  if (exact) return exact;
+  return byName.get(stripVersion(name));
 }
 
 /** python3.12 → python3, gcc-13 → gcc, mkfs.ext4 → mkfs. */

@@ -27,6 +27,16 @@ describe('gate regressions', () => {
     expect(store.approvals.get(p.id)?.status).toBe('pending');
   });
 
+  it('a card decided inside its own approval.requested event leaves no expiry timer behind (it used to keep a 10-minute timer, and the process, alive)', async () => {
+    const c = await core();
+    c.events.on('approval.requested', (p) => void c.gate.decideApproval({ approvalId: p.id, hash: p.hash, outcome: 'approve_once', surface: 'desktop' }));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const verdicts = [];
+    for (let i = 0; i < 5; i++) verdicts.push((await c.calls.review(shellCall(`touch sync-${i}`, { turnId: `t${i}` }))).run);
+    expect({ verdicts, timersLeft: timers() - before }).toEqual({ verdicts: [true, true, true, true, true], timersLeft: 0 });
+  });
+
   it('an orphan that expires ends its call (it used to stay awaiting approval forever)', async () => {
     const store = Store.inMemory();
     const first = await core({ store });

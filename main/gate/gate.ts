@@ -333,7 +333,9 @@ export class ApprovalGate {
       return verdictOf(j, false, { message: `Threshold could not record the approval request (${why}), so the call was refused.` });
     }
     crashPoint('pending_written');
-    if (ttl > 0) waiter.timer = setTimeout(() => this.expire(approvalId), ttl);
+    // A surface may decide inside the approval.requested event the commit emitted: then the waiter is gone
+    // already, and a timer set now would outlive the decision by the whole TTL (and keep the process alive).
+    if (ttl > 0 && this.waiters.get(approvalId) === waiter) waiter.timer = setTimeout(() => this.expire(approvalId), ttl);
     const onAbort = () => (signal?.reason === QUITTING ? this.settle(approvalId, 'cancelled', null) : this.cancelApproval(approvalId));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();

@@ -69,7 +69,8 @@ describe('process control', () => {
     const c = new AbortController();
     // Cancel once the trap is set (the script says so), however slow the machine is.
     const onOutput = (_s: string, chunk: string) => chunk.includes('trap-set') && c.abort();
-    const r = await sh('trap "echo cleaned-up; exit 3" TERM; echo trap-set; sleep 30 & wait', 'write', { onOutput }, c.signal);
+    // A long grace: on a loaded machine the trap may take seconds to run, and SIGKILL must not be what it meets.
+    const r = await sh('trap "echo cleaned-up; exit 3" TERM; echo trap-set; sleep 30 & wait', 'write', { limits: { graceMs: 15_000 }, onOutput }, c.signal);
     expect({ cancelled: r.cancelled, out: r.stdout.text.trim() }).toEqual({ cancelled: true, out: 'trap-set\ncleaned-up' });
   });
   it('kills after the grace when SIGTERM is ignored', async () => {

@@ -167,7 +167,8 @@ describe('process control and output, as on Linux', () => {
   it('cancel sends SIGTERM first, so the command can clean up', async () => {
     const c = new AbortController();
     const onOutput = (_s: string, chunk: string) => chunk.includes('trap-set') && c.abort();
-    const r = await sh('trap "echo cleaned-up; exit 3" TERM; echo trap-set; sleep 30 & wait', 'write', { onOutput }, c.signal);
+    // A long grace: on a loaded machine the trap may take seconds to run, and SIGKILL must not be what it meets.
+    const r = await sh('trap "echo cleaned-up; exit 3" TERM; echo trap-set; sleep 30 & wait', 'write', { limits: { graceMs: 15_000 }, onOutput }, c.signal);
     expect({ cancelled: r.cancelled, out: r.stdout.text.trim() }).toEqual({ cancelled: true, out: 'trap-set\ncleaned-up' });
   });
 

@@ -1,6 +1,7 @@
 // The shape every remote approver's bridge has (Telegram, Matrix): it sends a card with its buttons,
 // edits it in place, and reports answers; it never decides. The hub (hub.ts) checks each answer and
 // calls the gate's one decide, as any other surface does.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { HumanOutcome } from '../../common/approvals';
 import type { Disposable } from '../../common/disposable';
 
@@ -57,4 +58,9 @@ export interface RemoteBridge extends Disposable {
 /** How long a poll loop waits after a failure: doubling from 1 s to 30 s. */
 export function backoffMs(failures: number): number {
   return Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1));
+}
+
+/** Waits `ms`, or less when the bridge is stopped: resolves either way (a stopped wait is not an error). */
+export function waitOrStop(ms: number, signal: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }

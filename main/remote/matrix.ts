@@ -10,7 +10,7 @@
 // client state machine for the four endpoints used here.
 import { z } from 'zod';
 import type { BridgeStatus, OutgoingCard, Press, RemoteBridge } from './bridge';
-import { backoffMs } from './bridge';
+import { backoffMs, waitOrStop } from './bridge';
 import { oneLine } from './card-text';
 import type { MatrixConfig } from '../config/remote-settings';
 import { guardedFetch, ReplyRefused } from './guarded-fetch';
@@ -135,7 +135,7 @@ export class MatrixBridge implements RemoteBridge {
         const why = this.o.redact(err instanceof MatrixError || err instanceof ReplyRefused ? err.message : oneLine(String((err as Error)?.message ?? err), 200));
         this.state = { ...this.state, state: 'failing', error: why };
         if (failures === 1 || failures % 20 === 0) this.o.log?.(`matrix: sync failed (${why}); retrying`);
-        await sleep(backoffMs(failures), this.stop.signal);
+        await waitOrStop(backoffMs(failures), this.stop.signal);
       }
     }
   }
@@ -219,15 +219,3 @@ function clip(text: string): string {
   return text.length > BODY_MAX ? `${text.slice(0, BODY_MAX - 1)}…` : text;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
-}

@@ -7,7 +7,7 @@
 import { Api, GrammyError, HttpError } from 'grammy';
 import { z } from 'zod';
 import type { BridgeStatus, OutgoingCard, Press, RemoteBridge } from './bridge';
-import { backoffMs } from './bridge';
+import { backoffMs, waitOrStop } from './bridge';
 import { oneLine } from './card-text';
 import type { TelegramConfig } from '../config/remote-settings';
 import { CALLBACK_DATA_MAX } from './decision-token';
@@ -87,14 +87,14 @@ export class TelegramBridge implements RemoteBridge {
         failures++;
         const why = this.failed(err);
         if (failures === 1 || failures % 20 === 0) this.o.log?.(`telegram: polling failed (${why}); retrying`);
-        await sleep(backoffMs(failures), this.stop.signal);
+        await waitOrStop(backoffMs(failures), this.stop.signal);
         continue;
       }
       failures = 0;
       this.ok();
       if (!Array.isArray(updates)) {
         this.failed(new Error('getUpdates answered with something other than a list'));
-        await sleep(backoffMs(1), this.stop.signal);
+        await waitOrStop(backoffMs(1), this.stop.signal);
         continue;
       }
       for (const raw of updates.slice(0, 100)) this.take(raw, onPress);
@@ -166,15 +166,3 @@ export function describeError(err: unknown): string {
   return oneLine(String(e?.error?.message ?? e?.message ?? err), 200);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
-}

@@ -2,7 +2,7 @@
 // we spawned (the PID namespace's init reaps orphans inside), so walking /proc from it finds them all.
 // macOS has no /proc: there the process table comes from ps(1).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessRow {
   pid: number;
@@ -71,6 +71,41 @@ export function descendants(root: number): number[] {
     if (ppid !== null) rows.push({ pid, ppid, uid: -1 });
   }
   return descendantsIn(rows, root);
+}
+
+/** The process group of each pid (from /proc, or one ps(1) call where there is none); a pid that is gone is left out. */
+export function processGroups(pids: readonly number[]): Map<number, number> {
+  const groups = new Map<number, number>();
+  if (!pids.length) return groups;
+  if (existsSync('/proc/self/stat')) {
+    for (const pid of pids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // After the command name (which may hold spaces and parentheses): state, ppid, pgrp.
+        groups.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]));
+      } catch {
+        // gone
+      }
+    }
+    return groups;
+  }
+  const r = spawnSync('/bin/ps', ['-A', '-o', 'pid=,pgid='], { encoding: 'utf8', timeout: 5_000 });
+  const wanted = new Set(pids);
+  for (const line of r.status === 0 ? r.stdout.split('\n') : []) {
+    const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+    if (m && wanted.has(Number(m[1]))) groups.set(Number(m[1]), Number(m[2]));
+  }
+  return groups;
+}
+
+/**
+ * Whom a stop's SIGTERM goes to when a run is its own process group: the whole group in one signal
+ * (-leader), then each descendant that left the group (setsid). Each process once, and the leader never
+ * after its children: a shell that saw its child end first would return from `wait` and exit without
+ * running its trap.
+ */
+export function groupStopTargets(leader: number, tree: readonly number[], groups: ReadonlyMap<number, number>): number[] {
+  return [-leader, ...tree.filter((p) => groups.get(p) !== leader)];
 }
 
 export function signal(pids: readonly number[], sig: NodeJS.Signals): void {

@@ -16,7 +16,7 @@ import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
 import { probeJail, type JailProbe } from './probe';
 import { isAlive } from '../node/pid-lock.js';
-import { commandName, countProcessesOf, descendants, signal } from './processes';
+import { commandName, countProcessesOf, descendants, groupStopTargets, processGroups, signal } from './processes';
 import { looksLikeProfileFailure, profileRefused, SeatbeltJail, type SeatbeltRun } from './seatbelt-jail';
 import { scrubEnv } from './env';
 import { buildSeccompFilter } from './seccomp';
@@ -300,6 +300,9 @@ export class Executor {
     // every descendant (macOS, and unjailed), since there is no PID namespace to end with the jail.
     const byGroup = !status.jailed || !!seatbelt;
 
+    // SIGKILL after a stop's grace; cleared when the run ends, so it never meets a process (or group) that
+    // later took one of the run's ids.
+    let killer: NodeJS.Timeout | null = null;
     const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       let terminating = false;
       const rootPid = () => child?.pid ?? ptyProcess?.pid ?? 0;
@@ -311,17 +314,20 @@ export class Executor {
         terminating = true;
         // SIGTERM the command's processes (not the jail's own bwrap processes, whose death would kill them
         // at once), so they can clean up; SIGKILL the whole tree after the grace.
+        // Each process once, parents before their children: a shell whose child ended before its own SIGTERM
+        // came would return from `wait` and exit without running its trap.
         const tree = descendants(pid);
         if (!byGroup) signal(tree.filter((p) => commandName(p) !== 'bwrap'), 'SIGTERM');
         else {
-          signal(tree, 'SIGTERM');
+          const [group, ...outside] = groupStopTargets(pid, tree, processGroups(tree));
           try {
-            process.kill(-pid, 'SIGTERM');
+            process.kill(group!, 'SIGTERM');
+            signal(outside, 'SIGTERM');
           } catch {
-            signal([pid], 'SIGTERM');
+            signal([pid, ...tree], 'SIGTERM');
           }
         }
-        const killer = setTimeout(() => {
+        killer = setTimeout(() => {
           signal(descendants(pid), 'SIGKILL');
           try {
             process.kill(-pid, 'SIGKILL');
@@ -414,11 +420,12 @@ export class Executor {
     // Nothing of the run may survive it. Jailed on Linux, the PID namespace died with bwrap (and the cgroup
     // is emptied below); otherwise the tree is searched and the process group killed (on macOS a process
     // that left both its group and its parent's tree is beyond reach: docs/executor.md, "macOS").
+    if (killer) clearTimeout(killer);
     const pid = (child as ChildProcess | null)?.pid ?? (ptyProcess as IPty | null)?.pid;
     if (pid && byGroup) {
       const left = descendants(pid);
       if (left.length || isAlive(pid)) signal([pid, ...left], 'SIGKILL');
-      if (seatbelt) killGroup(pid);
+      killGroup(pid);
     }
     // The jail is gone: its placeholders go too, unless a jail beside it still mounts them.
     this.releasePlaceholders(mountedProtected, createdPlaceholders);

@@ -3,7 +3,7 @@
 // start runs nothing: the caller gets an error that names the cause and the fix.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IPty } from 'node-pty';
-import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planContainment, type Containment, type ContainmentPlan, type LaunchLimits, type MemoryContainment } from './containment';
@@ -14,6 +14,7 @@ import { systemResolver, type Resolver } from './net/destination';
 import { bwrapArgs, placeholderFileCount } from './jail/bwrap';
 import { planJail, type PlanContext } from './jail/plan';
 import { HeadTailBuffer } from './output';
+import { Placeholders } from './placeholders';
 import { probeJail, type JailProbe } from './probe';
 import { isAlive } from '../node/pid-lock.js';
 import { commandName, countProcessesOf, descendants, groupStopTargets, processGroups, signal } from './processes';
@@ -47,6 +48,8 @@ export interface ExecutorOptions extends Omit<PlanContext, 'emptyFile'> {
   spareAfterMs?: number;
   /** For tests: name resolution (the egress proxy's and web_fetch's) instead of the system's. */
   resolveHost?: Resolver;
+  /** Where the placeholders in existence are listed, so a core killed mid-run has them removed at its next start. */
+  placeholderJournal?: string;
 }
 
 export interface JailStatus {
@@ -111,20 +114,14 @@ export class Executor {
   private spare: Launcher | null = null;
   private disposed = false;
   private launches = 0;
-  /**
-   * Protected paths in the workspace that running jails mount over, with how many do. A placeholder is
-   * removed only once no running jail mounts it: Linux lets a mount point in another mount namespace be
-   * removed and detaches the mount there, so removing a placeholder at the end of one run while a run
-   * beside it had bound it read-only let that run create the file (a .envrc, a hook) after all.
-   */
-  private protectedInUse = new Map<string, number>();
-  /** Placeholders whose run ended while another jail still mounted them: removed when the last one ends. */
-  private placeholdersLeft = new Set<string>();
+  /** The empty files and folders jails make where a protected name is absent (executor/placeholders.ts). */
+  readonly placeholders: Placeholders;
   /** Name resolution for everything Threshold dials (the egress proxy, web_fetch): one boundary, which a test may replace. */
   readonly resolveHost: Resolver;
 
   constructor(private readonly o: ExecutorOptions) {
     this.resolveHost = o.resolveHost ?? systemResolver;
+    this.placeholders = new Placeholders(o.placeholderJournal ?? null);
     this.probe = o.probe ?? probeJail();
     const seatbelt = this.probe.ok && this.probe.kind === 'seatbelt' ? this.probe : null;
     this.containment = seatbelt ? SEATBELT_CONTAINMENT : (o.containment ?? planContainment());
@@ -278,7 +275,7 @@ export class Executor {
 
     // Counted from here on, where nothing throws before the release below (a request that could not be
     // written ran nothing and made no placeholder).
-    for (const p of mountedProtected) this.protectedInUse.set(p, (this.protectedInUse.get(p) ?? 0) + 1);
+    this.placeholders.mount(mountedProtected, createdPlaceholders);
     const started = performance.now();
     const out = new HeadTailBuffer(limits.outputCapBytes);
     const err = new HeadTailBuffer(limits.outputCapBytes);
@@ -428,7 +425,7 @@ export class Executor {
       killGroup(pid);
     }
     // The jail is gone: its placeholders go too, unless a jail beside it still mounts them.
-    this.releasePlaceholders(mountedProtected, createdPlaceholders);
+    this.placeholders.release(mountedProtected);
     const outOfMemory = containment?.outOfMemory(exit) ?? false;
     containment?.cleanup();
     if (launched) removeFile(launched.requestFile);
@@ -466,20 +463,6 @@ export class Executor {
       memory: status.jailed && this.containment.ok ? { limitBytes: limits.maxMemoryBytes, heldBy: this.containment.memory, exceeded: outOfMemory } : null,
       ...(egressReport ? { egress: egressReport } : {}),
     };
-  }
-
-  private releasePlaceholders(mounted: readonly string[], created: readonly string[]): void {
-    for (const p of mounted) {
-      const n = (this.protectedInUse.get(p) ?? 1) - 1;
-      if (n > 0) this.protectedInUse.set(p, n);
-      else this.protectedInUse.delete(p);
-    }
-    for (const p of created) this.placeholdersLeft.add(p);
-    for (const p of [...this.placeholdersLeft]) {
-      if (this.protectedInUse.has(p)) continue;
-      this.placeholdersLeft.delete(p);
-      removeIfEmpty(p);
-    }
   }
 
   dispose(): void {
@@ -523,16 +506,5 @@ function removeFile(p: string): void {
     unlinkSync(p);
   } catch {
     // never written
-  }
-}
-
-/** Placeholders the jail left for protected paths: removed again when nothing was put in them. */
-function removeIfEmpty(p: string): void {
-  try {
-    const st = lstatSync(p, { throwIfNoEntry: false });
-    if (st?.isDirectory()) rmdirSync(p); // refused (ENOTEMPTY) when something was put in it
-    else if (st?.isFile() && st.size === 0) unlinkSync(p);
-  } catch {
-    // not empty, or gone
   }
 }

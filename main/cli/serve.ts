@@ -139,6 +139,8 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   // The one line that shows the token: written as is (the redactor would hide it, being a secret).
   if (runtime.web) io.stderr.write(`threshold: web UI: ${runtime.web.url}\n`);
   if (runtime.web && values.open) log((await openWebUi(runtime.web.url, dataDir, { platform: process.platform, env: io.env })).message);
+  const leftBehind = core.executor.placeholders.recovered.length;
+  if (leftBehind) log(`removed ${leftBehind} empty placeholder(s) the jail of an earlier run had left in the workspace (it was stopped mid-command)`);
   log(agent ? `model: ${agent.modelLabel}` : 'no agent: the gate only');
   // One sentence with the fix, on the terminal as in the window (docs/executor.md, "When the jail cannot start").
   const jail = core.jailStatus();
@@ -148,18 +150,27 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   runtime.own(toDisposable(logEvents(core, log)));
   const tour = runtime.startDemoTour();
   if (tour) log(`demo session ${tour.sessionId} started: "${DEMO_PROMPT}" — approve in the web UI, or with: threshold ctl pending, then threshold ctl decide ID approve_once`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      log(`stopping (${signal})`);
-      resolve();
-    };
-    const onTerm = () => stop('SIGTERM');
-    const onInt = () => stop('SIGINT');
-    process.once('SIGTERM', onTerm);
-    process.once('SIGINT', onInt);
-    runtime.own(toDisposable(() => void (process.off('SIGTERM', onTerm), process.off('SIGINT', onInt))));
-  });
-  await runtime.dispose();
+  // A stop lets running commands end as a cancel does (SIGTERM, their grace, then SIGKILL) and records them.
+  // A second signal while stopping must not end the process at once: Ctrl+C in a terminal reaches both
+  // npm and serve, and npm passes it on, so serve commonly gets two. The handlers stay until the end.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return log(`still stopping (${signal} again): running commands are given their grace to end`);
+    stopping = true;
+    log(`stopping (${signal})`);
+    stopRequested();
+  };
+  let stopRequested = () => {};
+  const stopped = new Promise<void>((resolve) => (stopRequested = resolve));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  await stopped;
+  try {
+    await runtime.dispose();
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
   // Everything Threshold owns is gone now. The AI SDK (6.0.x) leaves its 120 s chunk timer behind when a
   // stream is aborted, which would keep a stopped daemon alive for two minutes: a stopped serve ends.
   if (io.stderr === process.stderr) setTimeout(() => process.exit(), 1000).unref();

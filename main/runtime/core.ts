@@ -22,6 +22,7 @@ import { newId } from '../store/ids';
 import type { CallRow } from '../store/calls-repo';
 import { Store } from '../store/store';
 import { Executor } from '../../executor/run';
+import { placeholderJournalPath } from '../../executor/placeholders';
 import type { Resolver } from '../../executor/net/destination';
 import { hostPort } from '../../common/hosts';
 import { ApproveAllService } from '../gate/approve-all';
@@ -101,7 +102,8 @@ export class ThresholdCore {
     this.recorder = new CallRecorder({ store: this.store, redactor: this.redactor, events: this.events, runtimeId: this.runtimeId, now: this.now });
     // No call of this process exists yet: whatever is still in flight was cut short by the previous one.
     this.recovered = this.recorder.recoverInFlight();
-    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits, ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
+    // After the lock: the placeholders an earlier run of this data directory left are this process's to remove.
+    this.executor = o.executor ?? new Executor({ home: o.paths.home, appDirs: o.paths.appDirs, unjailed: o.config.executor.unjailed, limits: o.config.executor.limits, placeholderJournal: placeholderJournalPath(o.dataDir), ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
     this.checkpoints = new CheckpointService(this.store, o.dataDir, this.now, o.config.executor.checkpointMaxFileBytes, this.redactor);
     this.consent = new SandboxConsent(this.store, () => this.o.paths, this.now, this.redactor);
     this.gate = new ApprovalGate({

@@ -99,7 +99,9 @@ class Draft {
     // The last reason given at the segment's class: the path, option or program that put it there.
     if (reason && cls === raised) this.decisive = reason;
     this.cls = raised;
-    for (const e of effects) if (!this.effects.includes(e)) this.effects.push(e);
+    // Indexed: effects come as shared frozen lists and as fresh ones, and for-of over such a mix
+    // allocates an iterator and a result object per element even in optimised code.
+    for (let i = 0; i < effects.length; i++) if (!this.effects.includes(effects[i]!)) this.effects.push(effects[i]!);
     if (reason && this.secretReason === null && effects.includes('secret_read')) this.secretReason = reason;
     if (reason && !this.reasons.includes(reason)) this.reasons.push(reason);
   }
@@ -697,7 +699,7 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
       const known = ascii ? lookupProgram(this.ctx.caseInsensitiveNames ? imitated.toLowerCase() : imitated) : undefined;
-      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, entryConventions(known)));
+      if (known?.analyze) known.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, entryConventions(known)));
       return { kind: 'unknown' };
     }
     const trusted = normalised.trusted;
@@ -709,9 +711,9 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs ${rawName}, a program outside the system's program directories`);
       this.scanReads(d, expanded, argv, scope, 'content');
       const known = lookupProgram(name);
-      if (!known?.rule.analyze) return { kind: 'unknown' };
+      if (!known?.analyze) return { kind: 'unknown' };
       const analysis = new RuleAnalysis(this, d, scope, entryConventions(known));
-      known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
+      known.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
       return analysis.produced ?? { kind: 'unknown' };
     }
     if (this.functions?.has(name)) {
@@ -726,7 +728,6 @@ export class ShellAnalyzer {
       this.urlOperands(d, name, argv, expanded);
       return { kind: 'unknown' };
     }
-    const rule = found.rule;
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
     const conventions = entryConventions(found);
     // The shared conventions come first: `bash -n script.sh`, `apt-get -s install x`, `git --version`.
@@ -736,13 +737,13 @@ export class ShellAnalyzer {
       for (const i of inert.reads) if (expanded[i]) this.judgeRead(d, argv[i]!, expanded[i]!.literal, scope.cwd, false, expanded[i]!.glob, 'content', stdioOperand(conventions));
       return { kind: 'unknown' };
     }
-    d.raise(rule.base, name === found.name ? found.baseReason : `${name} ${rule.what}`, rule.effects);
-    if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
+    d.raise(found.base, name === found.name ? found.baseReason : `${name} ${found.rule.what}`, found.effects);
+    if (found.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
     const table = entryTable(found);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
-    if (!rule.analyze) return passThrough(found.name, argv, stdin);
+    if (found.analyze === null) return passThrough(found.name, argv, stdin);
     const analysis = new RuleAnalysis(this, d, scope, conventions);
-    rule.analyze(inv, analysis);
+    found.analyze(inv, analysis);
     if (analysis.produced) return analysis.produced;
     return passThrough(found.name, argv, stdin);
   }
@@ -1138,7 +1139,7 @@ class RuleAnalysis implements Analysis {
     this.d.raise(cls, reason, effects);
   }
   addEffects(effects: readonly Effect[]): void {
-    for (const e of effects) if (!this.d.effects.includes(e)) this.d.effects.push(e);
+    for (let i = 0; i < effects.length; i++) if (!this.d.effects.includes(effects[i]!)) this.d.effects.push(effects[i]!);
   }
   markDynamic(reason: string): void {
     this.d.dynamic = true;
@@ -1165,7 +1166,7 @@ class RuleAnalysis implements Analysis {
       this.analyzer.markDynamicProgram(this.d, nameWord, []);
       return;
     }
-    const inner = { ...this.scope, via: [...this.scope.via, via] };
+    const inner: Scope = { cwd: this.scope.cwd, via: [...this.scope.via, via], depth: this.scope.depth };
     this.produced = this.analyzer.runInvocation(this.d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
   }
   runCode(code: Word | string, via: string, stdin?: Producer): void {

@@ -50,7 +50,7 @@ export class ProgramEntry {
   /** rule.readsArgs */
   readonly readsArgs: ProgramRule['readsArgs'];
   /** rule.analyze (rules never read `this`). */
-  readonly analyze: ProgramRule['analyze'] | null;
+  readonly analyze: NonNullable<ProgramRule['analyze']> | null;
 
   constructor(
     readonly rule: ProgramRule,

@@ -198,7 +198,7 @@ export class ShellAnalyzer {
   /** @internal */
   analyzeSource(source: string, scope: Scope, carrier: Draft | null, stdin: Producer = { kind: 'none' }): Producer {
     const obfuscation = findObfuscation(source);
-    for (const why of obfuscation) this.flag('obfuscation', `obfuscation: the command ${why}`);
+    for (let i = 0; i < obfuscation.length; i++) this.flag('obfuscation', `obfuscation: the command ${obfuscation[i]}`);
     if (scope.depth > MAX_DEPTH) {
       const d = this.newDraft(source, scope);
       this.reachEverything(d, 'code nested too deeply to analyse');
@@ -600,7 +600,10 @@ export class ShellAnalyzer {
     const redirects: Node[] = [];
     const assignments: Node[] = [];
     let nameNode: Node | null = null;
-    const argNodes: Node[] = [];
+    // Room for every child (the arguments are most of them), filled up to argCount: a list pushed to
+    // from empty would reserve 17 places at its first push.
+    const argNodes = new Array<Node>(node.childCount);
+    let argCount = 0;
     for (let i = 0; i < node.childCount; i++) {
       const c = node.child(i)!;
       if (!c.isNamed) continue;
@@ -608,11 +611,11 @@ export class ShellAnalyzer {
       if (field === 'name') nameNode = c;
       else if (field === 'redirect' || c.type.endsWith('_redirect')) redirects.push(c);
       else if (c.type === 'variable_assignment' && !nameNode) assignments.push(c);
-      else if (field === 'argument' || nameNode) argNodes.push(c);
+      else if (field === 'argument' || nameNode) argNodes[argCount++] = c;
       else if (c.type === 'subscript' || c.type === 'variable_assignment') assignments.push(c);
-      else argNodes.push(c);
+      else argNodes[argCount++] = c;
     }
-    for (const a of assignments) this.judgeAssignment(d, a, scope, false);
+    for (let i = 0; i < assignments.length; i++) this.judgeAssignment(d, assignments[i]!, scope, false);
 
     // Redirections decide what stdin is and what else the command writes.
     const fed = this.applyRedirects(d, outerRedirects.length === 0 ? redirects : [...redirects, ...outerRedirects], scope);
@@ -625,13 +628,13 @@ export class ShellAnalyzer {
     const nameProducers: Producer[] = [];
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
     // Arrays of their final length: a pushed-to empty array takes room for 17 elements at its first push.
-    const count = argNodes.length + fed.extraArgs.length;
+    const count = argCount + fed.extraArgs.length;
     const args = new Array<Word>(count);
     const argv = new Array<string>(count + 1);
     argv[0] = nameWord.value;
     let literal = nameWord.literal;
     for (let i = 0; i < count; i++) {
-      const w = this.evalWord(i < argNodes.length ? argNodes[i]! : fed.extraArgs[i - argNodes.length]!, d, scope);
+      const w = this.evalWord(i < argCount ? argNodes[i]! : fed.extraArgs[i - argCount]!, d, scope);
       args[i] = w;
       argv[i + 1] = w.value;
       if (!w.literal) literal = false;

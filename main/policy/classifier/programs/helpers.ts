@@ -1,7 +1,7 @@
 // Small builders shared by the program tables.
 import type { Class, Effect } from '../../../../common/domain';
 import type { Analysis, Invocation, ProgramRule } from '../types';
-import type { Word } from '../words';
+import type { Producer, Word } from '../words';
 import { operands } from '../args';
 import { isUrl } from '../network/hosts';
 
@@ -64,6 +64,17 @@ export function subcommandClass(inv: Invocation, table: Readonly<Record<string, 
 /** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */
 export function literalWord(value: string): Word {
   return { source: value, value, literal: true, glob: false, substitutions: [], unknown: [] };
+}
+
+/**
+ * A word of a command line another program fills in at run time (find's {}, xargs -I's string): the same
+ * word, computed at run time from `origin`. Written out rather than spread: words come in several shapes
+ * (with or without risks and origin), which makes an object spread take its slow path.
+ */
+export function filledAtRunTime(w: Word, origin: Producer): Word {
+  const out: Word = { source: w.source, value: w.value, literal: false, glob: w.glob, substitutions: w.substitutions, unknown: w.unknown, origin };
+  if (w.risks !== undefined) out.risks = w.risks;
+  return out;
 }
 
 /**

@@ -249,6 +249,8 @@ const HARMLESS_DEVICES = new Set([
   '/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty',
 ]);
 export function isHarmlessDevice(path: string): boolean {
+  // Every one is under /dev/: other paths skip the set, whose look-up hashes the whole path.
+  if (!path.startsWith('/dev/')) return false;
   return HARMLESS_DEVICES.has(path) || path.startsWith('/dev/fd/') || path.startsWith('/dev/pts/');
 }
 

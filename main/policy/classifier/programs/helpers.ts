@@ -48,7 +48,7 @@ export interface SubcommandClass {
  */
 export function subcommandClass(inv: Invocation, table: Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>, valued: { short?: string; long?: readonly string[] } = {}): (SubcommandClass & { path: string }) | null {
   const ops = operands(inv.argv, valued).map((i) => inv.argv[i]!);
-  for (let n = Math.min(4, ops.length); n >= 1; n--) {
+  for (let n = Math.min(4, ops.length, longestKeyOf(table)); n >= 1; n--) {
     const path = ops.slice(0, n).join(' ');
     const entry = table[path];
     if (!entry) continue;
@@ -59,6 +59,22 @@ export function subcommandClass(inv: Invocation, table: Readonly<Record<string, 
     }
   }
   return null;
+}
+
+const longestKeys = new WeakMap<object, number>();
+
+/**
+ * The most space-separated parts a key of the table has, counted once per table: n operands joined by
+ * spaces have at least n parts, so a longer path cannot be a key and is not built to be looked up.
+ */
+function longestKeyOf(table: object): number {
+  let longest = longestKeys.get(table);
+  if (longest === undefined) {
+    longest = 0;
+    for (const key of Object.keys(table)) longest = Math.max(longest, key.split(' ').length);
+    longestKeys.set(table, longest);
+  }
+  return longest;
 }
 
 /** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */

@@ -2,8 +2,12 @@
 // tree one by one crosses into WebAssembly on every property; the copy makes the analysis pure JS.
 import type { Tree, TreeCursor } from 'web-tree-sitter';
 
-/** The children of every leaf: one frozen list, so a leaf allocates none (a node's first child replaces it). */
-const NO_CHILDREN = Object.freeze([]) as unknown as SyntaxNode[];
+/**
+ * The children of every leaf: one shared empty list, so a leaf allocates none; adopt() replaces it with
+ * the node's own list at the first child, and nothing else adds children. Not frozen: a frozen array has
+ * its own elements kind, and for-of over children of both kinds then allocates an iterator per loop.
+ */
+const NO_CHILDREN: SyntaxNode[] = [];
 
 export class SyntaxNode {
   children: SyntaxNode[] = NO_CHILDREN;

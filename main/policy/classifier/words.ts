@@ -12,6 +12,13 @@ export type Producer =
   | { kind: 'decoded'; withLocal?: true }
   | { kind: 'unknown' };
 
+/**
+ * The two producers that carry nothing but their kind, shared (frozen: a producer is never changed once
+ * made), so walking a command does not allocate one for every statement, stage and default.
+ */
+export const NO_OUTPUT: Producer = Object.freeze({ kind: 'none' });
+export const UNKNOWN_OUTPUT: Producer = Object.freeze({ kind: 'unknown' });
+
 export interface Word {
   /** The word as written. */
   source: string;

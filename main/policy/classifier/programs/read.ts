@@ -2,7 +2,7 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { endOfOptions, found, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
 import type { Analysis, Invocation, ProgramConventions } from '../types';
-import { mayBeOption, type Word } from '../words';
+import { mayBeOption, UNKNOWN_OUTPUT, type Word } from '../words';
 import { broadDeleteRoot, findNarrows } from './files';
 import { fetchesUrls, filledAtRunTime, readOperands, writeOperands, writeValue, type Rule } from './helpers';
 import { ACK_OPTIONS, AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
@@ -200,7 +200,7 @@ const cat: Rule = {
     const ops = operands(inv.argv);
     const decoder = inv.name !== 'cat';
     if (ops.length === 0 || (ops.length === 1 && inv.argv[ops[0]!] === '-')) a.produce(decoder ? { kind: 'decoded' } : inv.stdin);
-    else a.produce(decoder ? { kind: 'decoded' } : { kind: 'unknown' });
+    else a.produce(decoder ? { kind: 'decoded' } : UNKNOWN_OUTPUT);
   },
   match: ['cat README.md', 'cat -n a b', 'zcat log.gz'],
   notMatch: ['cat ~/.ssh/id_rsa', 'cat --frob x', 'zcat --frob x.gz'],
@@ -507,7 +507,7 @@ const find: Rule = {
         let end = i + 1;
         while (end < argv.length && argv[end] !== ';' && argv[end] !== '+') end++;
         // {} stands for each path found: a value known only at run time.
-        const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? filledAtRunTime(w, { kind: 'unknown' }) : w));
+        const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? filledAtRunTime(w, UNKNOWN_OUTPUT) : w));
         a.runArgv(cmd, `find ${x}`);
         for (const r of rootPaths) a.read(r.v, r.lit, inv.cwd, true);
         // Run on every file under / or ~, a deleting or changing command is as broad as rm -rf of it.

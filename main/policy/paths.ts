@@ -30,11 +30,27 @@ export function resolvePath(raw: string, cwd: string | null, ctx: PathContext): 
   if (!p.startsWith('/')) {
     if (cwd === null) return null;
     // join is normalize(cwd + '/' + p); most paths are already normal, and then that is the answer.
-    if (p !== '' && isNormalAbsolute(cwd) && isNormalRelative(p)) return cwd === '/' ? '/' + p : cwd + '/' + p;
+    if (p !== '' && isNormalAbsolute(cwd)) {
+      const plain = withoutDotPrefixOrSlashSuffix(p);
+      if (plain === '') return cwd;
+      if (isNormalRelative(plain)) return cwd === '/' ? '/' + plain : cwd + '/' + plain;
+    }
     p = posix.join(cwd, p);
   } else if (isNormalAbsolute(p)) return p;
   const normalized = posix.normalize(p);
   return normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
+}
+
+/**
+ * `.`, `./src`, `dist/` and `./dist/` name what `src` and `dist` name: the leading `./`s and one trailing
+ * slash removed ('' for `.` and `./`), so the common operands of find, rg and rm -r skip posix.join.
+ */
+function withoutDotPrefixOrSlashSuffix(p: string): string {
+  if (p === '.') return '';
+  let start = 0;
+  while (p.startsWith('./', start)) start += 2;
+  const end = p.length > start && p.endsWith('/') ? p.length - 1 : p.length;
+  return start === 0 && end === p.length ? p : p.slice(start, end);
 }
 
 /** An absolute path that posix.normalize leaves as it is, with no trailing slash: no empty, . or .. segment. */
@@ -233,6 +249,8 @@ const HARMLESS_DEVICES = new Set([
   '/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty',
 ]);
 export function isHarmlessDevice(path: string): boolean {
+  // Every one is under /dev/: other paths skip the set, whose look-up hashes the whole path.
+  if (!path.startsWith('/dev/')) return false;
   return HARMLESS_DEVICES.has(path) || path.startsWith('/dev/fd/') || path.startsWith('/dev/pts/');
 }
 
@@ -311,10 +329,12 @@ export function globCouldReachCredential(globAbs: string, ctx: PathContext): boo
  */
 export function globReachesCredentialLocation(globAbs: string, ctx: PathContext): boolean {
   const parts = globAbs.split('/').filter(Boolean);
+  // Which parts hold a wildcard, found once: the others match a credential part only when equal.
+  const wild = parts.map(hasGlobChar);
   for (const cparts of credentialParts(ctx)) {
     const n = Math.min(parts.length, cparts.length);
     let ok = true;
-    for (let i = 0; i < n && ok; i++) ok = globPartMatches(parts[i]!, cparts[i]!);
+    for (let i = 0; i < n && ok; i++) ok = wild[i] ? globPartMatches(parts[i]!, cparts[i]!) : parts[i] === cparts[i];
     if (ok && (parts.length >= cparts.length || parts.slice(n).length === 0)) return true;
     // A shorter glob that matches a prefix of a credential path only lists it; deeper reads need more parts.
     if (ok && parts.length < cparts.length && parts.length > 0 && parts[parts.length - 1] === '**') return true;
@@ -348,9 +368,14 @@ export function globMatchesOnlySecretNames(globAbs: string, roots: readonly stri
   return secretNameReason(globAbs.slice(0, slash + 1) + filled, roots) !== null;
 }
 
+/** Whether a path part holds a wildcard (* ? [). */
+function hasGlobChar(part: string): boolean {
+  return /[*?[]/.test(part);
+}
+
 const globCache = new Map<string, RegExp>();
 export function globPartMatches(glob: string, name: string): boolean {
-  if (!/[*?[]/.test(glob)) return glob === name;
+  if (!hasGlobChar(glob)) return glob === name;
   // Leading dots are not matched by wildcards (bash without dotglob).
   if (name.startsWith('.') && !glob.startsWith('.')) return false;
   let re = globCache.get(glob);

@@ -25,7 +25,7 @@ import { conventionsOf, inertInvocation, readKindOf, stdioOperand, STDIO_OPERAND
 import { CREDENTIAL_SYSTEM_PATHS } from '../../../common/credential-locations';
 import { findObfuscation, isSuspiciousName, lookalikeSkeleton } from './unicode';
 import { arithmeticRisks, loopVariablesFromData, mayHoldArithmetic, printsANumber } from './arithmetic';
-import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, type Word } from './words';
+import { collectSubstitutions, evaluateWord, expandBraces, expansionRisks, mayBeOption, NO_OUTPUT, UNKNOWN_OUTPUT, type Word } from './words';
 import { isCodeVariable, isDangerousVariable } from './env-vars';
 import { scanOptions, tableFor, type OptionTable, type ScannedOptions } from './args';
 import { NetworkFiles } from './network/config-files';
@@ -99,7 +99,9 @@ class Draft {
     // The last reason given at the segment's class: the path, option or program that put it there.
     if (reason && cls === raised) this.decisive = reason;
     this.cls = raised;
-    for (const e of effects) if (!this.effects.includes(e)) this.effects.push(e);
+    // Indexed: effects come as shared frozen lists and as fresh ones, and for-of over such a mix
+    // allocates an iterator and a result object per element even in optimised code.
+    for (let i = 0; i < effects.length; i++) if (!this.effects.includes(effects[i]!)) this.effects.push(effects[i]!);
     if (reason && this.secretReason === null && effects.includes('secret_read')) this.secretReason = reason;
     if (reason && !this.reasons.includes(reason)) this.reasons.push(reason);
   }
@@ -194,15 +196,15 @@ export class ShellAnalyzer {
 
   /** Parses and walks one piece of shell code (the whole command, or code carried by bash -c / eval). */
   /** @internal */
-  analyzeSource(source: string, scope: Scope, carrier: Draft | null, stdin: Producer = { kind: 'none' }): Producer {
+  analyzeSource(source: string, scope: Scope, carrier: Draft | null, stdin: Producer = NO_OUTPUT): Producer {
     const obfuscation = findObfuscation(source);
-    for (const why of obfuscation) this.flag('obfuscation', `obfuscation: the command ${why}`);
+    for (let i = 0; i < obfuscation.length; i++) this.flag('obfuscation', `obfuscation: the command ${obfuscation[i]}`);
     if (scope.depth > MAX_DEPTH) {
       const d = this.newDraft(source, scope);
       this.reachEverything(d, 'code nested too deeply to analyse');
-      return { kind: 'unknown' };
+      return UNKNOWN_OUTPUT;
     }
-    if (source.trim() === '') return { kind: 'none' };
+    if (source.trim() === '') return NO_OUTPUT;
     const plain = plainShortcut ? plainTree(source) : null;
     const root = plain ?? parseAndCopy(source);
     // A plain line's tree has no ERROR or missing node (syntax.test.ts holds it to the parser's).
@@ -266,7 +268,7 @@ export class ShellAnalyzer {
         return this.walkSequence(node, scope, stdin);
       case 'function_definition':
         this.walkFunction(node, scope);
-        return { kind: 'none' };
+        return NO_OUTPUT;
       case 'if_statement':
       case 'while_statement':
       case 'for_statement':
@@ -277,24 +279,24 @@ export class ShellAnalyzer {
       case 'variable_assignment':
       case 'variable_assignments':
         this.walkAssignmentStatement(node, scope);
-        return { kind: 'none' };
+        return NO_OUTPUT;
       case 'declaration_command':
       case 'unset_command':
         this.walkDeclaration(node, scope);
         // declare -p, export -p and readonly print the shell's variables.
-        return node.type === 'declaration_command' ? { kind: 'unknown' } : { kind: 'none' };
+        return node.type === 'declaration_command' ? UNKNOWN_OUTPUT : NO_OUTPUT;
       case 'test_command':
         this.walkTest(node, scope);
-        return { kind: 'none' };
+        return NO_OUTPUT;
       case 'comment':
-        return { kind: 'none' };
+        return NO_OUTPUT;
       case 'ERROR':
         this.flag('parse_error', 'parse error: the command is not valid bash, so what it runs cannot be known');
         return this.walkSequence(node, scope, stdin);
       default:
         if (EXPRESSION_NODES.has(type)) {
           this.walkExpression(node, scope);
-          return { kind: 'unknown' };
+          return UNKNOWN_OUTPUT;
         }
         return this.unknownNode(node, scope);
     }
@@ -304,11 +306,11 @@ export class ShellAnalyzer {
     this.flag('unknown_syntax', `unknown syntax: "${node.type}" is not a construct the classifier knows`);
     const d = this.newDraft(node.text, scope);
     this.reachEverything(d, `contains ${node.type}, which the classifier does not know`);
-    return { kind: 'unknown' };
+    return UNKNOWN_OUTPUT;
   }
 
   private walkSequence(node: Node, scope: Scope, stdin: Producer): Producer {
-    let out: Producer = { kind: 'none' };
+    let out: Producer = NO_OUTPUT;
     let first = true;
     for (const child of node.type === 'list' ? flattenList(node) : node.children) {
       if (!child.isNamed) {
@@ -322,7 +324,7 @@ export class ShellAnalyzer {
         this.flag('parse_error', 'parse error: the command is incomplete');
         continue;
       }
-      const p = this.walk(child, scope, first ? stdin : { kind: 'none' });
+      const p = this.walk(child, scope, first ? stdin : NO_OUTPUT);
       first = false;
       out = combineOutputs(out, p);
     }
@@ -349,7 +351,7 @@ export class ShellAnalyzer {
     }
     if (body?.type === 'command') return this.walkCommand(body, scope, stdin, redirects, node.text);
     // Redirections on a compound statement: judge the targets in a segment of their own.
-    const out = body ? this.walk(body, scope, stdin) : { kind: 'none' as const };
+    const out = body ? this.walk(body, scope, stdin) : NO_OUTPUT;
     const d = this.newDraft(node.text, scope);
     d.program = null;
     const fed = this.applyRedirects(d, redirects, scope);
@@ -370,12 +372,12 @@ export class ShellAnalyzer {
       d.hardline = true;
       this.flag('hardline', '');
     }
-    if (body) this.walk(body, { ...scope, via: [...scope.via, `function ${name}`] }, { kind: 'none' });
+    if (body) this.walk(body, { ...scope, via: [...scope.via, `function ${name}`] }, NO_OUTPUT);
   }
 
   private walkControl(node: Node, scope: Scope): Producer {
     if (node.type === 'for_statement') this.rememberLoopValues(node);
-    let out: Producer = { kind: 'none' };
+    let out: Producer = NO_OUTPUT;
     for (let i = 0; i < node.childCount; i++) {
       const c = node.child(i)!;
       if (!c.isNamed) {
@@ -387,7 +389,7 @@ export class ShellAnalyzer {
         if (c.type !== 'variable_name') this.walkExpression(c, scope);
         continue;
       }
-      out = combineOutputs(out, this.walk(c, scope, { kind: 'none' }));
+      out = combineOutputs(out, this.walk(c, scope, NO_OUTPUT));
     }
     return out;
   }
@@ -421,9 +423,9 @@ export class ShellAnalyzer {
 
   private walkSubstitution(node: Node, scope: Scope): Producer {
     const via = node.type === 'process_substitution' ? (node.text.startsWith('>') ? '>(...)' : '<(...)') : '$(...)';
-    let out: Producer = { kind: 'none' };
+    let out: Producer = NO_OUTPUT;
     const inner = { ...scope, via: [...scope.via, via] };
-    for (const c of node.namedChildren) if (c) out = combineOutputs(out, this.walk(c, inner, { kind: 'none' }));
+    for (const c of node.namedChildren) if (c) out = combineOutputs(out, this.walk(c, inner, NO_OUTPUT));
     return out;
   }
 
@@ -598,7 +600,10 @@ export class ShellAnalyzer {
     const redirects: Node[] = [];
     const assignments: Node[] = [];
     let nameNode: Node | null = null;
-    const argNodes: Node[] = [];
+    // Room for every child (the arguments are most of them), filled up to argCount: a list pushed to
+    // from empty would reserve 17 places at its first push.
+    const argNodes = new Array<Node>(node.childCount);
+    let argCount = 0;
     for (let i = 0; i < node.childCount; i++) {
       const c = node.child(i)!;
       if (!c.isNamed) continue;
@@ -606,11 +611,11 @@ export class ShellAnalyzer {
       if (field === 'name') nameNode = c;
       else if (field === 'redirect' || c.type.endsWith('_redirect')) redirects.push(c);
       else if (c.type === 'variable_assignment' && !nameNode) assignments.push(c);
-      else if (field === 'argument' || nameNode) argNodes.push(c);
+      else if (field === 'argument' || nameNode) argNodes[argCount++] = c;
       else if (c.type === 'subscript' || c.type === 'variable_assignment') assignments.push(c);
-      else argNodes.push(c);
+      else argNodes[argCount++] = c;
     }
-    for (const a of assignments) this.judgeAssignment(d, a, scope, false);
+    for (let i = 0; i < assignments.length; i++) this.judgeAssignment(d, assignments[i]!, scope, false);
 
     // Redirections decide what stdin is and what else the command writes.
     const fed = this.applyRedirects(d, outerRedirects.length === 0 ? redirects : [...redirects, ...outerRedirects], scope);
@@ -618,18 +623,18 @@ export class ShellAnalyzer {
 
     if (!nameNode) {
       if (d.reasons.length === 0) d.raise('read', 'sets shell variables');
-      return this.walkContinuations(fed.continuations, scope, { kind: 'none' });
+      return this.walkContinuations(fed.continuations, scope, NO_OUTPUT);
     }
     const nameProducers: Producer[] = [];
     const nameWord = this.evalWord(nameNode, d, scope, nameProducers);
     // Arrays of their final length: a pushed-to empty array takes room for 17 elements at its first push.
-    const count = argNodes.length + fed.extraArgs.length;
+    const count = argCount + fed.extraArgs.length;
     const args = new Array<Word>(count);
     const argv = new Array<string>(count + 1);
     argv[0] = nameWord.value;
     let literal = nameWord.literal;
     for (let i = 0; i < count; i++) {
-      const w = this.evalWord(i < argNodes.length ? argNodes[i]! : fed.extraArgs[i - argNodes.length]!, d, scope);
+      const w = this.evalWord(i < argCount ? argNodes[i]! : fed.extraArgs[i - argCount]!, d, scope);
       args[i] = w;
       argv[i + 1] = w.value;
       if (!w.literal) literal = false;
@@ -643,7 +648,7 @@ export class ShellAnalyzer {
       if (input.kind === 'remote' || input.kind === 'decoded') {
         d.raise('destructive', `runs a program only known at run time (${nameWord.source}) on ${input.kind === 'remote' ? 'downloaded' : 'decoded'} input, which may be a shell`, SHELL_REACHABLE_EFFECTS);
       }
-      out = { kind: 'unknown' };
+      out = UNKNOWN_OUTPUT;
     } else {
       out = this.runInvocation(d, nameWord.value, args, scope, input);
     }
@@ -697,8 +702,8 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs "${rawName}", whose name imitates ${ascii ? imitated : 'a program'}`);
       // Judged as what it imitates as well: `rм -rf ~` is at least what `rm -rf ~` is.
       const known = ascii ? lookupProgram(this.ctx.caseInsensitiveNames ? imitated.toLowerCase() : imitated) : undefined;
-      if (known?.rule.analyze) known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, entryConventions(known)));
-      return { kind: 'unknown' };
+      if (known?.analyze) known.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, new RuleAnalysis(this, d, scope, entryConventions(known)));
+      return UNKNOWN_OUTPUT;
     }
     const trusted = normalised.trusted;
     // Where the filesystem ignores case (macOS), `RM` and `Git` run rm and git.
@@ -709,14 +714,14 @@ export class ShellAnalyzer {
       this.reachEverything(d, `runs ${rawName}, a program outside the system's program directories`);
       this.scanReads(d, expanded, argv, scope, 'content');
       const known = lookupProgram(name);
-      if (!known?.rule.analyze) return { kind: 'unknown' };
+      if (!known?.analyze) return UNKNOWN_OUTPUT;
       const analysis = new RuleAnalysis(this, d, scope, entryConventions(known));
-      known.rule.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
-      return analysis.produced ?? { kind: 'unknown' };
+      known.analyze({ name: known.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin }, analysis);
+      return analysis.produced ?? UNKNOWN_OUTPUT;
     }
     if (this.functions?.has(name)) {
       d.raise('read', `calls the function ${name} defined in this command`);
-      return { kind: 'unknown' };
+      return UNKNOWN_OUTPUT;
     }
     const found = lookupProgram(name);
     if (!found) {
@@ -724,9 +729,8 @@ export class ShellAnalyzer {
       if (looksNonPosix(name, argv)) this.flag('non_posix', `non-POSIX: ${name} looks like a PowerShell or cmd.exe command, which is not analysed`);
       this.scanReads(d, expanded, argv, scope, 'content');
       this.urlOperands(d, name, argv, expanded);
-      return { kind: 'unknown' };
+      return UNKNOWN_OUTPUT;
     }
-    const rule = found.rule;
     const inv: Invocation = { name: found.name, rawName, args: expanded, argv, cwd: scope.cwd, stdin };
     const conventions = entryConventions(found);
     // The shared conventions come first: `bash -n script.sh`, `apt-get -s install x`, `git --version`.
@@ -734,15 +738,15 @@ export class ShellAnalyzer {
     if (inert) {
       d.raise('read', `${name} ${inert.what}`);
       for (const i of inert.reads) if (expanded[i]) this.judgeRead(d, argv[i]!, expanded[i]!.literal, scope.cwd, false, expanded[i]!.glob, 'content', stdioOperand(conventions));
-      return { kind: 'unknown' };
+      return UNKNOWN_OUTPUT;
     }
-    d.raise(rule.base, name === found.name ? found.baseReason : `${name} ${rule.what}`, rule.effects);
-    if (rule.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
+    d.raise(found.base, name === found.name ? found.baseReason : `${name} ${found.rule.what}`, found.effects);
+    if (found.readsArgs !== false) this.scanReads(d, expanded, argv, scope, readKindOf(conventions), stdioOperand(conventions));
     const table = entryTable(found);
     if (table) this.checkOptions(d, inv, table, found.name, 0);
-    if (!rule.analyze) return passThrough(found.name, argv, stdin);
+    if (found.analyze === null) return passThrough(found.name, argv, stdin);
     const analysis = new RuleAnalysis(this, d, scope, conventions);
-    rule.analyze(inv, analysis);
+    found.analyze(inv, analysis);
     if (analysis.produced) return analysis.produced;
     return passThrough(found.name, argv, stdin);
   }
@@ -915,7 +919,7 @@ export class ShellAnalyzer {
 
   /** What the substitutions inside a word printed, the most dangerous first; unknown when none is worse. */
   private strongestOutput(w: Word): Producer {
-    let out: Producer = { kind: 'unknown' };
+    let out: Producer = UNKNOWN_OUTPUT;
     for (const s of w.substitutions) {
       const p = this.substitutionOutputs?.get(s.id);
       if (p && (p.kind === 'remote' || p.kind === 'decoded') && out.kind !== 'remote') out = p;
@@ -959,7 +963,7 @@ export class ShellAnalyzer {
         }
         else this.judgeRead(d, target, w.literal, scope.cwd, false, w.glob, 'content', false);
         // `bash < <(curl …)` and `sh < /dev/tcp/…` feed the command what the network sends.
-        if (feedsStdin) stdin = socket ? { kind: 'remote' } : w.substitutions.length ? this.strongestOutput(w) : { kind: 'unknown' };
+        if (feedsStdin) stdin = socket ? { kind: 'remote' } : w.substitutions.length ? this.strongestOutput(w) : UNKNOWN_OUTPUT;
         continue;
       }
       this.judgeWrite(d, target, w.literal, scope.cwd, 'redirects output to', false);
@@ -1007,7 +1011,7 @@ export class ShellAnalyzer {
 
   /** @internal */
   runComputedCode(d: Draft, code: Word, via: string): void {
-    const producers = code.substitutions.map((s) => this.substitutionOutputs?.get(s.id) ?? { kind: 'unknown' as const });
+    const producers = code.substitutions.map((s) => this.substitutionOutputs?.get(s.id) ?? UNKNOWN_OUTPUT);
     if (code.origin) producers.push(code.origin);
     if (producers.some((p) => p.kind === 'remote')) {
       d.raise('destructive', `${via} runs code downloaded at run time`, SHELL_REACHABLE_EFFECTS);
@@ -1099,7 +1103,9 @@ export class ShellAnalyzer {
    */
   private walkContinuations(nodes: readonly Node[], scope: Scope, fed: Producer): Producer {
     let out = fed;
-    for (const node of nodes) {
+    // Indexed: most commands pass NO_REDIRECTS' frozen empty list, and for-of over it allocates an iterator.
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k]!;
       if (node.type === 'pipeline' && node.child(0)?.type.startsWith('|')) {
         let flowing = fed;
         for (let i = 0; i < node.childCount; i++) {
@@ -1107,7 +1113,7 @@ export class ShellAnalyzer {
           if (c.isNamed) flowing = this.walk(c, { ...scope }, flowing);
         }
         out = flowing;
-      } else out = this.walk(node, scope, { kind: 'none' });
+      } else out = this.walk(node, scope, NO_OUTPUT);
     }
     return out;
   }
@@ -1138,7 +1144,7 @@ class RuleAnalysis implements Analysis {
     this.d.raise(cls, reason, effects);
   }
   addEffects(effects: readonly Effect[]): void {
-    for (const e of effects) if (!this.d.effects.includes(e)) this.d.effects.push(e);
+    for (let i = 0; i < effects.length; i++) if (!this.d.effects.includes(effects[i]!)) this.d.effects.push(effects[i]!);
   }
   markDynamic(reason: string): void {
     this.d.dynamic = true;
@@ -1165,8 +1171,8 @@ class RuleAnalysis implements Analysis {
       this.analyzer.markDynamicProgram(this.d, nameWord, []);
       return;
     }
-    const inner = { ...this.scope, via: [...this.scope.via, via] };
-    this.produced = this.analyzer.runInvocation(this.d, nameWord.value, args.slice(1), inner, stdin ?? { kind: 'none' });
+    const inner: Scope = { cwd: this.scope.cwd, via: [...this.scope.via, via], depth: this.scope.depth };
+    this.produced = this.analyzer.runInvocation(this.d, nameWord.value, args.slice(1), inner, stdin ?? NO_OUTPUT);
   }
   runCode(code: Word | string, via: string, stdin?: Producer): void {
     const inner: Scope = { cwd: this.scope.cwd, via: [...this.scope.via, via], depth: this.scope.depth + 1 };
@@ -1241,7 +1247,7 @@ const SCRIPT_FIRST = new Set(['sed', 'awk', 'grep']);
  * exfiltration check counts (`curl … | sort data.csv | curl -d @- …`).
  */
 function passThrough(name: string, argv: readonly string[], stdin: Producer): Producer {
-  if ((stdin.kind !== 'remote' && stdin.kind !== 'decoded') || !PASS_THROUGH.has(name)) return { kind: 'unknown' };
+  if ((stdin.kind !== 'remote' && stdin.kind !== 'decoded') || !PASS_THROUGH.has(name)) return UNKNOWN_OUTPUT;
   if (name === 'tee' || name === 'tr' || name === 'stdbuf') return stdin;
   const files = name === 'dd' ? argv.filter((a) => a.startsWith('if=') && a !== 'if=/dev/stdin').length : argv.filter((a) => a !== '-' && !a.startsWith('-')).length - (SCRIPT_FIRST.has(name) ? 1 : 0);
   return files > 0 ? { kind: stdin.kind, withLocal: true } : stdin;

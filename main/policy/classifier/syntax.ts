@@ -2,8 +2,15 @@
 // tree one by one crosses into WebAssembly on every property; the copy makes the analysis pure JS.
 import type { Tree, TreeCursor } from 'web-tree-sitter';
 
+/**
+ * The children of every leaf: one shared empty list, so a leaf allocates none; adopt() replaces it with
+ * the node's own list at the first child, and nothing else adds children. Not frozen: a frozen array has
+ * its own elements kind, and for-of over children of both kinds then allocates an iterator per loop.
+ */
+const NO_CHILDREN: SyntaxNode[] = [];
+
 export class SyntaxNode {
-  readonly children: SyntaxNode[] = [];
+  children: SyntaxNode[] = NO_CHILDREN;
   parent: SyntaxNode | null = null;
   private named: SyntaxNode[] | null = null;
 
@@ -28,7 +35,13 @@ export class SyntaxNode {
     return this.children[i] ?? null;
   }
   get namedChildren(): SyntaxNode[] {
-    return (this.named ??= this.children.filter((c) => c.isNamed));
+    return (this.named ??= namedOf(this.children));
+  }
+  /** Appends a child while the tree is built. */
+  adopt(child: SyntaxNode): void {
+    child.parent = this;
+    if (this.children === NO_CHILDREN) this.children = [child];
+    else this.children.push(child);
   }
   get namedChildCount(): number {
     return this.namedChildren.length;
@@ -54,6 +67,16 @@ export class SyntaxNode {
     }
     return out;
   }
+}
+
+/** The named ones of a node's children: the list itself when all are (word lists, leaves), never changed by readers. */
+function namedOf(children: SyntaxNode[]): SyntaxNode[] {
+  for (let i = 0; i < children.length; i++) if (!children[i]!.isNamed) return children.filter(isNamedNode);
+  return children;
+}
+
+function isNamedNode(node: SyntaxNode): boolean {
+  return node.isNamed;
 }
 
 /** Thrown by copyTree when the tree nests deeper than allowed: the walks over it recurse by depth. */
@@ -220,8 +243,7 @@ function nodeAt(w: Walker, tables: LanguageTables, id: number, parent: SyntaxNod
   const missing = start === end && w.isMissing();
   const fieldId = w.fieldId();
   const n = new SyntaxNode(id, tables.types[typeId] || 'ERROR', tables.named[typeId] ?? true, missing, fieldId ? (tables.fields[fieldId] ?? null) : null, source, start, end);
-  n.parent = parent;
-  parent?.children.push(n);
+  parent?.adopt(n);
   return n;
 }
 
@@ -423,7 +445,7 @@ export function plainTree(source: string): SyntaxNode | null {
     const next = addList(root, source, pieces, from, to, id);
     if (next === null) return null;
     id = next;
-    if (to < pieces.length) adopt(root, new SyntaxNode(id++, ';', false, false, null, source, pieces[to]!.start, pieces[to]!.end));
+    if (to < pieces.length) root.adopt(new SyntaxNode(id++, ';', false, false, null, source, pieces[to]!.start, pieces[to]!.end));
     from = to + 1;
   }
   return root;
@@ -607,10 +629,10 @@ function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number
   if (redirects.length !== 0) {
     // `cmd > file`: a redirected_statement holding the command as its body, then the redirections.
     statement = new SyntaxNode(id++, 'redirected_statement', true, false, null, source, piece.start, piece.end);
-    adopt(parent, statement);
+    parent.adopt(statement);
   }
   const command = new SyntaxNode(id++, 'command', true, false, statement ? 'body' : null, source, piece.start, piece.wordsEnd);
-  adopt(statement ?? parent, command);
+  (statement ?? parent).adopt(command);
   const words = piece.words;
   for (let k = 0; k < words.length; k += 3) {
     const start = words[k]!;
@@ -618,18 +640,18 @@ function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number
     const kind = words[k + 2] as WordKind;
     if (k === 0) {
       const name = new SyntaxNode(id++, 'command_name', true, false, 'name', source, start, end);
-      adopt(command, name);
-      adopt(name, new SyntaxNode(id++, plainWordType(source, start, end), true, false, null, source, start, end));
+      command.adopt(name);
+      name.adopt(new SyntaxNode(id++, plainWordType(source, start, end), true, false, null, source, start, end));
     } else if (kind === WordKind.Plain) {
-      adopt(command, new SyntaxNode(id++, plainWordType(source, start, end), true, false, 'argument', source, start, end));
+      command.adopt(new SyntaxNode(id++, plainWordType(source, start, end), true, false, 'argument', source, start, end));
     } else if (kind === WordKind.SingleQuoted) {
-      adopt(command, new SyntaxNode(id++, 'raw_string', true, false, 'argument', source, start, end));
+      command.adopt(new SyntaxNode(id++, 'raw_string', true, false, 'argument', source, start, end));
     } else {
       const string = new SyntaxNode(id++, 'string', true, false, 'argument', source, start, end);
-      adopt(command, string);
-      adopt(string, new SyntaxNode(id++, '"', false, false, null, source, start, start + 1));
-      if (end - start > 2) adopt(string, new SyntaxNode(id++, 'string_content', true, false, null, source, start + 1, end - 1));
-      adopt(string, new SyntaxNode(id++, '"', false, false, null, source, end - 1, end));
+      command.adopt(string);
+      string.adopt(new SyntaxNode(id++, '"', false, false, null, source, start, start + 1));
+      if (end - start > 2) string.adopt(new SyntaxNode(id++, 'string_content', true, false, null, source, start + 1, end - 1));
+      string.adopt(new SyntaxNode(id++, '"', false, false, null, source, end - 1, end));
     }
   }
   for (let k = 0; k < redirects.length; k += 5) {
@@ -639,17 +661,12 @@ function addCommand(parent: SyntaxNode, source: string, piece: Piece, id: number
     const destStart = redirects[k + 3]!;
     const destEnd = redirects[k + 4]!;
     const redirect = new SyntaxNode(id++, 'file_redirect', true, false, 'redirect', source, fd === -1 ? opStart : fd, destEnd);
-    adopt(statement!, redirect);
-    if (fd !== -1) adopt(redirect, new SyntaxNode(id++, 'file_descriptor', true, false, 'descriptor', source, fd, fd + 1));
-    adopt(redirect, new SyntaxNode(id++, source.slice(opStart, opEnd), false, false, null, source, opStart, opEnd));
-    adopt(redirect, new SyntaxNode(id++, plainWordType(source, destStart, destEnd), true, false, 'destination', source, destStart, destEnd));
+    statement!.adopt(redirect);
+    if (fd !== -1) redirect.adopt(new SyntaxNode(id++, 'file_descriptor', true, false, 'descriptor', source, fd, fd + 1));
+    redirect.adopt(new SyntaxNode(id++, source.slice(opStart, opEnd), false, false, null, source, opStart, opEnd));
+    redirect.adopt(new SyntaxNode(id++, plainWordType(source, destStart, destEnd), true, false, 'destination', source, destStart, destEnd));
   }
   return id;
-}
-
-function adopt(parent: SyntaxNode, child: SyntaxNode): void {
-  child.parent = parent;
-  parent.children.push(child);
 }
 
 /**
@@ -670,11 +687,11 @@ function addList(parent: SyntaxNode, source: string, pieces: Piece[], from: numb
   // tree-sitter-bash reads `a | b | c && d` as a | (b | c && d): lists hold pipelines of two commands at most here.
   if (longPipeline(pieces, from, to)) return null;
   const list = new SyntaxNode(id++, 'list', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
-  adopt(parent, list);
+  parent.adopt(list);
   const next = addList(list, source, pieces, from, split, id);
   if (next === null) return null;
   id = next;
-  adopt(list, new SyntaxNode(id++, pieces[split]!.op!, false, false, null, source, pieces[split]!.start, pieces[split]!.end));
+  list.adopt(new SyntaxNode(id++, pieces[split]!.op!, false, false, null, source, pieces[split]!.start, pieces[split]!.end));
   return addPipeline(list, source, pieces, split + 1, to, id);
 }
 
@@ -692,11 +709,11 @@ function longPipeline(pieces: Piece[], from: number, to: number): boolean {
 function addPipeline(parent: SyntaxNode, source: string, pieces: Piece[], from: number, to: number, id: number): number {
   if (to - from === 1) return addCommand(parent, source, pieces[from]!, id);
   const pipeline = new SyntaxNode(id++, 'pipeline', true, false, null, source, pieces[from]!.start, pieces[to - 1]!.end);
-  adopt(parent, pipeline);
+  parent.adopt(pipeline);
   for (let k = from; k < to; k++) {
     const p = pieces[k]!;
     if (p.op === null) id = addCommand(pipeline, source, p, id);
-    else adopt(pipeline, new SyntaxNode(id++, p.op, false, false, null, source, p.start, p.end));
+    else pipeline.adopt(new SyntaxNode(id++, p.op, false, false, null, source, p.start, p.end));
   }
   return id;
 }

@@ -12,6 +12,13 @@ export type Producer =
   | { kind: 'decoded'; withLocal?: true }
   | { kind: 'unknown' };
 
+/**
+ * The two producers that carry nothing but their kind, shared (frozen: a producer is never changed once
+ * made), so walking a command does not allocate one for every statement, stage and default.
+ */
+export const NO_OUTPUT: Producer = Object.freeze({ kind: 'none' });
+export const UNKNOWN_OUTPUT: Producer = Object.freeze({ kind: 'unknown' });
+
 export interface Word {
   /** The word as written. */
   source: string;
@@ -38,8 +45,26 @@ export interface WordEnv {
 const HOME_VARS = new Set(['HOME']);
 const GLOB_CHAR = /[*?[]/;
 
+/**
+ * The substitutions and the unknown node types of a word that has none (most words): shared empty lists,
+ * which addSubstitution and addUnknown replace with the word's own at its first entry. Not frozen, for
+ * the reason NO_CHILDREN in syntax.ts gives; nothing else adds to a word's lists.
+ */
+const NO_SUBSTITUTIONS: Node[] = [];
+const NO_UNKNOWN: string[] = [];
+
+function addSubstitution(w: Pick<Word, 'substitutions'>, node: Node): void {
+  if (w.substitutions === NO_SUBSTITUTIONS) w.substitutions = [node];
+  else w.substitutions.push(node);
+}
+
+function addUnknown(w: Word, type: string): void {
+  if (w.unknown === NO_UNKNOWN) w.unknown = [type];
+  else w.unknown.push(type);
+}
+
 export function evaluateWord(node: Node, env: WordEnv): Word {
-  const w: Word = { source: node.text, value: '', literal: true, glob: false, substitutions: [], unknown: [] };
+  const w: Word = { source: node.text, value: '', literal: true, glob: false, substitutions: NO_SUBSTITUTIONS, unknown: NO_UNKNOWN };
   appendNode(node, env, w, false);
   return w;
 }
@@ -111,7 +136,7 @@ function appendNode(node: Node, env: WordEnv, w: Word, quoted: boolean): void {
     case 'process_substitution':
       w.literal = false;
       w.value += node.text;
-      w.substitutions.push(node);
+      addSubstitution(w, node);
       return;
     case 'arithmetic_expansion':
       w.literal = false;
@@ -129,7 +154,7 @@ function appendNode(node: Node, env: WordEnv, w: Word, quoted: boolean): void {
       return;
     default:
       w.literal = false;
-      w.unknown.push(node.type);
+      addUnknown(w, node.type);
       w.value += node.text;
   }
 }
@@ -178,7 +203,7 @@ export function collectSubstitutions(node: Node, w: Pick<Word, 'substitutions'>)
     const n = stack.pop()!;
     for (const c of n.namedChildren) {
       if (!c) continue;
-      if (c.type === 'command_substitution' || c.type === 'process_substitution') w.substitutions.push(c);
+      if (c.type === 'command_substitution' || c.type === 'process_substitution') addSubstitution(w, c);
       else if (c.namedChildCount > 0) stack.push(c);
     }
   }

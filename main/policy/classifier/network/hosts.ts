@@ -32,12 +32,21 @@ export function urlTarget(text: string): HostTarget | null {
   if (scheme === null) return null;
   if (scheme === 'file') return null;
   const rest = text.slice(text.indexOf('://') + 3);
-  return authorityTarget(rest.split(/[/?#]/, 1)[0]!, DEFAULT_PORTS[scheme] ?? null, text);
+  return authorityTarget(beforePathQueryOrFragment(rest), DEFAULT_PORTS[scheme] ?? null, text);
 }
 
 /** A host written without a scheme (curl and wget default to http): `example.com/x`, `host:8080`. */
 export function bareHostTarget(text: string): HostTarget {
-  return authorityTarget(text.split(/[/?#]/, 1)[0]!, 80, text);
+  return authorityTarget(beforePathQueryOrFragment(text), 80, text);
+}
+
+/** The text before the first /, ? or # (what `split(/[/?#]/, 1)[0]` gives, without the pattern and the array). */
+function beforePathQueryOrFragment(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 47 || c === 63 || c === 35) return text.slice(0, i);
+  }
+  return text;
 }
 
 /** No known host, and why, naming the text (a module function: see addReasons in analyze.ts). */
@@ -47,7 +56,8 @@ function unknownTarget(why: string, whole: string): HostTarget {
 
 function authorityTarget(authority: string, defaultPort: number | null, whole: string): HostTarget {
   if (authority === '') return unknownTarget('the URL names no host', whole);
-  if (/[\s\\%{}$`'"]/.test(authority) || authority.split('@').length > 2) return unknownTarget('the URL\'s host can be read more than one way', whole);
+  // Two or more @: the first and the last differ.
+  if (/[\s\\%{}$`'"]/.test(authority) || authority.indexOf('@') !== authority.lastIndexOf('@')) return unknownTarget('the URL\'s host can be read more than one way', whole);
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
   let host: string;
   let port: string | null;

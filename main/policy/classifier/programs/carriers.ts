@@ -4,7 +4,7 @@ import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { found, hasLong, hasShort, operands, optionValues, scanOptions, tableFor, valuesOf } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { Word } from '../words';
-import { literalWord, writeValue, type Rule } from './helpers';
+import { filledAtRunTime, literalWord, writeValue, type Rule } from './helpers';
 
 interface CarrierSpec {
   names: string[];
@@ -293,7 +293,7 @@ const xargs: Rule = {
       const items = (delim ? inv.stdin.text.split(delim) : inv.stdin.text.split(/\s+/)).map((x) => x.trim()).filter(Boolean);
       if (replace) cmd = items.flatMap((item) => cmd.map((w) => (w.value.includes(replaceStr) ? literalWord(w.value.split(replaceStr).join(item)) : w)));
       else cmd = [...cmd, ...items.map((item) => literalWord(item))];
-    } else if (replace) cmd = cmd.map((w) => (w.value.includes(replaceStr) ? { ...w, literal: false, origin: inv.stdin } : w));
+    } else if (replace) cmd = cmd.map((w) => (w.value.includes(replaceStr) ? filledAtRunTime(w, inv.stdin) : w));
     else cmd = [...cmd, input];
     a.raise('read', 'the arguments xargs adds come from its input');
     a.runArgv(cmd, 'xargs');

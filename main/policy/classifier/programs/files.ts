@@ -4,6 +4,7 @@ import { SYSTEM_DIRS, globPartMatches, isInside, resolvePath, type PathContext }
 import { hasLong, hasShort, operands, optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import { readOperands, writeOperands, writeValue, type Rule } from './helpers';
+import { UNKNOWN_OUTPUT } from '../words';
 
 /** A literal target, resolved; for a glob, the directory before its first wildcard plus whether it is a glob. */
 function target(inv: Invocation, a: Analysis, i: number): { abs: string | null; glob: boolean; literal: boolean; raw: string } {
@@ -293,7 +294,7 @@ const dd: Rule = {
     });
     // With if=FILE it sends the file on, not what came in: local data, which the exfiltration check counts.
     const fromFile = inv.argv.some((x) => x.startsWith('if=') && x !== 'if=/dev/stdin');
-    if (!wrote) a.produce(inv.stdin.kind === 'remote' || inv.stdin.kind === 'decoded' ? (fromFile ? { kind: inv.stdin.kind, withLocal: true } : inv.stdin) : { kind: 'unknown' });
+    if (!wrote) a.produce(inv.stdin.kind === 'remote' || inv.stdin.kind === 'decoded' ? (fromFile ? { kind: inv.stdin.kind, withLocal: true } : inv.stdin) : UNKNOWN_OUTPUT);
   },
   match: ['dd if=/dev/zero bs=1M count=1', 'dd if=in.bin bs=512 count=1'],
   notMatch: ['dd if=/dev/zero of=/dev/sda', 'dd if=a of=b bs=1M'],

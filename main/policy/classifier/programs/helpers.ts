@@ -1,7 +1,7 @@
 // Small builders shared by the program tables.
 import type { Class, Effect } from '../../../../common/domain';
 import type { Analysis, Invocation, ProgramRule } from '../types';
-import type { Word } from '../words';
+import type { Producer, Word } from '../words';
 import { operands } from '../args';
 import { isUrl } from '../network/hosts';
 
@@ -48,7 +48,7 @@ export interface SubcommandClass {
  */
 export function subcommandClass(inv: Invocation, table: Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>, valued: { short?: string; long?: readonly string[] } = {}): (SubcommandClass & { path: string }) | null {
   const ops = operands(inv.argv, valued).map((i) => inv.argv[i]!);
-  for (let n = Math.min(4, ops.length); n >= 1; n--) {
+  for (let n = Math.min(4, ops.length, longestKeyOf(table)); n >= 1; n--) {
     const path = ops.slice(0, n).join(' ');
     const entry = table[path];
     if (!entry) continue;
@@ -61,9 +61,36 @@ export function subcommandClass(inv: Invocation, table: Readonly<Record<string, 
   return null;
 }
 
+const longestKeys = new WeakMap<object, number>();
+
+/**
+ * The most space-separated parts a key of the table has, counted once per table: n operands joined by
+ * spaces have at least n parts, so a longer path cannot be a key and is not built to be looked up.
+ */
+function longestKeyOf(table: object): number {
+  let longest = longestKeys.get(table);
+  if (longest === undefined) {
+    longest = 0;
+    for (const key of Object.keys(table)) longest = Math.max(longest, key.split(' ').length);
+    longestKeys.set(table, longest);
+  }
+  return longest;
+}
+
 /** A word known before the run (a module function: tsx keeps closure names at a defineProperty each). */
 export function literalWord(value: string): Word {
   return { source: value, value, literal: true, glob: false, substitutions: [], unknown: [] };
+}
+
+/**
+ * A word of a command line another program fills in at run time (find's {}, xargs -I's string): the same
+ * word, computed at run time from `origin`. Written out rather than spread: words come in several shapes
+ * (with or without risks and origin), which makes an object spread take its slow path.
+ */
+export function filledAtRunTime(w: Word, origin: Producer): Word {
+  const out: Word = { source: w.source, value: w.value, literal: false, glob: w.glob, substitutions: w.substitutions, unknown: w.unknown, origin };
+  if (w.risks !== undefined) out.risks = w.risks;
+  return out;
 }
 
 /**

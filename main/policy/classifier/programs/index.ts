@@ -41,12 +41,26 @@ export class ProgramEntry {
   table: OptionTable | null | undefined = undefined;
   /** `${name} ${rule.what}`: the reason given at the rule's base class. */
   readonly baseReason: string;
+  // The rule's fields every invocation reads, copied here: rules are object literals of many shapes, so
+  // reading them from the rule is a megamorphic property load each time; entries all share one shape.
+  /** rule.base */
+  readonly base: ProgramRule['base'];
+  /** rule.effects */
+  readonly effects: ProgramRule['effects'];
+  /** rule.readsArgs */
+  readonly readsArgs: ProgramRule['readsArgs'];
+  /** rule.analyze (rules never read `this`). */
+  readonly analyze: NonNullable<ProgramRule['analyze']> | null;
 
   constructor(
     readonly rule: ProgramRule,
     readonly name: string,
   ) {
     this.baseReason = `${name} ${rule.what}`;
+    this.base = rule.base;
+    this.effects = rule.effects;
+    this.readsArgs = rule.readsArgs;
+    this.analyze = rule.analyze ?? null;
   }
 }
 

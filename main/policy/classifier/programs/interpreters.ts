@@ -6,6 +6,7 @@ import { optionValues } from '../args';
 import type { Analysis, Invocation } from '../types';
 import type { CheckConvention, ProgramConventions } from '../types';
 import type { Rule } from './helpers';
+import { UNKNOWN_OUTPUT } from '../words';
 
 export const SHELLS = ['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'pdksh', 'yash', 'ash', 'fish', 'rbash', 'tcsh', 'csh', 'oksh', 'loksh', 'posh', 'elvish', 'nu', 'xonsh', 'ion', 'oil', 'osh', 'ysh'];
 
@@ -275,7 +276,7 @@ function interpreterRule(spec: InterpreterSpec): Rule {
       const script = inv.args.find((w, i) => !argv[i]!.startsWith('-'));
       if (script && script.value !== '-' && script.value !== '/dev/stdin') {
         if (script.substitutions.length) {
-          a.runForeignCode(null, `${inv.name} <(...)`, { kind: 'unknown' });
+          a.runForeignCode(null, `${inv.name} <(...)`, UNKNOWN_OUTPUT);
           a.runCode(script, `${inv.name} <(...)`);
           return;
         }

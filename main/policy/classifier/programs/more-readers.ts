@@ -4,7 +4,8 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { isUrl } from '../network/hosts';
 import { found, operands, optionValues, tableFor, valuesOf } from '../args';
-import { fetchesUrls, writeValue, type Rule } from './helpers';
+import { fetchesUrls, filledAtRunTime, writeValue, type Rule } from './helpers';
+import { UNKNOWN_OUTPUT } from '../words';
 
 const HELP = '-h --help -V --version';
 
@@ -70,7 +71,7 @@ const fd: Rule = {
       let end = exec + 1;
       while (end < argv.length && argv[end] !== ';') end++;
       a.raise('write', `fd ${argv[exec]} runs a command for each file it finds`, ['command_exec']);
-      a.runArgv(inv.args.slice(exec + 1, end).map((w) => (/\{[^}]*\}/.test(w.value) ? { ...w, literal: false, origin: { kind: 'unknown' as const } } : w)), `fd ${argv[exec]}`);
+      a.runArgv(inv.args.slice(exec + 1, end).map((w) => (/\{[^}]*\}/.test(w.value) ? filledAtRunTime(w, UNKNOWN_OUTPUT) : w)), `fd ${argv[exec]}`);
     }
     // fd PATTERN [PATH...]: the paths are listed (names only).
     for (const i of scan.operands.slice(1)) a.read(argv[i]!, inv.args[i]!.literal, inv.cwd, false, 'metadata');

@@ -238,7 +238,7 @@ const cloud: Rule = {
   analyze(inv, a) {
     // A few subcommands only read local settings or print (gh help, kubectl config view, helm env);
     // everything else talks to the service.
-    const local = subcommandClass(inv, CLOUD_LOCAL[inv.name] ?? {}, { short: 'RL', long: ['repo', 'context', 'namespace', 'kubeconfig', 'hostname'] });
+    const local = subcommandClass(inv, CLOUD_LOCAL[inv.name] ?? NO_SUBCOMMANDS, { short: 'RL', long: ['repo', 'context', 'namespace', 'kubeconfig', 'hostname'] });
     // kubectl kustomize https://github.com/…: the kustomization is fetched.
     if (local?.cls === 'read' && !fetchesUrls(inv, a)) {
       a.raise('read', `${inv.name} ${local.path} ${local.why}`);
@@ -279,6 +279,9 @@ const CLOUD_READ_OPTIONS = `-h --help --version -o: --output= --client --short -
 
 const LOCAL_READ = (why: string): SubcommandClass => ({ cls: 'read', why });
 /** Subcommands of the service tools that only read local settings or print, and the ones that install. */
+/** The table of a program with no local subcommands (one object, so its longest key is counted once). */
+const NO_SUBCOMMANDS = Object.freeze({});
+
 const CLOUD_LOCAL: Readonly<Record<string, Readonly<Record<string, SubcommandClass | readonly SubcommandClass[]>>>> = {
   gh: {
     help: LOCAL_READ('prints help'), completion: LOCAL_READ('prints a completion script'), 'config get': LOCAL_READ('reads a setting'), 'config list': LOCAL_READ('lists settings'),

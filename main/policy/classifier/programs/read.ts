@@ -2,9 +2,9 @@
 import { SHELL_REACHABLE_EFFECTS } from '../../../../common/domain';
 import { endOfOptions, found, hasLong, hasOption, hasShort, operands, optionValues, tableFor } from '../args';
 import type { Analysis, Invocation, ProgramConventions } from '../types';
-import { mayBeOption, type Word } from '../words';
+import { mayBeOption, UNKNOWN_OUTPUT, type Word } from '../words';
 import { broadDeleteRoot, findNarrows } from './files';
-import { fetchesUrls, readOperands, writeOperands, writeValue, type Rule } from './helpers';
+import { fetchesUrls, filledAtRunTime, readOperands, writeOperands, writeValue, type Rule } from './helpers';
 import { ACK_OPTIONS, AG_OPTIONS, DECODER_CAT_OPTIONS, GREP_OPTIONS, READER_OPTIONS, RG_OPTIONS } from './read-options';
 
 /**
@@ -200,7 +200,7 @@ const cat: Rule = {
     const ops = operands(inv.argv);
     const decoder = inv.name !== 'cat';
     if (ops.length === 0 || (ops.length === 1 && inv.argv[ops[0]!] === '-')) a.produce(decoder ? { kind: 'decoded' } : inv.stdin);
-    else a.produce(decoder ? { kind: 'decoded' } : { kind: 'unknown' });
+    else a.produce(decoder ? { kind: 'decoded' } : UNKNOWN_OUTPUT);
   },
   match: ['cat README.md', 'cat -n a b', 'zcat log.gz'],
   notMatch: ['cat ~/.ssh/id_rsa', 'cat --frob x', 'zcat --frob x.gz'],
@@ -275,38 +275,52 @@ const sed: Rule = {
   notMatch: ["sed -i 's/a/b/' file", "sed --in-place=.bak 's/a/b/' f", "sed 's/a/b/w out.txt' f", "sed '1e id' f", "sed --in-pl 's/a/b/' f", "sed -ni 's/a/b/p' f"],
 };
 
+// The sed scanner's steps, as module functions that take and return the position: closures made for every
+// script cost a defineProperty each where function names are kept (tsx: the bench, the tests, the dev CLI).
+
+/** The position after the spaces and ;s at i. */
+function skipSedSpace(script: string, i: number): number {
+  while (i < script.length && /[\s;]/.test(script[i]!)) i++;
+  return i;
+}
+
+/** The position after a part delimited by delim whose opening delimiter is at i (escaped characters skipped). */
+function skipSedDelimited(script: string, i: number, delim: string): number {
+  i++;
+  while (i < script.length && script[i] !== delim) {
+    if (script[i] === '\\') i++;
+    i++;
+  }
+  return i + 1;
+}
+
+/** The position of the end of the line at i. */
+function sedLineEnd(script: string, i: number): number {
+  while (i < script.length && script[i] !== '\n') i++;
+  return i;
+}
+
+/** The rest of the line from i, trimmed. */
+function sedLine(script: string, i: number): string {
+  return script.slice(i, sedLineEnd(script, i)).trim();
+}
+
 /** Finds sed commands that write (w, W, s///w) or execute (e, s///e), and files read by r/R. */
 function judgeSedScript(script: string, inv: Invocation, a: Analysis): void {
   let i = 0;
   const n = script.length;
-  const skipSpace = () => {
-    while (i < n && /[\s;]/.test(script[i]!)) i++;
-  };
-  const readRegex = (delim: string) => {
-    i++;
-    while (i < n && script[i] !== delim) {
-      if (script[i] === '\\') i++;
-      i++;
-    }
-    i++;
-  };
-  const restOfLine = () => {
-    const start = i;
-    while (i < n && script[i] !== '\n') i++;
-    return script.slice(start, i).trim();
-  };
   while (i < n) {
-    skipSpace();
+    i = skipSedSpace(script, i);
     if (i >= n) break;
     // Address: numbers, $, /re/, \cREc, ranges, steps, !.
     for (;;) {
       const c = script[i];
       if (c === undefined) break;
       if (/[0-9$,~+!]/.test(c) || c === ' ') i++;
-      else if (c === '/') readRegex('/');
+      else if (c === '/') i = skipSedDelimited(script, i, '/');
       else if (c === '\\' && i + 1 < n) {
         i++;
-        readRegex(script[i]!);
+        i = skipSedDelimited(script, i, script[i]!);
       } else break;
     }
     const cmd = script[i];
@@ -314,16 +328,16 @@ function judgeSedScript(script: string, inv: Invocation, a: Analysis): void {
     i++;
     if (cmd === '{' || cmd === '}') continue;
     if (cmd === '#') {
-      restOfLine();
+      i = sedLineEnd(script, i);
       continue;
     }
     if (cmd === 's' || cmd === 'y') {
       const delim = script[i];
       if (delim === undefined) break;
-      readRegex(delim);
+      i = skipSedDelimited(script, i, delim);
       const replacementStart = i;
       i--;
-      readRegex(delim);
+      i = skipSedDelimited(script, i, delim);
       const replacement = script.slice(replacementStart, i - 1);
       if (cmd === 'y') continue;
       let flags = '';
@@ -331,7 +345,8 @@ function judgeSedScript(script: string, inv: Invocation, a: Analysis): void {
         flags += script[i];
         if (script[i] === 'w') {
           i++;
-          const target = restOfLine();
+          const target = sedLine(script, i);
+          i = sedLineEnd(script, i);
           a.raise('write', `sed's s///w writes ${target}`, ['file_write']);
           a.write(target, true, inv.cwd);
           break;
@@ -347,23 +362,26 @@ function judgeSedScript(script: string, inv: Invocation, a: Analysis): void {
       continue;
     }
     if (cmd === 'w' || cmd === 'W') {
-      const target = restOfLine();
+      const target = sedLine(script, i);
+      i = sedLineEnd(script, i);
       a.raise('write', `sed's ${cmd} command writes ${target}`, ['file_write']);
       a.write(target, true, inv.cwd);
       continue;
     }
     if (cmd === 'e') {
-      const code = restOfLine();
+      const code = sedLine(script, i);
+      i = sedLineEnd(script, i);
       a.raise('write', "sed's e command runs a shell command", SHELL_REACHABLE_EFFECTS);
       if (code) a.runCode(code, 'sed e');
       continue;
     }
     if (cmd === 'r' || cmd === 'R') {
-      a.read(restOfLine(), true, inv.cwd);
+      a.read(sedLine(script, i), true, inv.cwd);
+      i = sedLineEnd(script, i);
       continue;
     }
     if ('aic'.includes(cmd)) {
-      restOfLine();
+      i = sedLineEnd(script, i);
       continue;
     }
     if ('btT:'.includes(cmd)) {
@@ -489,7 +507,7 @@ const find: Rule = {
         let end = i + 1;
         while (end < argv.length && argv[end] !== ';' && argv[end] !== '+') end++;
         // {} stands for each path found: a value known only at run time.
-        const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? { ...w, literal: false, origin: { kind: 'unknown' as const } } : w));
+        const cmd = inv.args.slice(i + 1, end).map((w) => (w.value.includes('{}') ? filledAtRunTime(w, UNKNOWN_OUTPUT) : w));
         a.runArgv(cmd, `find ${x}`);
         for (const r of rootPaths) a.read(r.v, r.lit, inv.cwd, true);
         // Run on every file under / or ~, a deleting or changing command is as broad as rm -rf of it.
@@ -694,6 +712,11 @@ const hostname: Rule = {
   notMatch: ['hostname -b evil', 'hostname -F name.txt', 'hostname --boot evil', 'hostname --file=name.txt', 'hostnamectl -H host status', 'hostname evil', 'hostnamectl set-hostname x', 'timedatectl set-time 10:00'],
 };
 
+/** Whether tar is given an operation: its letter in the leading bundle, as a short option, or a long name (a module function: see judgeSedScript). */
+function tarHas(argv: readonly string[], bundle: string, letter: string, long: string[]): boolean {
+  return bundle.includes(letter) || hasShort(argv, letter) || hasLong(argv, long);
+}
+
 const tar: Rule = {
   names: ['tar', 'gtar', 'bsdtar'],
   base: 'read',
@@ -723,10 +746,9 @@ const tar: Rule = {
     const argv = inv.argv;
     // Old-style bundled first argument: tar czf out.tgz dir
     const bundle = argv[0] && !argv[0].startsWith('-') ? argv[0] : '';
-    const has = (letter: string, long: string[]) => bundle.includes(letter) || hasShort(argv, letter) || hasLong(argv, long);
-    const create = has('c', ['create']);
-    const extract = has('x', ['extract', 'get']);
-    const append = has('r', ['append']) || has('u', ['update']) || has('A', ['catenate', 'concatenate']) || hasLong(argv, ['delete']);
+    const create = tarHas(argv, bundle, 'c', ['create']);
+    const extract = tarHas(argv, bundle, 'x', ['extract', 'get']);
+    const append = tarHas(argv, bundle, 'r', ['append']) || tarHas(argv, bundle, 'u', ['update']) || tarHas(argv, bundle, 'A', ['catenate', 'concatenate']) || hasLong(argv, ['delete']);
     const archives = optionValues(argv, 'f', ['file']);
     if (bundle.includes('f')) {
       const i = 1;

@@ -25,6 +25,7 @@ import { attachToCore, type CoreLink } from './core-link';
 import { CoreSupervisor } from './core-supervisor';
 import { startShell, type Shell } from './shell';
 import { isAppUrl } from './window';
+import { processesWith } from '../../test/support/processes';
 
 const BASE = join(ROOT, '.test-tmp');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'desktop');
@@ -185,20 +186,6 @@ async function parkCard(f: Fixture, command = 'touch made-by-test'): Promise<{ a
   } finally {
     c.close();
   }
-}
-
-/** Processes whose command line holds `marker` (the process table, read from /proc). */
-function processesWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 beforeAll(async () => {

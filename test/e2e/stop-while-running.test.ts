@@ -3,13 +3,13 @@
 // gets its SIGTERM and its clean-up, the call's outcome is recorded by that run, and the workspace holds
 // nothing the jail made. Killed (-9), the next start removes the empty placeholders the jail had made
 // where protected names were absent (.git, .envrc, hook folders), and never a file the user had there.
-import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ControlClient } from '../../main/control/client';
 import { spawnCli } from '../support/cli';
 import { startDaemon, type Daemon } from '../support/daemon';
+import { processesWith } from '../support/processes';
 import { fixture, until, type Fixture } from './support';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -30,7 +30,7 @@ async function startCommand(f: Fixture): Promise<{ done: Promise<unknown> }> {
   const c = await ControlClient.connect(join(f.dataDir, 'control.sock'));
   const sleep = `sleep ${600_000 + Math.floor(Math.random() * 99_999)}`;
   const running = c.call('approval.request', { tool: 'run_command', args: { command: command(sleep) }, session_id: 'stop', execute: true }).catch((e: Error) => e);
-  await until('the command to run in its jail', () => spawnSync('pgrep', ['-fx', sleep]).status === 0);
+  await until('the command to run in its jail', () => processesWith(sleep, { exact: true }).length > 0);
   return { done: running.finally(() => c.close()) };
 }
 

@@ -100,10 +100,12 @@ describe('the bundle this checkout runs', () => {
   }
 
   // Byte budgets, not timings: what keeps `ctl` and `classify` starting in about 0.2 s (npm run bench).
-  // A static import of the core, the agent or zod from these paths would blow them.
+  // A static import of the core, the agent or zod from these paths would blow them (the serve chunk alone
+  // is 3.8 MB). classify loads the whole classifier: 600.5 KB on 3 December, so its budget leaves 50 KB
+  // for its rules to grow and still fails on any of those imports.
   it.each([
     ['ctl', 100_000],
-    ['classify', 600_000],
+    ['classify', 650_000],
   ])('threshold %s loads less than %d bytes of JavaScript before it runs', (command, budget) => {
     expect(loadedBytes(command)).toBeLessThan(budget);
   });

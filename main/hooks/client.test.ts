@@ -109,12 +109,34 @@ describe('threshold hook claude-code', () => {
     const { dataDir } = await running('auto-edit', true);
     const r = await hook(['claude-code', '--data-dir', dataDir], bash('echo from-the-jail > jailed.txt'));
     const d = decision(r.stdout);
-    expect({ decision: d.permissionDecision, command: d.updatedInput?.command.replace(/[A-Za-z0-9_-]{32}$/, 'TICKET') }).toEqual({ decision: 'allow', command: `/usr/bin/node /opt/threshold/bin/threshold.js hook run --data-dir ${dataDir} TICKET` });
+    expect({ decision: d.permissionDecision, command: d.updatedInput?.command.replace(/ [0-9a-f]{48}$/, ' TICKET') }).toEqual({ decision: 'allow', command: `/usr/bin/node /opt/threshold/bin/threshold.js hook run --data-dir ${dataDir} TICKET` });
     const ticket = d.updatedInput!.command.split(' ').at(-1)!;
     const ran = await hook(['run', '--data-dir', dataDir, ticket], '');
     expect({ code: ran.code, file: readFileSync(join(fx.workspace, 'jailed.txt'), 'utf8'), note: /threshold checkpoints restore cp_/.test(ran.stderr) }).toEqual({ code: 0, file: 'from-the-jail\n', note: true });
     const again = await hook(['run', '--data-dir', dataDir, ticket], '');
     expect({ code: again.code, why: /There is no such run ticket/.test(again.stderr) }).toEqual({ code: 1, why: true });
+  });
+
+  // A ticket is an argument of the command the agent runs: one that began with '-' (1 in 64 base64url
+  // tickets did) was read as an option, and the allowed command did not run.
+  it.each([
+    { name: 'a ticket after -- is a ticket even when it begins with a dash', argv: (d: string) => ['run', '--data-dir', d, '--', '-abcdefghijklmnopqrstuvwxyz012345'], code: 1, why: /There is no such run ticket/ },
+    { name: 'a dash-led word without -- is an unknown option, a usage error', argv: (d: string) => ['run', '--data-dir', d, '-abcdefghijklmnopqrstuvwxyz012345'], code: 2, why: /unknown option -abcdefghij/ },
+    { name: 'two tickets are a usage error', argv: (d: string) => ['run', '--data-dir', d, '--', 'a'.repeat(48), 'b'.repeat(48)], code: 2, why: /needs exactly one TICKET/ },
+  ])('hook run: $name', async ({ argv, code, why }) => {
+    const { dataDir } = await running('full', true);
+    const ran = await hook(argv(dataDir), '');
+    expect({ code: ran.code, why: why.test(ran.stderr) }).toEqual({ code, why: true });
+  });
+
+  it('every ticket issued is plain hex, so no rewritten command hands `hook run` an option', async () => {
+    const { dataDir } = await running('full', true);
+    const tickets: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const r = await hook(['claude-code', '--data-dir', dataDir], bash(`echo ${i}`, { tool_use_id: `toolu_t${i}` }));
+      tickets.push(decision(r.stdout).updatedInput!.command.split(' ').at(-1)!);
+    }
+    expect(tickets.filter((t) => !/^[0-9a-f]{48}$/.test(t))).toEqual([]);
   });
 
   it('a command that fails in the jail reports its exit code to the agent', async () => {

@@ -45,6 +45,11 @@ function flags(argv: string[], env: NodeJS.ProcessEnv): Flags | string {
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    // `--` ends the options: what follows is a TICKET or an agent's name even if it begins with '-'.
+    if (a === '--') {
+      rest.push(...argv.slice(i + 1));
+      break;
+    }
     const value = (name: string) => {
       const eq = a.indexOf('=');
       if (eq !== -1) return a.slice(eq + 1);

@@ -186,7 +186,9 @@ export class ExternalCalls implements Disposable {
   }
 
   private issue(t: Omit<Ticket, 'timer'>): string {
-    const token = randomBytes(24).toString('base64url');
+    // Hex, not base64url: a ticket is an argument of the rewritten command, and one in 64 base64url
+    // tickets began with '-', which `threshold hook run` read as an option (the command did not run).
+    const token = randomBytes(24).toString('hex');
     const timer = setTimeout(() => this.lapse(token), this.ticketTtlMs);
     timer.unref();
     this.tickets.set(token, { ...t, timer });

@@ -46,15 +46,20 @@ export function descendantsIn(rows: readonly ProcessRow[], root: number): number
   return out;
 }
 
-function parentOf(pid: number): number | null {
+/** /proc/PID/stat's fields after the command name (state, ppid, pgrp, …); null when the process is gone. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: parse after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+function parentOf(pid: number): number | null {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : null;
 }
 
 /** Every live descendant of `root` (not including it). */
@@ -79,13 +84,8 @@ export function processGroups(pids: readonly number[]): Map<number, number> {
   if (!pids.length) return groups;
   if (existsSync('/proc/self/stat')) {
     for (const pid of pids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // After the command name (which may hold spaces and parentheses): state, ppid, pgrp.
-        groups.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]));
-      } catch {
-        // gone
-      }
+      const fields = statFields(pid);
+      if (fields) groups.set(pid, Number(fields[2]));
     }
     return groups;
   }

@@ -154,17 +154,17 @@ export async function serveCli(argv: string[], io: CliIo): Promise<number> {
   // A second signal while stopping must not end the process at once: Ctrl+C in a terminal reaches both
   // npm and serve, and npm passes it on, so serve commonly gets two. The handlers stay until the end.
   let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return log(`still stopping (${signal} again): running commands are given their grace to end`);
-    stopping = true;
-    log(`stopping (${signal})`);
-    stopRequested();
-  };
-  let stopRequested = () => {};
-  const stopped = new Promise<void>((resolve) => (stopRequested = resolve));
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-  await stopped;
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  await new Promise<void>((stop) => {
+    onSignal = (signal) => {
+      if (stopping) return log(`still stopping (${signal} again): running commands are given their grace to end`);
+      stopping = true;
+      log(`stopping (${signal})`);
+      stop();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
   try {
     await runtime.dispose();
   } finally {

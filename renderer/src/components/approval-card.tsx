@@ -9,7 +9,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type 
 import type { HumanOutcome, PendingApproval } from '../../../common/approvals';
 import { refusedKey, refusedPress } from '../deliberate';
 import { rememberFocusLeaving } from '../focus-after';
-import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, cardTitle, clipEnd, floorWords, formatRemaining, oneLine, originLine } from '../model/describe';
+import { BUTTON_ORDER, CLASS_LABEL, CLASS_WORDS, OUTCOME_BUTTONS, cardTitle, clipEnd, floorWords, formatRemaining, oneLine, orphanNote, originLine } from '../model/describe';
 import { cannotActNow } from '../model/connection';
 import { offersReveal } from '../model/reveal';
 import { cardShortcut, ARMING_MS, type DecisionWeight } from '../model/type-ahead';
@@ -211,7 +211,7 @@ export function ApprovalCard({ p, position, total }: { p: PendingApproval; posit
       ) : (
         !p.floor && !p.outcomes.includes('approve_always') && <p className="floor-note">No &quot;Always allow&quot;: no grant can be made safely for this call (it holds a secret, or cannot be analysed).</p>
       )}
-      {p.orphan && <p className="warning">This approval is from an earlier run of Threshold. Approving it lets the agent carry the call out when the session continues.</p>}
+      {p.orphan && <p className="warning">{orphanNote(p.origin)}</p>}
       {editing && p.proposed_grant ? (
         <div
           onClickCapture={(e) => {

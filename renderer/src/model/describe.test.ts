@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GrantRecord } from '../../../common/approvals';
 import type { GrantPattern } from '../../../common/domain';
-import { cardTitle, clipMiddle, decisionLine, formatRemaining, grantExpiryText, grantProvenanceText, grantState, originLine, partsThatMatter, patternText, summarizeCall, toolLabel } from './describe';
+import { cardTitle, clipMiddle, decisionLine, formatRemaining, grantExpiryText, grantProvenanceText, grantState, orphanNote, originLine, partsThatMatter, patternText, summarizeCall, toolLabel } from './describe';
 
 const NOW = Date.UTC(2026, 11, 1, 10, 0, 0);
 const grant = (over: Partial<GrantRecord>): GrantRecord => ({
@@ -130,6 +130,16 @@ describe('the title line never cuts off the part that decided', () => {
     ['not recorded', null, 'Asked by an earlier version of Threshold (origin not recorded)'],
   ])('the origin line: %s', (_n, o, expected) => {
     expect(originLine(o)).toEqual(expected);
+  });
+
+  // Only Threshold's own agent takes an approved orphan up again (gate follow-ups); the others were answered.
+  it.each([
+    ['asked by the agent, it says the agent carries it out later', { kind: 'agent' } as const, 'This approval is from an earlier run of Threshold. Approving it lets the agent carry the call out when the session continues.'],
+    ['asked before origins were recorded, it keeps the agent\'s wording', null, 'This approval is from an earlier run of Threshold. Approving it lets the agent carry the call out when the session continues.'],
+    ['asked through ctl, it says approving runs nothing', { kind: 'control' } as const, 'This approval is from an earlier run of Threshold. The threshold ctl request that asked for it ended when Threshold stopped, so approving it here runs nothing.'],
+    ['asked by another agent, its name escaped, it says approving runs nothing', { kind: 'external', name: 'Claude\u202ECode', workspace: '~/p' } as const, 'This approval is from an earlier run of Threshold. Claude<RLO>Code was answered when Threshold stopped (its own prompt decided), so approving it here runs nothing.'],
+  ])('an orphan card, %s', (_n, o, expected) => {
+    expect(orphanNote(o)).toEqual(expected);
   });
 
   it.each([

@@ -265,6 +265,19 @@ export function originLine(o: CallOrigin | null | undefined): string {
   return o.kind === 'control' ? `Asked through ${originWords(o)}` : `Asked by ${oneLine(originWords(o))}`;
 }
 
+/**
+ * What an orphan card (its asker was cut off when Threshold stopped) says approving it does. Only
+ * Threshold's own agent takes it up again, when the model makes the same call in a later turn; a ctl
+ * request and another agent's hook already had their answer (an error; the agent's own prompt), so for
+ * them approving runs nothing.
+ */
+export function orphanNote(o: CallOrigin | null | undefined): string {
+  const start = 'This approval is from an earlier run of Threshold.';
+  if (o?.kind === 'control') return `${start} The threshold ctl request that asked for it ended when Threshold stopped, so approving it here runs nothing.`;
+  if (o?.kind === 'external') return `${start} ${oneLine(o.name)} was answered when Threshold stopped (its own prompt decided), so approving it here runs nothing.`;
+  return `${start} Approving it lets the agent carry the call out when the session continues.`;
+}
+
 /** How a person's own decision reads in the chat: "You approved once". */
 export const YOU_DECIDED: Record<HumanOutcome, string> = {
   approve_once: 'You approved once',
